@@ -1,0 +1,50 @@
+// brighten: cases, inputs, tolerance and the plain C++ reference.
+#include <algorithm>
+
+#include "harness/spec.h"
+
+namespace {
+
+using harness::Array;
+using harness::CaseSpec;
+
+std::vector<Array> reference(const CaseSpec &c, const std::vector<Array> &inputs) {
+    const Array &in = inputs.at(0);
+    const int gain = static_cast<int>(c.scalars.at("gain"));
+    const int offset = static_cast<int>(c.scalars.at("offset"));
+    Array out(in.type, in.shape);
+    const uint8_t *src = in.data<uint8_t>();
+    uint8_t *dst = out.data<uint8_t>();
+    for (size_t i = 0; i < in.elements(); i++) {
+        const int scaled = (src[i] * gain + 8) / 16;  // non-negative, so / 16 == >> 4
+        dst[i] = static_cast<uint8_t>(std::clamp(scaled + offset, 0, 255));
+    }
+    return {out};
+}
+
+harness::PipelineSpec make_brighten_spec() {
+    harness::PipelineSpec spec;
+    spec.name = "brighten";
+    spec.summary = "u8 gain (Q4) + offset with saturation, planar 3-channel image";
+    // Integer arithmetic with no rounding freedom: every target must agree bit for bit.
+    spec.tolerance = harness::Tolerance::exact();
+    spec.tolerance_reason = "integer-only arithmetic: any difference is a bug";
+    const halide_type_t u8{halide_type_uint, 8, 1};
+    for (const auto &size : harness::standard_image_sizes()) {
+        CaseSpec c;
+        c.name = size.name;
+        c.nightly = size.nightly;
+        const std::vector<int> shape{size.width, size.height, 3};
+        c.inputs = {{"input", u8, shape, {harness::Recipe::Kind::UniformInt, 0, 255, 0xB41'0001}}};
+        // gain 1.25 and a positive offset: both saturation ends are reached.
+        c.scalars = {{"gain", 20}, {"offset", 30}};
+        c.outputs = {{"output", u8, shape, {}}};
+        spec.cases.push_back(c);
+    }
+    spec.reference = reference;
+    return spec;
+}
+
+}  // namespace
+
+HARNESS_REGISTER_SPEC(make_brighten_spec);

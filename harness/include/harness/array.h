@@ -1,0 +1,48 @@
+// harness::Array: a dense host array with a Halide element type.
+//
+// Dimension order is Halide's: shape[0] is the innermost (fastest-varying) dimension, e.g. {x, y, c}.
+// The .npy files store the same bytes in C order, so their shape is the reverse ({c, y, x}).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "HalideBuffer.h"
+#include "HalideRuntime.h"
+
+namespace harness {
+
+struct Array {
+    halide_type_t type{halide_type_uint, 8, 1};
+    std::vector<int> shape;      // Halide order, innermost first
+    std::vector<uint8_t> bytes;  // dense, innermost dimension fastest
+
+    Array() = default;
+    // Allocates a zero-filled array of the given type and shape.
+    Array(halide_type_t type, std::vector<int> shape);
+
+    size_t elements() const;
+    size_t element_bytes() const { return (type.bits + 7) / 8; }
+    // Element i (flat index) converted to double; works for every supported type.
+    double value(size_t i) const;
+    // Coordinates (Halide order) of flat index i.
+    std::vector<int> coords(size_t i) const;
+
+    template<typename T>
+    T *data() { return reinterpret_cast<T *>(bytes.data()); }
+    template<typename T>
+    const T *data() const { return reinterpret_cast<const T *>(bytes.data()); }
+
+    // A Halide buffer aliasing this array's bytes (no copy). The array must outlive it.
+    Halide::Runtime::Buffer<void> view();
+};
+
+// "uint8", "int16", "float32", ... ; throws Error for types the harness does not support.
+std::string dtype_name(halide_type_t t);
+// Inverse of dtype_name; throws Error naming the supported dtypes.
+halide_type_t dtype_from_name(const std::string &name);
+// "64x48x3" (Halide order).
+std::string shape_string(const std::vector<int> &shape);
+
+}  // namespace harness

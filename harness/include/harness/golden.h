@@ -1,0 +1,48 @@
+// Goldens: golden/<pipeline>/<case>.npy (or <case>.<output>.npy for several outputs) and
+// golden/MANIFEST.json. Only bless() writes them, atomically; everything else reads and verifies.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/array.h"
+#include "harness/spec.h"
+
+namespace harness {
+
+// The golden directory: --golden-dir if given, else $HARNESS_GOLDEN_DIR, else the source tree's
+// golden/ found next to the executable (<exe>/../../golden), else the configure-time source path.
+std::string default_golden_dir();
+
+// Relative path of a golden file inside the golden dir.
+std::string golden_relpath(const std::string &pipeline, const std::string &case_name, const std::string &output,
+                           size_t num_outputs);
+
+// golden/MANIFEST.json: {"format": 1, "goldens": [entry...]} with entries sorted by file.
+// Entry: {"file", "pipeline", "case", "output", "dtype", "shape" (Halide order), "sha256",
+//         "profile", "target", "halide_version", "generator_sha256", "input_recipe", "reference_check"}
+class Manifest {
+public:
+    // Loads dir/MANIFEST.json; a missing file is an empty manifest when `allow_missing`.
+    // Throws Error naming the file for malformed JSON or entries.
+    static Manifest load(const std::string &dir, bool allow_missing = false);
+    // Writes dir/MANIFEST.json atomically.
+    void save(const std::string &dir) const;
+
+    const nlohmann::json *find(const std::string &relpath) const;
+    void upsert(const nlohmann::json &entry);
+    const nlohmann::json &entries() const { return goldens_; }
+
+private:
+    nlohmann::json goldens_ = nlohmann::json::array();
+};
+
+// Loads a golden and checks it against its manifest entry (sha256, dtype, shape). Throws Error
+// naming the file and how to restore (git checkout) or re-bless it.
+Array load_verified_golden(const std::string &dir, const Manifest &manifest, const std::string &relpath);
+
+// Checks every manifest entry and every .npy under dir. Returns one line per problem (empty: all good).
+std::vector<std::string> verify_goldens(const std::string &dir);
+
+}  // namespace harness

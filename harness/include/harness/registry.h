@@ -1,0 +1,44 @@
+// harness::Registry: the compiled variants (from Halide's REGISTRATION metadata, one per
+// pipeline x profile, function name `<pipeline>__<profile ident>`) paired with their specs.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "HalideRuntime.h"
+#include "harness/spec.h"
+
+namespace harness {
+
+struct Variant {
+    std::string pipeline;
+    std::string profile;
+    std::string function_name;
+    int (*argv_call)(void **) = nullptr;
+    const halide_filter_metadata_t *metadata = nullptr;
+};
+
+class Registry {
+public:
+    static Registry &instance();
+
+    void add_variant(int (*argv_call)(void **), const halide_filter_metadata_t *metadata);
+    void add_spec(PipelineSpec spec);
+
+    // Checks that every variant has a spec, every spec has a cpu variant, and every variant's
+    // function name maps to a known profile. Throws Error naming the first problem.
+    void validate() const;
+
+    std::vector<std::string> pipelines() const;  // sorted
+    const PipelineSpec &spec(const std::string &pipeline) const;  // throws Error listing known ones
+    // Profiles built for `pipeline`, in profiles.json order.
+    std::vector<std::string> profiles_of(const std::string &pipeline) const;
+    // The variant, or nullptr if this pipeline was not built for that profile.
+    const Variant *find(const std::string &pipeline, const std::string &profile) const;
+
+private:
+    std::vector<Variant> variants_;
+    std::map<std::string, PipelineSpec> specs_;
+};
+
+}  // namespace harness

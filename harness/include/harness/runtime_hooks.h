@@ -1,0 +1,12 @@
+// Hooks into the shared Halide runtime: errors become records instead of aborts.
+#pragma once
+#include <string>
+
+namespace harness {
+
+// Replaces Halide's error handler: messages are kept for take_halide_error() (not printed).
+void install_halide_error_handler();
+// The last Halide error message since the previous call ("" if none), and clears it.
+std::string take_halide_error();
+
+}  // namespace harness

@@ -1,0 +1,76 @@
+// harness::PipelineSpec: what the harness knows about a pipeline besides its compiled variants:
+// cases, input recipes, the named tolerance (and why), and a plain C++ reference implementation.
+// Each generators/<p>/<p>_spec.cpp defines one and registers it with HARNESS_REGISTER_SPEC.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/array.h"
+#include "harness/compare.h"
+
+namespace harness {
+
+// How to fill an input buffer, deterministically and identically on every platform (see inputs.h).
+struct Recipe {
+    enum class Kind { UniformInt, UniformFloat };
+    Kind kind = Kind::UniformInt;
+    double lo = 0, hi = 255;  // inclusive for integers, [lo, hi) for floats
+    uint64_t seed = 1;
+    // "uniform_int[0,255] seed=7"
+    std::string describe() const;
+};
+
+struct BufferSpec {
+    std::string name;  // the Halide argument name
+    halide_type_t type{halide_type_uint, 8, 1};
+    std::vector<int> shape;  // Halide order
+    Recipe recipe;           // inputs only
+};
+
+struct CaseSpec {
+    std::string name;  // small, odd, large, ...
+    bool nightly = false;
+    std::vector<BufferSpec> inputs;        // every input buffer argument
+    std::map<std::string, double> scalars;  // every scalar argument
+    std::vector<BufferSpec> outputs;       // every output buffer argument (type and shape)
+};
+
+struct PipelineSpec {
+    std::string name;
+    std::string summary;
+    std::vector<CaseSpec> cases;
+    Tolerance tolerance;
+    std::string tolerance_reason;  // why this tolerance
+    // Plain C++ reference: inputs in CaseSpec::inputs order; returns outputs in CaseSpec::outputs order.
+    std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> reference;
+    std::string generator_sha256;  // filled by the registrar from the build
+
+    // The case called `name`; throws Error listing the known cases.
+    const CaseSpec &find_case(const std::string &name) const;
+};
+
+// Image cases shared by the 2-D/3-D pipelines: small 64x48, odd 257x131, large 1920x1080 (nightly).
+struct ImageSize {
+    const char *name;
+    int width, height;
+    bool nightly;
+};
+const std::vector<ImageSize> &standard_image_sizes();
+
+class SpecRegistrar {
+public:
+    SpecRegistrar(PipelineSpec (*make)(), const char *generator_sha256);
+};
+
+}  // namespace harness
+
+#ifndef HARNESS_GENERATOR_SHA256
+#define HARNESS_GENERATOR_SHA256 "unknown"
+#endif
+
+// Registers a spec factory at static-initialisation time.
+#define HARNESS_REGISTER_SPEC(make_fn) \
+    static const ::harness::SpecRegistrar harness_spec_registrar_##make_fn(make_fn, HARNESS_GENERATOR_SHA256)

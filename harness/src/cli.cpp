@@ -1,0 +1,396 @@
+#include "harness/cli.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+
+#include "harness/args.h"
+#include "harness/environment.h"
+#include "harness/error.h"
+#include "harness/golden.h"
+#include "harness/npy.h"
+#include "harness/opencl_info.h"
+#include "harness/profile.h"
+#include "harness/registry.h"
+#include "harness/report.h"
+#include "harness/runner.h"
+#include "harness/runtime_hooks.h"
+#include "harness/supervisor.h"
+
+namespace harness {
+
+namespace {
+
+const char *kUsage =
+    "usage: aot-harness <command> [options]\n"
+    "\n"
+    "Runs AOT-compiled Halide pipelines on every target profile, each run in its own process, and\n"
+    "compares the results with the goldens in golden/.\n"
+    "\n"
+    "commands:\n"
+    "  list [--json]                 pipelines x profiles x cases, and whether each profile can run here\n"
+    "  describe <pipeline> [--json]  inputs, outputs, types, params, profiles, tolerance, cases\n"
+    "  env [--json]                  Halide version, host CPU, OpenCL platforms/devices, CUDA driver\n"
+    "  run [options]                 run cases in child processes, compare with goldens\n"
+    "  bless --pipeline P [--case C] write goldens from the cpu profile (checked against the reference)\n"
+    "  golden verify                 check every golden against golden/MANIFEST.json\n"
+    "  report --results F --out DIR  write an HTML report of a results file\n"
+    "\n"
+    "Each command has --help. Exit codes of run: 0 PASS, 1 FAIL, 2 ERROR, 3 CRASH, 4 TEARDOWN_FAULT,\n"
+    "5 TIMEOUT, 77 SKIP (the worst outcome wins).\n";
+
+const std::map<std::string, std::string> kHelp = {
+    {"list", "usage: aot-harness list [--json]\n  Lists pipelines x profiles x cases and whether each profile can run here\n  (an OpenCL platform and device found, a CUDA driver present, or why not).\n"},
+    {"describe", "usage: aot-harness describe <pipeline> [--json]\n  Inputs, outputs, types, scalar params, profiles with their targets, tolerance and cases.\n"},
+    {"env", "usage: aot-harness env [--json]\n  Halide version, host CPU and features, OS, compiler, every OpenCL platform and device\n  (version, driver version, extensions, memory sizes) and the CUDA driver.\n"},
+    {"run",
+     "usage: aot-harness run [--pipeline P] [--profile T] [--case C] [--mode host] [--json FILE]\n"
+     "                       [--timeout SECONDS] [--golden-dir DIR] [--artifacts DIR] [--report DIR]\n"
+     "  Runs every selected pipeline x profile x case in its own child process and compares the\n"
+     "  outputs with the goldens. Filters take one name each (default: all). --timeout is per run\n"
+     "  (default 60). --json writes {environment, runs, summary}; --report writes an HTML report;\n"
+     "  --artifacts keeps outputs of failed runs. Prints one line per run and a summary; exits\n"
+     "  with the code of the worst outcome (0 PASS, 1 FAIL, 2 ERROR, 3 CRASH, 4 TEARDOWN_FAULT,\n"
+     "  5 TIMEOUT, 77 SKIP).\n"},
+    {"bless",
+     "usage: aot-harness bless (--pipeline P | --all) [--case C] [--golden-dir DIR]\n"
+     "  Runs the cpu profile, checks each result against the spec's plain C++ reference and only\n"
+     "  then writes golden/<p>/<case>.npy and golden/MANIFEST.json, each atomically.\n"},
+    {"golden", "usage: aot-harness golden verify [--golden-dir DIR]\n  Checks every golden's sha256, dtype and shape against golden/MANIFEST.json and\n  reports files without entries. Exit 0 if all good, 1 otherwise.\n"},
+    {"report", "usage: aot-harness report --results FILE --out DIR\n  Writes DIR/index.html from a results file written by `run --json`.\n"},
+};
+
+bool wants_help(const std::vector<std::string> &args) {
+    for (const auto &a : args) {
+        if (a == "--help" || a == "-h") return true;
+    }
+    return false;
+}
+
+struct Availability {
+    std::map<std::string, std::string> reason;  // profile -> why it cannot run ("" = it can)
+    nlohmann::json selected;                     // profile -> chosen OpenCL platform/device
+};
+
+Availability check_availability() {
+    Availability a;
+    const nlohmann::json opencl = probe_opencl(), cuda = probe_cuda();
+    for (const auto &p : profiles()) {
+        nlohmann::json sel;
+        a.reason[p.name] = runtime_unavailable_reason(p.runtime, opencl, cuda, &sel);
+        if (!sel.is_null()) a.selected[p.name] = sel;
+    }
+    return a;
+}
+
+std::string self_exe() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
+    return std::string(buf, static_cast<size_t>(n));
+}
+
+int cmd_list(const std::vector<std::string> &argv) {
+    Args args("list", argv, {}, {"json"});
+    const Registry &reg = Registry::instance();
+    const Availability avail = check_availability();
+    nlohmann::json out{{"platform", build_platform()}, {"pipelines", nlohmann::json::array()}};
+    for (const auto &p : profiles()) {
+        out["profiles"].push_back({{"name", p.name}, {"runtime", p.runtime}, {"target", p.target},
+                                   {"runnable", avail.reason.at(p.name).empty()}, {"reason", avail.reason.at(p.name)},
+                                   {"device", avail.selected.value(p.name, nlohmann::json())}});
+    }
+    for (const auto &name : reg.pipelines()) {
+        const PipelineSpec &spec = reg.spec(name);
+        nlohmann::json pj{{"name", name}, {"summary", spec.summary}, {"tolerance", spec.tolerance.name()}};
+        for (const auto &prof : reg.profiles_of(name)) {
+            pj["profiles"].push_back({{"name", prof}, {"runtime", find_profile(prof).runtime},
+                                      {"target", reg.find(name, prof)->metadata->target},
+                                      {"runnable", avail.reason.at(prof).empty()}});
+        }
+        for (const auto &c : spec.cases) pj["cases"].push_back({{"name", c.name}, {"nightly", c.nightly}});
+        out["pipelines"].push_back(pj);
+    }
+    if (args.has("json")) {
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("profiles (platform %s):\n", build_platform().c_str());
+    for (const auto &p : out["profiles"]) {
+        std::printf("  %-12s %-8s %s\n", p["name"].get<std::string>().c_str(),
+                    p["runnable"].get<bool>() ? "runnable" : "SKIP", p["runnable"].get<bool>()
+                        ? (p["device"].is_null() ? "" : (p["device"]["platform"].get<std::string>() + " / " + p["device"]["device"].get<std::string>()).c_str())
+                        : p["reason"].get<std::string>().c_str());
+    }
+    std::printf("pipelines:\n");
+    for (const auto &pj : out["pipelines"]) {
+        std::string profs, cases;
+        for (const auto &p : pj["profiles"]) profs += (profs.empty() ? "" : " ") + p["name"].get<std::string>();
+        for (const auto &c : pj["cases"]) cases += (cases.empty() ? "" : " ") + c["name"].get<std::string>() + (c["nightly"].get<bool>() ? "(nightly)" : "");
+        std::printf("  %-12s profiles: %s\n  %-12s cases: %s\n", pj["name"].get<std::string>().c_str(), profs.c_str(), "", cases.c_str());
+    }
+    return 0;
+}
+
+const char *arg_kind(int kind) {
+    return kind == halide_argument_kind_input_scalar ? "scalar" : kind == halide_argument_kind_input_buffer ? "input" : "output";
+}
+
+int cmd_describe(const std::vector<std::string> &argv) {
+    Args args("describe", argv, {}, {"json"});
+    if (args.positional().size() != 1) throw Error("describe takes one pipeline name; see aot-harness list");
+    const Registry &reg = Registry::instance();
+    const PipelineSpec &spec = reg.spec(args.positional()[0]);
+    const Variant *cpu = reg.find(spec.name, "cpu");
+    nlohmann::json out{{"name", spec.name}, {"summary", spec.summary}, {"tolerance", spec.tolerance.to_json()},
+                       {"tolerance_reason", spec.tolerance_reason}, {"generator_sha256", spec.generator_sha256}};
+    for (int i = 0; i < cpu->metadata->num_arguments; i++) {
+        const auto &a = cpu->metadata->arguments[i];
+        out["arguments"].push_back({{"name", a.name}, {"kind", arg_kind(a.kind)}, {"type", dtype_name(a.type)},
+                                    {"dimensions", a.dimensions}});
+    }
+    for (const auto &prof : reg.profiles_of(spec.name)) {
+        out["profiles"].push_back({{"name", prof}, {"target", reg.find(spec.name, prof)->metadata->target},
+                                   {"schedule", find_profile(prof).schedule}});
+    }
+    for (const auto &c : spec.cases) {
+        nlohmann::json cj{{"name", c.name}, {"nightly", c.nightly}, {"scalars", c.scalars}};
+        for (const auto &b : c.inputs) cj["inputs"][b.name] = {{"shape", b.shape}, {"recipe", b.recipe.describe()}};
+        for (const auto &b : c.outputs) cj["outputs"][b.name] = {{"shape", b.shape}};
+        out["cases"].push_back(cj);
+    }
+    if (args.has("json")) {
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("%s: %s\n", spec.name.c_str(), spec.summary.c_str());
+    std::printf("arguments:\n");
+    for (const auto &a : out["arguments"]) {
+        std::printf("  %-7s %-10s %-8s %d-D\n", a["kind"].get<std::string>().c_str(), a["name"].get<std::string>().c_str(),
+                    a["type"].get<std::string>().c_str(), a["dimensions"].get<int>());
+    }
+    std::printf("tolerance: %s (%s)\nprofiles:\n", spec.tolerance.name().c_str(), spec.tolerance_reason.c_str());
+    for (const auto &p : out["profiles"]) {
+        std::printf("  %-12s schedule %-9s target %s\n", p["name"].get<std::string>().c_str(),
+                    p["schedule"].get<std::string>().c_str(), p["target"].get<std::string>().c_str());
+    }
+    std::printf("cases:\n");
+    for (const auto &c : spec.cases) {
+        std::printf("  %-8s %s%s\n", c.name.c_str(), shape_string(c.outputs.at(0).shape).c_str(), c.nightly ? " (nightly)" : "");
+    }
+    return 0;
+}
+
+int cmd_env(const std::vector<std::string> &argv) {
+    Args args("env", argv, {}, {"json"});
+    const nlohmann::json env = environment_info();
+    if (args.has("json")) {
+        std::cout << env.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("Halide %s, platform %s, %s\n", env["halide_version"].get<std::string>().c_str(),
+                env["platform"].get<std::string>().c_str(), env.value("compiler", "").c_str());
+    std::printf("host CPU: %s, %d cores, features: %s\n", env["host_cpu"].value("model", "?").c_str(),
+                env["host_cpu"].value("cores", 0), env["host_cpu"].value("features", nlohmann::json::array()).dump().c_str());
+    const auto &cl = env["opencl"];
+    if (cl.contains("error")) std::printf("OpenCL: %s\n", cl["error"].get<std::string>().c_str());
+    for (const auto &p : cl.value("platforms", nlohmann::json::array())) {
+        std::printf("OpenCL platform: %s (%s)\n", p["name"].get<std::string>().c_str(), p["version"].get<std::string>().c_str());
+        for (const auto &d : p["devices"]) {
+            std::printf("  device: %s [%s], %s, driver %s, %u CUs, %.1f GiB global, %llu KiB local\n    extensions: %s\n",
+                        d["name"].get<std::string>().c_str(), d["type"].get<std::string>().c_str(),
+                        d["version"].get<std::string>().c_str(), d["driver_version"].get<std::string>().c_str(),
+                        d["compute_units"].get<unsigned>(), d["global_mem_bytes"].get<double>() / (1 << 30),
+                        static_cast<unsigned long long>(d["local_mem_bytes"].get<uint64_t>() / 1024),
+                        d["extensions"].get<std::string>().c_str());
+        }
+    }
+    const auto &cu = env["cuda"];
+    if (cu.contains("error")) std::printf("CUDA: %s\n", cu["error"].get<std::string>().c_str());
+    for (const auto &d : cu.value("devices", nlohmann::json::array())) {
+        std::printf("CUDA device: %s (sm %s), driver %d\n", d["name"].get<std::string>().c_str(),
+                    d["compute_capability"].get<std::string>().c_str(), cu.value("driver_version", 0));
+    }
+    return 0;
+}
+
+// Checks up front that `path` can be written (so a long run does not end in a lost result).
+void check_writable(const std::string &path, const char *what) {
+    const std::string probe = path + ".probe";
+    write_file_atomic(probe, "");
+    if (unlink(probe.c_str()) != 0) throw Error(std::string("cannot write ") + what + " " + path + "; choose a writable path");
+}
+
+int cmd_run(const std::vector<std::string> &argv) {
+    Args args("run", argv, {"pipeline", "profile", "case", "mode", "json", "timeout", "golden-dir", "artifacts", "report"}, {});
+    const double timeout = args.number("timeout", 60, 1, 86400);
+    const std::string mode = args.get("mode", "host");
+    if (mode != "host") throw Error("unknown --mode '" + mode + "'; supported modes: host");
+    const std::string golden_dir = args.get("golden-dir", default_golden_dir());
+    const Registry &reg = Registry::instance();
+    std::vector<std::string> pipes = reg.pipelines();
+    if (args.has("pipeline")) pipes = {reg.spec(args.get("pipeline")).name};
+    if (args.has("profile")) find_profile(args.get("profile"));
+    if (args.has("case")) {
+        bool any = false;
+        for (const auto &p : pipes) {
+            for (const auto &c : reg.spec(p).cases) any |= c.name == args.get("case");
+        }
+        if (!any) reg.spec(pipes.at(0)).find_case(args.get("case"));  // throws listing known cases
+    }
+    if (args.has("json")) check_writable(args.get("json"), "the results file");
+
+    const Availability avail = check_availability();
+    char tmpl[] = "/tmp/aot-harness.XXXXXX";
+    const char *tmp = mkdtemp(tmpl);
+    if (!tmp) throw Error("cannot create a temporary directory under /tmp; free space or set TMPDIR");
+    const std::string exe = self_exe();
+
+    nlohmann::json runs = nlohmann::json::array();
+    int worst = 0;
+    Outcome worst_outcome = Outcome::Pass;
+    bool any = false;
+    for (const auto &p : pipes) {
+        for (const auto &prof : reg.profiles_of(p)) {
+            if (args.has("profile") && prof != args.get("profile")) continue;
+            for (const auto &c : reg.spec(p).cases) {
+                if (args.has("case") && c.name != args.get("case")) continue;
+                RunRecord id;
+                id.pipeline = p;
+                id.profile = prof;
+                id.case_name = c.name;
+                id.mode = mode;
+                id.target = reg.find(p, prof)->metadata->target;
+                RunRecord r = id;
+                if (!avail.reason.at(prof).empty()) {
+                    r.outcome = Outcome::Skip;
+                    r.message = avail.reason.at(prof);
+                } else {
+                    ChildCommand cmd;
+                    cmd.argv = {exe, "__run-one", "--pipeline", p, "--profile", prof, "--case", c.name, "--mode", mode,
+                                "--golden-dir", golden_dir, "--record", std::string(tmp) + "/record.json"};
+                    if (args.has("artifacts")) {
+                        cmd.argv.push_back("--artifacts");
+                        cmd.argv.push_back(args.get("artifacts"));
+                    }
+                    cmd.timeout_s = timeout;
+                    cmd.record_path = std::string(tmp) + "/record.json";
+                    cmd.stderr_path = std::string(tmp) + "/stderr.txt";
+                    r = supervise(id, cmd);
+                    if (avail.selected.contains(prof)) r.metrics["device"] = avail.selected[prof];
+                }
+                any = true;
+                if (outcome_severity(r.outcome) > outcome_severity(worst_outcome)) worst_outcome = r.outcome;
+                std::printf("%-14s %-28s %8.1f ms  %s\n", outcome_name(r.outcome), r.id().c_str(), r.duration_ms, r.message.c_str());
+                std::fflush(stdout);
+                runs.push_back(r.to_json());
+            }
+        }
+    }
+    unlink((std::string(tmp) + "/record.json").c_str());
+    unlink((std::string(tmp) + "/stderr.txt").c_str());
+    rmdir(tmp);
+    if (!any) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
+    worst = outcome_exit_code(worst_outcome);
+    const nlohmann::json summary = summarize(runs);
+    std::string counts;
+    for (const auto &[k, v] : summary.items()) {
+        if (k != "total" && k != "worst") counts += (counts.empty() ? "" : ", ") + std::to_string(v.get<int>()) + " " + k;
+    }
+    std::printf("%d runs: %s; worst %s (exit %d)\n", summary["total"].get<int>(), counts.c_str(), outcome_name(worst_outcome), worst);
+    const nlohmann::json results{{"environment", environment_info()}, {"runs", runs}, {"summary", summary}};
+    if (args.has("json")) {
+        write_file_atomic(args.get("json"), results.dump(2) + "\n");
+        std::printf("results: %s\n", args.get("json").c_str());
+    }
+    if (args.has("report")) {
+        write_html_report(results, args.get("report"));
+        std::printf("report: %s/index.html\n", args.get("report").c_str());
+    }
+    return worst;
+}
+
+// The child side of `run`: one case, record written before a normal exit.
+int cmd_run_one(const std::vector<std::string> &argv) {
+    Args args("__run-one", argv, {"pipeline", "profile", "case", "mode", "golden-dir", "record", "artifacts"}, {});
+    install_halide_error_handler();
+    RunRequest req{args.get("pipeline"), args.get("profile"), args.get("case"), args.get("mode", "host"),
+                   args.get("golden-dir", default_golden_dir()), args.get("artifacts")};
+    const RunRecord r = run_case(req);
+    write_file_atomic(args.get("record"), r.to_json().dump() + "\n");
+    return outcome_exit_code(r.outcome);
+}
+
+int cmd_bless(const std::vector<std::string> &argv) {
+    Args args("bless", argv, {"pipeline", "case", "golden-dir"}, {"all"});
+    if (args.has("pipeline") == args.has("all")) throw Error("bless needs --pipeline P or --all; see aot-harness list");
+    const std::string dir = args.get("golden-dir", default_golden_dir());
+    const Registry &reg = Registry::instance();
+    std::vector<std::string> pipes = args.has("all") ? reg.pipelines() : std::vector<std::string>{reg.spec(args.get("pipeline")).name};
+    for (const auto &p : pipes) {
+        for (const auto &line : bless(dir, p, args.get("case"))) std::printf("blessed %s\n", line.c_str());
+    }
+    return 0;
+}
+
+int cmd_golden(const std::vector<std::string> &argv) {
+    Args args("golden", argv, {"golden-dir"}, {});
+    if (args.positional() != std::vector<std::string>{"verify"}) throw Error("usage: aot-harness golden verify [--golden-dir DIR]");
+    const std::string dir = args.get("golden-dir", default_golden_dir());
+    const auto problems = verify_goldens(dir);
+    for (const auto &p : problems) std::printf("%s\n", p.c_str());
+    const size_t n = Manifest::load(dir, true).entries().size();
+    std::printf("%zu goldens in %s: %s\n", n, dir.c_str(), problems.empty() ? "all match the manifest" : "PROBLEMS above");
+    return problems.empty() ? 0 : 1;
+}
+
+int cmd_report(const std::vector<std::string> &argv) {
+    Args args("report", argv, {"results", "out"}, {});
+    if (!args.has("results") || !args.has("out")) throw Error("report needs --results FILE and --out DIR");
+    nlohmann::json results;
+    try {
+        results = nlohmann::json::parse(read_file(args.get("results")));
+    } catch (const nlohmann::json::exception &e) {
+        throw Error(args.get("results") + " is not a results file (" + e.what() + "); pass the file `run --json` wrote");
+    }
+    write_html_report(results, args.get("out"));
+    std::printf("report: %s/index.html\n", args.get("out").c_str());
+    return 0;
+}
+
+}  // namespace
+
+int cli_main(int argc, char **argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    const std::string cmd = args[0];
+    args.erase(args.begin());
+    try {
+        if (kHelp.count(cmd) && wants_help(args)) {
+            std::fputs(kHelp.at(cmd).c_str(), stdout);
+            return 0;
+        }
+        profiles();  // validate the embedded profiles.json
+        Registry::instance().validate();
+        if (cmd == "list") return cmd_list(args);
+        if (cmd == "describe") return cmd_describe(args);
+        if (cmd == "env") return cmd_env(args);
+        if (cmd == "run") return cmd_run(args);
+        if (cmd == "__run-one") return cmd_run_one(args);
+        if (cmd == "bless") return cmd_bless(args);
+        if (cmd == "golden") return cmd_golden(args);
+        if (cmd == "report") return cmd_report(args);
+        throw Error("unknown command '" + cmd + "'; commands: list, describe, env, run, bless, golden verify, report");
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "aot-harness: error: %s\n", e.what());
+        return 2;
+    }
+}
+
+}  // namespace harness

@@ -1,0 +1,178 @@
+#include "harness/golden.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+#include "harness/error.h"
+#include "harness/npy.h"
+#include "harness/sha256.h"
+
+#ifndef HARNESS_SOURCE_GOLDEN_DIR
+#define HARNESS_SOURCE_GOLDEN_DIR "golden"
+#endif
+
+namespace harness {
+
+namespace {
+
+bool is_dir(const std::string &p) {
+    struct stat st;
+    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string exe_dir() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return "";
+    std::string p(buf, static_cast<size_t>(n));
+    return p.substr(0, p.rfind('/'));
+}
+
+std::string restore_hint(const std::string &relpath, const nlohmann::json *entry) {
+    std::string hint = "restore it with `git checkout -- golden/" + relpath + "`";
+    if (entry && entry->contains("pipeline")) {
+        hint += " or re-bless with `aot-harness bless --pipeline " + (*entry)["pipeline"].get<std::string>() +
+                " --case " + (*entry)["case"].get<std::string>() + "`";
+    }
+    return hint;
+}
+
+// Every *.npy below dir, relative to it.
+void list_npy(const std::string &dir, const std::string &rel, std::set<std::string> &out) {
+    DIR *d = opendir((dir + "/" + rel).c_str());
+    if (!d) return;
+    while (dirent *e = readdir(d)) {
+        const std::string name = e->d_name;
+        if (name == "." || name == "..") continue;
+        const std::string r = rel.empty() ? name : rel + "/" + name;
+        if (is_dir(dir + "/" + r)) list_npy(dir, r, out);
+        else if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0) out.insert(r);
+    }
+    closedir(d);
+}
+
+}  // namespace
+
+std::string default_golden_dir() {
+    if (const char *env = std::getenv("HARNESS_GOLDEN_DIR"); env && *env) return env;
+    const std::string beside = exe_dir() + "/../../golden";
+    if (is_dir(beside)) return beside;
+    return HARNESS_SOURCE_GOLDEN_DIR;
+}
+
+std::string golden_relpath(const std::string &pipeline, const std::string &case_name, const std::string &output,
+                           size_t num_outputs) {
+    return pipeline + "/" + case_name + (num_outputs > 1 ? "." + output : std::string()) + ".npy";
+}
+
+Manifest Manifest::load(const std::string &dir, bool allow_missing) {
+    const std::string path = dir + "/MANIFEST.json";
+    Manifest m;
+    if (access(path.c_str(), F_OK) != 0) {
+        if (allow_missing) return m;
+        throw Error(path + " is missing; restore it with `git checkout -- golden/MANIFEST.json` or bless the pipelines");
+    }
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(read_file(path));
+    } catch (const nlohmann::json::exception &e) {
+        throw Error(path + " is not valid JSON (" + e.what() + "); restore it with `git checkout -- golden/MANIFEST.json`");
+    }
+    if (!doc.is_object() || !doc.contains("goldens") || !doc["goldens"].is_array()) {
+        throw Error(path + " has no \"goldens\" array; restore it with `git checkout -- golden/MANIFEST.json`");
+    }
+    for (const auto &e : doc["goldens"]) {
+        for (const char *key : {"file", "pipeline", "case", "output", "dtype", "shape", "sha256"}) {
+            if (!e.is_object() || !e.contains(key)) {
+                throw Error(path + ": an entry lacks \"" + key +
+                            "\"; restore it with `git checkout -- golden/MANIFEST.json` or re-bless");
+            }
+        }
+    }
+    m.goldens_ = doc["goldens"];
+    return m;
+}
+
+void Manifest::save(const std::string &dir) const {
+    nlohmann::json sorted = goldens_;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const nlohmann::json &a, const nlohmann::json &b) { return a["file"] < b["file"]; });
+    const nlohmann::json doc{{"format", 1}, {"goldens", sorted}};
+    write_file_atomic(dir + "/MANIFEST.json", doc.dump(2) + "\n");
+}
+
+const nlohmann::json *Manifest::find(const std::string &relpath) const {
+    for (const auto &e : goldens_) {
+        if (e["file"] == relpath) return &e;
+    }
+    return nullptr;
+}
+
+void Manifest::upsert(const nlohmann::json &entry) {
+    for (auto &e : goldens_) {
+        if (e["file"] == entry["file"]) {
+            e = entry;
+            return;
+        }
+    }
+    goldens_.push_back(entry);
+}
+
+Array load_verified_golden(const std::string &dir, const Manifest &manifest, const std::string &relpath) {
+    const nlohmann::json *entry = manifest.find(relpath);
+    const std::string path = dir + "/" + relpath;
+    if (!entry) {
+        throw Error("golden/" + relpath + " has no entry in golden/MANIFEST.json; bless it with `aot-harness bless`");
+    }
+    if (access(path.c_str(), F_OK) != 0) {
+        throw Error("golden/" + relpath + " is missing; " + restore_hint(relpath, entry));
+    }
+    const std::string bytes = read_file(path);
+    if (sha256_hex(bytes) != (*entry)["sha256"].get<std::string>()) {
+        throw Error("golden/" + relpath + " does not match its sha256 in golden/MANIFEST.json; " +
+                    restore_hint(relpath, entry));
+    }
+    Array a = npy_decode(bytes, "golden/" + relpath);
+    if (dtype_name(a.type) != (*entry)["dtype"].get<std::string>() ||
+        nlohmann::json(a.shape) != (*entry)["shape"]) {
+        throw Error("golden/" + relpath + " has dtype/shape " + dtype_name(a.type) + " " + shape_string(a.shape) +
+                    " but the manifest says " + (*entry)["dtype"].get<std::string>() + " " +
+                    (*entry)["shape"].dump() + "; " + restore_hint(relpath, entry));
+    }
+    return a;
+}
+
+std::vector<std::string> verify_goldens(const std::string &dir) {
+    std::vector<std::string> problems;
+    Manifest m;
+    try {
+        m = Manifest::load(dir);
+    } catch (const Error &e) {
+        return {e.what()};
+    }
+    std::set<std::string> in_manifest;
+    for (const auto &e : m.entries()) {
+        const std::string rel = e["file"].get<std::string>();
+        in_manifest.insert(rel);
+        try {
+            load_verified_golden(dir, m, rel);
+        } catch (const Error &err) {
+            problems.push_back(err.what());
+        }
+    }
+    std::set<std::string> files;
+    list_npy(dir, "", files);
+    for (const auto &f : files) {
+        if (!in_manifest.count(f)) {
+            problems.push_back("golden/" + f + " is not in golden/MANIFEST.json; delete it or bless its pipeline");
+        }
+    }
+    return problems;
+}
+
+}  // namespace harness

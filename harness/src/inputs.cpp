@@ -1,0 +1,71 @@
+#include "harness/inputs.h"
+
+#include <cmath>
+#include <limits>
+
+#include "harness/error.h"
+
+namespace harness {
+
+uint64_t SplitMix64::next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int64_t SplitMix64::uniform_int(int64_t lo, int64_t hi) {
+    const uint64_t span = static_cast<uint64_t>(hi - lo) + 1;  // 0 means the full 64-bit range
+    const uint64_t r = next();
+    return lo + static_cast<int64_t>(span ? r % span : r);
+}
+
+double SplitMix64::uniform_real(double lo, double hi) {
+    const double unit = static_cast<double>(next() >> 11) * 0x1.0p-53;
+    return lo + (hi - lo) * unit;
+}
+
+namespace {
+
+template<typename T>
+void fill(Array &a, const Recipe &r, SplitMix64 &rng) {
+    T *p = a.data<T>();
+    const size_t n = a.elements();
+    if (r.kind == Recipe::Kind::UniformInt) {
+        const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
+        const double tmax = static_cast<double>(std::numeric_limits<T>::max());
+        if (std::is_integral<T>::value && (r.lo < tmin || r.hi > tmax || r.lo > r.hi)) {
+            throw Error("input recipe " + r.describe() + " does not fit " + dtype_name(a.type) +
+                        "; fix the range in the spec");
+        }
+        for (size_t i = 0; i < n; i++) {
+            p[i] = static_cast<T>(rng.uniform_int(static_cast<int64_t>(r.lo), static_cast<int64_t>(r.hi)));
+        }
+    } else {
+        if (std::is_integral<T>::value) {
+            throw Error("input recipe " + r.describe() + " is a float recipe for an integer input (" +
+                        dtype_name(a.type) + "); use UniformInt");
+        }
+        for (size_t i = 0; i < n; i++) p[i] = static_cast<T>(rng.uniform_real(r.lo, r.hi));
+    }
+}
+
+}  // namespace
+
+Array make_input(const BufferSpec &spec) {
+    Array a(spec.type, spec.shape);
+    SplitMix64 rng(spec.recipe.seed);
+    const halide_type_t t = spec.type;
+    if (t.code == halide_type_uint && t.bits == 8) fill<uint8_t>(a, spec.recipe, rng);
+    else if (t.code == halide_type_uint && t.bits == 16) fill<uint16_t>(a, spec.recipe, rng);
+    else if (t.code == halide_type_uint && t.bits == 32) fill<uint32_t>(a, spec.recipe, rng);
+    else if (t.code == halide_type_int && t.bits == 8) fill<int8_t>(a, spec.recipe, rng);
+    else if (t.code == halide_type_int && t.bits == 16) fill<int16_t>(a, spec.recipe, rng);
+    else if (t.code == halide_type_int && t.bits == 32) fill<int32_t>(a, spec.recipe, rng);
+    else if (t.code == halide_type_float && t.bits == 32) fill<float>(a, spec.recipe, rng);
+    else if (t.code == halide_type_float && t.bits == 64) fill<double>(a, spec.recipe, rng);
+    else throw Error("input '" + spec.name + "': unsupported dtype " + dtype_name(t) + " for a recipe");
+    return a;
+}
+
+}  // namespace harness

@@ -1,0 +1,92 @@
+#include "harness/registry.h"
+
+#include <algorithm>
+
+#include "harness/error.h"
+#include "harness/profile.h"
+
+namespace harness {
+
+Registry &Registry::instance() {
+    static Registry registry;
+    return registry;
+}
+
+void Registry::add_variant(int (*argv_call)(void **), const halide_filter_metadata_t *metadata) {
+    Variant v;
+    v.argv_call = argv_call;
+    v.metadata = metadata;
+    v.function_name = metadata->name;
+    const size_t sep = v.function_name.rfind("__");
+    if (sep != std::string::npos) {
+        v.pipeline = v.function_name.substr(0, sep);
+        v.profile = v.function_name.substr(sep + 2);  // an identifier until validate() maps it
+    }
+    variants_.push_back(v);
+}
+
+void Registry::add_spec(PipelineSpec spec) {
+    const std::string name = spec.name;
+    specs_[name] = std::move(spec);
+}
+
+void Registry::validate() const {
+    for (const auto &v : variants_) {
+        if (v.pipeline.empty()) {
+            throw Error("compiled variant '" + v.function_name +
+                        "' is not named <pipeline>__<profile>; build it with harness_add_pipeline()");
+        }
+        if (!specs_.count(v.pipeline)) {
+            throw Error("compiled pipeline '" + v.pipeline + "' has no spec; add generators/" + v.pipeline + "/" +
+                        v.pipeline + "_spec.cpp with HARNESS_REGISTER_SPEC");
+        }
+    }
+    for (const auto &[name, spec] : specs_) {
+        if (!find(name, "cpu")) {
+            throw Error("pipeline '" + name + "' has a spec but no cpu variant; list it with harness_add_pipeline()");
+        }
+        if (spec.cases.empty() || !spec.reference) {
+            throw Error("spec of pipeline '" + name + "' needs at least one case and a reference");
+        }
+    }
+}
+
+std::vector<std::string> Registry::pipelines() const {
+    std::vector<std::string> names;
+    for (const auto &[name, spec] : specs_) names.push_back(name);
+    return names;
+}
+
+const PipelineSpec &Registry::spec(const std::string &pipeline) const {
+    auto it = specs_.find(pipeline);
+    if (it != specs_.end()) return it->second;
+    std::string known;
+    for (const auto &n : pipelines()) known += (known.empty() ? "" : ", ") + n;
+    throw Error("unknown pipeline '" + pipeline + "'; known pipelines: " + known);
+}
+
+std::vector<std::string> Registry::profiles_of(const std::string &pipeline) const {
+    std::vector<std::string> out;
+    for (const auto &p : profiles()) {
+        if (find(pipeline, p.name)) out.push_back(p.name);
+    }
+    return out;
+}
+
+const Variant *Registry::find(const std::string &pipeline, const std::string &profile) const {
+    const std::string ident = profile_ident(profile);
+    for (const auto &v : variants_) {
+        if (v.pipeline == pipeline && v.profile == ident) return &v;
+    }
+    return nullptr;
+}
+
+}  // namespace harness
+
+// Called by the static initialisers of Halide's generated *.registration.cpp files.
+extern "C" void halide_register_argv_and_metadata(int (*filter_argv_call)(void **),
+                                                  const struct halide_filter_metadata_t *filter_metadata,
+                                                  const char *const *extra_key_value_pairs) {
+    (void)extra_key_value_pairs;
+    harness::Registry::instance().add_variant(filter_argv_call, filter_metadata);
+}

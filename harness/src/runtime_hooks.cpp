@@ -1,0 +1,48 @@
+// Overrides of weak Halide runtime hooks, shared by every variant (they all use one runtime).
+#include <dlfcn.h>
+
+#include <mutex>
+#include <string>
+
+#include "HalideRuntime.h"
+#include "harness/runtime_hooks.h"
+
+namespace harness {
+
+namespace {
+
+std::mutex error_mutex;
+std::string last_error;
+
+void capture_error(void *, const char *msg) {
+    std::lock_guard<std::mutex> lock(error_mutex);
+    last_error = msg ? msg : "";
+    while (!last_error.empty() && (last_error.back() == '\n' || last_error.back() == ' ')) last_error.pop_back();
+}
+
+}  // namespace
+
+void install_halide_error_handler() {
+    halide_set_error_handler(capture_error);
+}
+
+std::string take_halide_error() {
+    std::lock_guard<std::mutex> lock(error_mutex);
+    std::string s;
+    s.swap(last_error);
+    return s;
+}
+
+}  // namespace harness
+
+// Halide's runtime only tries "libOpenCL.so", which exists only where the -dev package is
+// installed; devices and plain installs ship "libOpenCL.so.1". Try both.
+extern "C" void *halide_opencl_get_symbol(void *, const char *name) {
+    static void *lib = [] {
+        for (const char *n : {"libOpenCL.so", "libOpenCL.so.1"}) {
+            if (void *h = dlopen(n, RTLD_LAZY | RTLD_LOCAL)) return h;
+        }
+        return static_cast<void *>(nullptr);
+    }();
+    return lib ? dlsym(lib, name) : nullptr;
+}

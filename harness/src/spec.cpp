@@ -1,0 +1,41 @@
+#include "harness/spec.h"
+
+#include <sstream>
+
+#include "harness/error.h"
+#include "harness/registry.h"
+
+namespace harness {
+
+std::string Recipe::describe() const {
+    std::ostringstream s;
+    s << (kind == Kind::UniformInt ? "uniform_int[" : "uniform_float[") << lo << "," << hi
+      << (kind == Kind::UniformInt ? "]" : ")") << " seed=" << seed << " splitmix64";
+    return s.str();
+}
+
+const CaseSpec &PipelineSpec::find_case(const std::string &case_name) const {
+    std::string known;
+    for (const auto &c : cases) {
+        if (c.name == case_name) return c;
+        known += (known.empty() ? "" : ", ") + c.name;
+    }
+    throw Error("unknown case '" + case_name + "' for pipeline " + name + "; known cases: " + known);
+}
+
+const std::vector<ImageSize> &standard_image_sizes() {
+    static const std::vector<ImageSize> sizes{
+        {"small", 64, 48, false},
+        {"odd", 257, 131, false},  // odd width: not a multiple of any vector width
+        {"large", 1920, 1080, true},
+    };
+    return sizes;
+}
+
+SpecRegistrar::SpecRegistrar(PipelineSpec (*make)(), const char *generator_sha256) {
+    PipelineSpec spec = make();
+    spec.generator_sha256 = generator_sha256;
+    Registry::instance().add_spec(std::move(spec));
+}
+
+}  // namespace harness

@@ -1,0 +1,76 @@
+#!/bin/sh
+# CLI behaviour checks, one scenario per CTest test: cli_checks.sh <aot-harness> <golden-dir> <scenario>
+# Each scenario checks the exit code, the one-line message, and that golden/ is left byte-identical.
+set -u
+exe=$1 golden=$2 scenario=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAILED: $scenario: $*"; exit 1; }
+
+# expect CODE REGEX cmd...: runs cmd, checks its exit code and that its output matches REGEX.
+expect() {
+  code=$1 regex=$2; shift 2
+  "$@" >"$tmp/out" 2>&1
+  got=$?
+  cat "$tmp/out"
+  [ "$got" = "$code" ] || fail "exit code $got, expected $code"
+  grep -Eq "$regex" "$tmp/out" || fail "output does not match /$regex/"
+  if [ "$code" = 2 ]; then
+    [ "$(grep -c 'aot-harness: error:' "$tmp/out")" = 1 ] || fail "expected exactly one error line"
+  fi
+}
+
+snapshot() { (cd "$1" && find . -type f -exec sha256sum {} + | sort) ; }
+
+cp -r "$golden" "$tmp/golden"
+before=$(snapshot "$tmp/golden")
+case "$scenario" in
+  missing_platform)
+    HL_OCL_PLATFORM_NAME=nonexistent expect 77 "no OpenCL platform matches HL_OCL_PLATFORM_NAME='nonexistent'" \
+      "$exe" run --profile opencl-mali --golden-dir "$tmp/golden" ;;
+  bad_device_type)
+    HL_OCL_DEVICE_TYPE=nonsense expect 77 "HL_OCL_DEVICE_TYPE='nonsense' names no device type" \
+      "$exe" run --profile opencl-mali --case small --golden-dir "$tmp/golden" ;;
+  unknown_profile)
+    expect 2 "unknown profile 'vulkan'; known profiles: cpu, host, opencl-mali, opencl, cuda" \
+      "$exe" run --profile vulkan --golden-dir "$tmp/golden" ;;
+  unknown_pipeline)
+    expect 2 "unknown pipeline 'nope'; known pipelines: .*blur3x3.*brighten" \
+      "$exe" run --pipeline nope --golden-dir "$tmp/golden" ;;
+  unknown_case)
+    expect 2 "unknown case 'huge' for pipeline brighten; known cases: small, odd, large" \
+      "$exe" run --pipeline brighten --case huge --golden-dir "$tmp/golden" ;;
+  unknown_option)
+    expect 2 "unknown option '--colour' for 'run'" "$exe" run --colour ;;
+  bad_timeout)
+    expect 2 "--timeout '-1' is not a number" "$exe" run --timeout -1 ;;
+  corrupt_golden)
+    f="$tmp/golden/brighten/small.npy"
+    printf 'X' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
+    before=$(snapshot "$tmp/golden")
+    expect 2 "ERROR .*golden/brighten/small.npy does not match its sha256 in golden/MANIFEST.json; restore it with .git checkout -- golden/brighten/small.npy. or re-bless" \
+      "$exe" run --pipeline brighten --profile cpu --case small --golden-dir "$tmp/golden" ;;
+  missing_golden)
+    rm "$tmp/golden/blur3x3/odd.npy"
+    before=$(snapshot "$tmp/golden")
+    expect 2 "golden/blur3x3/odd.npy is missing" \
+      "$exe" run --pipeline blur3x3 --profile cpu --case odd --golden-dir "$tmp/golden" ;;
+  verify_ok)
+    expect 0 "all match the manifest" "$exe" golden verify --golden-dir "$tmp/golden" ;;
+  verify_detects_corruption)
+    printf 'X' | dd of="$tmp/golden/blur3x3/small.npy" bs=1 seek=100 conv=notrunc 2>/dev/null
+    touch "$tmp/golden/blur3x3/stray.npy"
+    before=$(snapshot "$tmp/golden")
+    expect 1 "stray.npy is not in golden/MANIFEST.json" "$exe" golden verify --golden-dir "$tmp/golden"
+    grep -q "blur3x3/small.npy does not match its sha256" "$tmp/out" || fail "corruption not reported" ;;
+  unwritable_json)
+    expect 2 "cannot write|Permission denied|No such file" "$exe" run --pipeline brighten --profile cpu --case small \
+      --golden-dir "$tmp/golden" --json /proc/forbidden/results.json ;;
+  bless_is_reproducible)
+    # Re-blessing from the same build must reproduce the committed goldens bit for bit.
+    expect 0 "blessed golden/brighten/small.npy" "$exe" bless --pipeline brighten --case small --golden-dir "$tmp/golden" ;;
+  *) fail "unknown scenario" ;;
+esac
+after=$(snapshot "$tmp/golden")
+[ "$before" = "$after" ] || fail "golden dir changed"
+echo "ok: $scenario"

@@ -1,0 +1,56 @@
+#include "harness/profile.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/error.h"
+
+namespace harness {
+namespace {
+
+std::string error_of(const std::string &json) {
+    try {
+        parse_profiles(json, "x86-64-linux");
+    } catch (const Error &e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Profiles, EmbeddedProfilesAreValidAndOrdered) {
+    const auto &list = profiles();
+    ASSERT_GE(list.size(), 5u);
+    EXPECT_EQ(list[0].name, "cpu");  // file order, not alphabetical
+    for (const char *name : {"cpu", "host", "opencl-mali", "opencl", "cuda"}) EXPECT_EQ(find_profile(name).name, name);
+    EXPECT_EQ(find_profile("opencl-mali").runtime, "opencl");
+    EXPECT_EQ(find_profile("cuda").runtime, "cuda");
+}
+
+TEST(Profiles, UnknownProfileListsKnownOnes) {
+    try {
+        find_profile("vulkan");
+        FAIL() << "no error";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("opencl-mali"), std::string::npos);
+    }
+}
+
+TEST(Profiles, BadEntriesNameTheEntryAndField) {
+    EXPECT_NE(error_of("{not json").find("not valid JSON"), std::string::npos);
+    EXPECT_NE(error_of("{}").find("\"profiles\""), std::string::npos);
+    const std::string no_schedule =
+        R"({"profiles": {"fast": {"description": "d", "runtime": "none", "targets": {}}}})";
+    EXPECT_NE(error_of(no_schedule).find("profile 'fast': missing or empty field 'schedule'"), std::string::npos);
+    const std::string bad_runtime =
+        R"({"profiles": {"x": {"description": "d", "schedule": "s", "runtime": "metal", "targets": {}}}})";
+    EXPECT_NE(error_of(bad_runtime).find("field 'runtime' is 'metal'"), std::string::npos);
+    const std::string bad_targets =
+        R"({"profiles": {"x": {"description": "d", "schedule": "s", "runtime": "none", "targets": 3}}})";
+    EXPECT_NE(error_of(bad_targets).find("'targets'"), std::string::npos);
+}
+
+TEST(Profiles, IdentReplacesDashes) {
+    EXPECT_EQ(profile_ident("opencl-mali"), "opencl_mali");
+}
+
+}  // namespace
+}  // namespace harness
