@@ -8,7 +8,8 @@ build_project() {
   PATH="$root/.venv/bin:$PATH"
   export PATH
   start=$(date +%s)
-  cmake --preset default >"$root/build.configure.log" 2>&1 || { cat "$root/build.configure.log"; echo "configure failed (log above)" >&2; return 2; }
+  mkdir -p "$root/build"
+  cmake --preset default >"$root/build/configure.log" 2>&1 || { cat "$root/build/configure.log"; echo "configure failed (log above)" >&2; return 2; }
   cmake --build --preset default -- -k 0 || { echo "build failed" >&2; return 2; }
   echo "build: $(( $(date +%s) - start )) s"
 }

@@ -104,6 +104,9 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
                             shape_string(b.shape));
             }
             input_views_.push_back(inputs[idx].view());
+            // The host bytes are the truth: without this flag Halide would allocate device memory
+            // for the input and never copy into it (seed 000's second cause).
+            input_views_.back().set_host_dirty(true);
             args_.push_back(input_views_.back().raw_buffer());
         } else {
             const BufferSpec &b = find_buffer(c.outputs, name, "output", c);

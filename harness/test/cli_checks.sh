@@ -14,10 +14,14 @@ expect() {
   got=$?
   cat "$tmp/out"
   [ "$got" = "$code" ] || fail "exit code $got, expected $code"
-  grep -Eq "$regex" "$tmp/out" || fail "output does not match /$regex/"
-  if [ "$code" = 2 ]; then
-    [ "$(grep -c 'aot-harness: error:' "$tmp/out")" = 1 ] || fail "expected exactly one error line"
-  fi
+  grep -Eq -- "$regex" "$tmp/out" || fail "output does not match /$regex/"
+}
+
+# expect_usage REGEX cmd...: a usage/configuration error: exit 2 and exactly one line of output.
+expect_usage() {
+  expect 2 "$@"
+  [ "$(wc -l <"$tmp/out")" = 1 ] || fail "expected exactly one line of output"
+  grep -q '^aot-harness: error: ' "$tmp/out" || fail "expected an 'aot-harness: error:' line"
 }
 
 snapshot() { (cd "$1" && find . -type f -exec sha256sum {} + | sort) ; }
@@ -32,18 +36,18 @@ case "$scenario" in
     HL_OCL_DEVICE_TYPE=nonsense expect 77 "HL_OCL_DEVICE_TYPE='nonsense' names no device type" \
       "$exe" run --profile opencl-mali --case small --golden-dir "$tmp/golden" ;;
   unknown_profile)
-    expect 2 "unknown profile 'vulkan'; known profiles: cpu, host, opencl-mali, opencl, cuda" \
+    expect_usage "unknown profile 'vulkan'; known profiles: cpu, host, opencl-mali, opencl, cuda" \
       "$exe" run --profile vulkan --golden-dir "$tmp/golden" ;;
   unknown_pipeline)
-    expect 2 "unknown pipeline 'nope'; known pipelines: .*blur3x3.*brighten" \
+    expect_usage "unknown pipeline 'nope'; known pipelines: .*blur3x3.*brighten" \
       "$exe" run --pipeline nope --golden-dir "$tmp/golden" ;;
   unknown_case)
-    expect 2 "unknown case 'huge' for pipeline brighten; known cases: small, odd, large" \
+    expect_usage "unknown case 'huge' for pipeline brighten; known cases: small, odd, large" \
       "$exe" run --pipeline brighten --case huge --golden-dir "$tmp/golden" ;;
   unknown_option)
-    expect 2 "unknown option '--colour' for 'run'" "$exe" run --colour ;;
+    expect_usage "unknown option '--colour' for 'run'" "$exe" run --colour ;;
   bad_timeout)
-    expect 2 "--timeout '-1' is not a number" "$exe" run --timeout -1 ;;
+    expect_usage "--timeout '-1' is not a number" "$exe" run --timeout -1 ;;
   corrupt_golden)
     f="$tmp/golden/brighten/small.npy"
     printf 'X' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
@@ -64,7 +68,7 @@ case "$scenario" in
     expect 1 "stray.npy is not in golden/MANIFEST.json" "$exe" golden verify --golden-dir "$tmp/golden"
     grep -q "blur3x3/small.npy does not match its sha256" "$tmp/out" || fail "corruption not reported" ;;
   unwritable_json)
-    expect 2 "cannot write|Permission denied|No such file" "$exe" run --pipeline brighten --profile cpu --case small \
+    expect_usage "cannot write|Permission denied|No such file" "$exe" run --pipeline brighten --profile cpu --case small \
       --golden-dir "$tmp/golden" --json /proc/forbidden/results.json ;;
   bless_is_reproducible)
     # Re-blessing from the same build must reproduce the committed goldens bit for bit.

@@ -1,7 +1,7 @@
 // Comparison of an output with its golden under a named tolerance.
 //
 // Tolerances (DESIGN.md "Comparison"):
-//   Exact                      bit-identical values (NaN payloads aside; NaN == NaN only if nan_equal)
+//   Exact                      equal values (+0 == -0; NaN == NaN only if nan_equal)
 //   Absolute{atol}             |a - e| <= atol
 //   AbsRel{atol, rtol}         |a - e| <= atol + rtol * |e|
 //   Ulp{n}                     float distance in units in the last place <= n (floats only)

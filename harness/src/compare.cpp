@@ -1,0 +1,426 @@
+// Comparison of an output with its golden under a named tolerance (see compare.h).
+#include "harness/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "harness/error.h"
+
+namespace harness {
+
+namespace {
+
+using Kind = Tolerance::Kind;
+const double kInf = std::numeric_limits<double>::infinity();
+
+bool is_float(halide_type_t t) { return t.code == halide_type_float; }
+
+// Shortest decimal that reads back as the same value (as a float when bits == 32), %g style but
+// without an exponent for integers below 1e16: 0.001, 1e-05, 40, 0.52.
+std::string fmt_num(double v, int bits = 64) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[40];
+    int precision = 1;
+    for (; precision <= 17; precision++) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        const double back = std::strtod(buf, nullptr);
+        if (bits == 32 ? float(back) == float(v) : back == v) break;
+    }
+    const int exponent = v == 0 ? 0 : int(std::floor(std::log10(std::fabs(v))));
+    if (std::strchr(buf, 'e') && exponent >= 0 && exponent < 16) {
+        std::snprintf(buf, sizeof buf, "%.*g", std::max(precision, exponent + 1), v);
+    }
+    return buf;
+}
+
+// Two decimals without trailing zeros: 0.39, 6, 34.15.
+std::string fmt_fixed2(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    std::string s = buf;
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+    return s == "-0" ? "0" : s;
+}
+
+// A fraction as a percentage for messages; tiny nonzero fractions keep two significant digits.
+std::string fmt_pct(double fraction) {
+    const double pct = fraction * 100;
+    if (pct > 0 && pct < 0.01) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.2g", pct);
+        return buf;
+    }
+    return fmt_fixed2(pct);
+}
+
+// JSON has no inf/nan: they become the strings "inf", "-inf", "nan".
+nlohmann::json num(double v) {
+    if (std::isfinite(v)) return v;
+    return fmt_num(v);
+}
+
+const char *kind_name(Kind k) {
+    switch (k) {
+    case Kind::Exact: return "Exact";
+    case Kind::Absolute: return "Absolute";
+    case Kind::AbsRel: return "AbsRel";
+    case Kind::Ulp: return "Ulp";
+    case Kind::MismatchFraction: return "MismatchFraction";
+    case Kind::Psnr: return "Psnr";
+    }
+    return "?";
+}
+
+template<typename T>
+uint64_t abs_diff_as(const Array &x, const Array &y, size_t i) {
+    using Wide = typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type;
+    const Wide a = x.data<T>()[i], b = y.data<T>()[i];
+    // Exact even for 64-bit values: the true difference always fits in uint64_t.
+    return a >= b ? uint64_t(a) - uint64_t(b) : uint64_t(b) - uint64_t(a);
+}
+
+// |x[i] - y[i]| for integer arrays of the same type, exactly.
+uint64_t int_abs_diff(const Array &x, const Array &y, size_t i) {
+    const bool s = x.type.code == halide_type_int;
+    switch (x.type.bits) {
+    case 1: return (x.bytes[i] != 0) != (y.bytes[i] != 0) ? 1 : 0;
+    case 8: return s ? abs_diff_as<int8_t>(x, y, i) : abs_diff_as<uint8_t>(x, y, i);
+    case 16: return s ? abs_diff_as<int16_t>(x, y, i) : abs_diff_as<uint16_t>(x, y, i);
+    case 32: return s ? abs_diff_as<int32_t>(x, y, i) : abs_diff_as<uint32_t>(x, y, i);
+    default: return s ? abs_diff_as<int64_t>(x, y, i) : abs_diff_as<uint64_t>(x, y, i);
+    }
+}
+
+// Element i as text, exact for 64-bit integers.
+std::string element_string(const Array &a, size_t i) {
+    if (is_float(a.type)) return fmt_num(a.value(i), a.type.bits);
+    if (a.type.bits == 64) {
+        return a.type.code == halide_type_int ? std::to_string(a.data<int64_t>()[i]) : std::to_string(a.data<uint64_t>()[i]);
+    }
+    return std::to_string(int64_t(a.value(i)));
+}
+
+std::string coords_string(const std::vector<int> &c) {
+    std::string s = "(";
+    for (size_t d = 0; d < c.size(); d++) s += (d ? "," : "") + std::to_string(c[d]);
+    return s + ")";
+}
+
+// The peak value for PSNR: the type's maximum for integers, 1.0 for floats.
+double psnr_peak(halide_type_t t) {
+    if (is_float(t)) return 1.0;
+    if (t.code == halide_type_uint) return std::ldexp(1.0, t.bits) - 1;
+    return std::ldexp(1.0, t.bits - 1) - 1;
+}
+
+// One element pair, with the error measures every tolerance needs.
+struct Pair {
+    double e = 0, a = 0;
+    bool nan = false;      // either side is NaN
+    bool inf = false;      // either side is infinite (and neither is NaN)
+    bool equal = false;    // same value (+0 == -0; NaN never equal here)
+    double abs_err = 0;    // exact for integers; inf for inf vs finite; 0 for equal infinities
+    uint64_t int_diff = 0;
+};
+
+bool within(const Tolerance &t, const Pair &p, bool nan_equal, halide_type_t type) {
+    if (p.nan) return std::isnan(p.e) && std::isnan(p.a) && nan_equal;
+    if (p.inf) return p.e == p.a;
+    switch (t.kind) {
+    case Kind::Exact:
+    case Kind::Psnr: return p.equal;
+    case Kind::Absolute: return p.abs_err <= t.atol;
+    case Kind::AbsRel: return p.abs_err <= t.atol + t.rtol * std::fabs(p.e);
+    case Kind::Ulp:
+        if (t.ulp < 0) return p.equal;
+        if (!is_float(type)) return p.int_diff <= uint64_t(t.ulp);  // an integer's ULP is 1
+        return ulp_distance(p.e, p.a, type.bits) <= double(t.ulp);
+    case Kind::MismatchFraction:
+        if (!t.inner) return p.equal;
+        return within(*t.inner, p, nan_equal || t.inner->nan_equal, type);
+    }
+    return false;
+}
+
+// Order-preserving map of a float's bits to an unsigned integer; +0 and -0 map to the same key.
+uint64_t ordered_key(double v, int bits) {
+    if (bits == 32) {
+        const float f = float(v);
+        uint32_t u;
+        std::memcpy(&u, &f, sizeof u);
+        const uint64_t mag = u & 0x7fffffffu, mid = uint64_t(1) << 31;
+        return (u >> 31) ? mid - mag : mid + mag;
+    }
+    uint64_t u;
+    std::memcpy(&u, &v, sizeof u);
+    const uint64_t mag = u & 0x7fffffffffffffffull, mid = uint64_t(1) << 63;
+    return (u >> 63) ? mid - mag : mid + mag;
+}
+
+CompareResult failed(const std::string &message) {
+    CompareResult r;
+    r.passed = false;
+    r.message = message;
+    return r;
+}
+
+std::string type_label(halide_type_t t) {
+    try {
+        return dtype_name(t);
+    } catch (const Error &) {
+        return "type(code=" + std::to_string(int(t.code)) + ", bits=" + std::to_string(int(t.bits)) +
+               ", lanes=" + std::to_string(int(t.lanes)) + ")";
+    }
+}
+
+}  // namespace
+
+Tolerance Tolerance::exact() { return Tolerance{}; }
+
+Tolerance Tolerance::absolute(double atol) {
+    if (!(atol >= 0)) throw Error("Tolerance::absolute: atol must be >= 0, got " + fmt_num(atol) + "; fix the spec");
+    Tolerance t;
+    t.kind = Kind::Absolute;
+    t.atol = atol;
+    return t;
+}
+
+Tolerance Tolerance::abs_rel(double atol, double rtol) {
+    if (!(atol >= 0) || !(rtol >= 0)) {
+        throw Error("Tolerance::abs_rel: atol and rtol must be >= 0, got " + fmt_num(atol) + " and " + fmt_num(rtol) +
+                    "; fix the spec");
+    }
+    Tolerance t;
+    t.kind = Kind::AbsRel;
+    t.atol = atol;
+    t.rtol = rtol;
+    return t;
+}
+
+Tolerance Tolerance::ulps(int64_t n) {
+    if (n < 0) throw Error("Tolerance::ulps: n must be >= 0, got " + std::to_string(n) + "; fix the spec");
+    Tolerance t;
+    t.kind = Kind::Ulp;
+    t.ulp = n;
+    return t;
+}
+
+Tolerance Tolerance::mismatch_fraction(const Tolerance &inner, double max_fraction) {
+    if (!(max_fraction >= 0 && max_fraction <= 1)) {
+        throw Error("Tolerance::mismatch_fraction: max_fraction must be in [0, 1], got " + fmt_num(max_fraction) +
+                    "; fix the spec");
+    }
+    if (inner.kind == Kind::MismatchFraction || inner.kind == Kind::Psnr) {
+        throw Error("Tolerance::mismatch_fraction: the inner tolerance must be per element, not " + inner.name() +
+                    "; use Exact, Absolute, AbsRel or Ulp");
+    }
+    Tolerance t;
+    t.kind = Kind::MismatchFraction;
+    t.max_fraction = max_fraction;
+    t.inner = std::make_shared<const Tolerance>(inner);
+    return t;
+}
+
+Tolerance Tolerance::psnr(double min_db) {
+    if (std::isnan(min_db)) throw Error("Tolerance::psnr: min_db is NaN; fix the spec");
+    Tolerance t;
+    t.kind = Kind::Psnr;
+    t.min_db = min_db;
+    return t;
+}
+
+std::string Tolerance::name() const {
+    std::string params;
+    switch (kind) {
+    case Kind::Exact: break;
+    case Kind::Absolute: params = "atol=" + fmt_num(atol); break;
+    case Kind::AbsRel: params = "atol=" + fmt_num(atol) + ", rtol=" + fmt_num(rtol); break;
+    case Kind::Ulp: params = "n=" + std::to_string(ulp); break;
+    case Kind::MismatchFraction:
+        params = "inner=" + (inner ? inner->name() : std::string("Exact")) + ", max_fraction=" + fmt_num(max_fraction);
+        break;
+    case Kind::Psnr: params = "min_db=" + fmt_num(min_db); break;
+    }
+    if (nan_equal) params += params.empty() ? "nan_equal" : ", nan_equal";
+    return std::string(kind_name(kind)) + (params.empty() ? "" : "{" + params + "}");
+}
+
+nlohmann::json Tolerance::to_json() const {
+    nlohmann::json j{{"name", name()}, {"kind", kind_name(kind)}, {"nan_equal", nan_equal}};
+    switch (kind) {
+    case Kind::Exact: break;
+    case Kind::Absolute: j["atol"] = num(atol); break;
+    case Kind::AbsRel:
+        j["atol"] = num(atol);
+        j["rtol"] = num(rtol);
+        break;
+    case Kind::Ulp: j["ulp"] = ulp; break;
+    case Kind::MismatchFraction:
+        j["inner"] = inner ? inner->to_json() : Tolerance::exact().to_json();
+        j["max_fraction"] = num(max_fraction);
+        break;
+    case Kind::Psnr: j["min_db"] = num(min_db); break;
+    }
+    return j;
+}
+
+nlohmann::json CompareResult::to_json() const {
+    nlohmann::json j{{"passed", passed},
+                     {"message", message},
+                     {"count", count},
+                     {"mismatches", mismatches},
+                     {"mismatch_fraction", num(mismatch_fraction)},
+                     {"max_abs_error", num(max_abs_error)},
+                     {"max_rel_error", num(max_rel_error)},
+                     {"max_ulp_error", num(max_ulp_error)},
+                     {"psnr_db", num(psnr_db)},
+                     {"nan_mismatches", nan_mismatches}};
+    if (mismatches > 0) {
+        j["first_mismatch"] = first_mismatch;
+        j["first_expected"] = num(first_expected);
+        j["first_actual"] = num(first_actual);
+        j["worst_mismatch"] = worst_mismatch;
+        j["worst_expected"] = num(worst_expected);
+        j["worst_actual"] = num(worst_actual);
+    }
+    return j;
+}
+
+double ulp_distance(double expected, double actual, int bits) {
+    if (bits != 32 && bits != 64) throw Error("ulp_distance: bits must be 32 or 64, got " + std::to_string(bits));
+    if (std::isnan(expected) || std::isnan(actual)) return kInf;
+    const uint64_t ke = ordered_key(expected, bits), ka = ordered_key(actual, bits);
+    return double(ke > ka ? ke - ka : ka - ke);
+}
+
+CompareResult compare(const Array &expected, const Array &actual, const Tolerance &tol) {
+    const std::string golden_type = type_label(expected.type), output_type = type_label(actual.type);
+    if (golden_type != output_type) return failed("type mismatch: golden " + golden_type + ", output " + output_type);
+    if (expected.shape != actual.shape) {
+        return failed("shape mismatch: golden " + shape_string(expected.shape) + ", output " +
+                      shape_string(actual.shape));
+    }
+    try {
+        dtype_name(expected.type);
+    } catch (const Error &) {
+        return failed("unsupported element type " + golden_type + "; the harness compares " +
+                      "bool, uint8..uint64, int8..int64, float32 and float64");
+    }
+    const size_t n = expected.elements();
+    for (const Array *x : {&expected, &actual}) {
+        if (x->bytes.size() != n * x->element_bytes()) {
+            return failed(std::string("malformed ") + (x == &expected ? "golden" : "output") + " array: " +
+                          std::to_string(x->bytes.size()) + " bytes for shape " + shape_string(x->shape));
+        }
+    }
+
+    const halide_type_t type = expected.type;
+    const bool floats = is_float(type);
+    CompareResult r;
+    r.count = n;
+    size_t output_nans = 0, first = n, worst = n;
+    double worst_key = -1, sse = 0;
+    for (size_t i = 0; i < n; i++) {
+        Pair p;
+        p.e = expected.value(i);
+        p.a = actual.value(i);
+        p.nan = std::isnan(p.e) || std::isnan(p.a);
+        p.inf = !p.nan && (std::isinf(p.e) || std::isinf(p.a));
+        if (floats) {
+            p.equal = !p.nan && p.e == p.a;
+            p.abs_err = p.nan ? 0 : (p.equal ? 0 : std::fabs(p.a - p.e));
+        } else {
+            p.int_diff = int_abs_diff(expected, actual, i);
+            p.equal = p.int_diff == 0;
+            p.abs_err = double(p.int_diff);
+        }
+        const bool ok = within(tol, p, tol.nan_equal, type);
+        if (!p.nan) {
+            r.max_abs_error = std::max(r.max_abs_error, p.abs_err);
+            if (!p.equal && std::isfinite(p.e) && p.e != 0) {
+                r.max_rel_error = std::max(r.max_rel_error, p.abs_err / std::fabs(p.e));
+            }
+            if (floats && !p.inf) r.max_ulp_error = std::max(r.max_ulp_error, ulp_distance(p.e, p.a, type.bits));
+            sse += p.abs_err * p.abs_err;
+        }
+        if (ok) continue;
+        r.mismatches++;
+        if (p.nan) r.nan_mismatches++;
+        if (std::isnan(p.a) && !std::isnan(p.e)) output_nans++;
+        if (first == n) first = i;
+        const double key = p.nan ? kInf : p.abs_err;
+        if (key > worst_key) {
+            worst_key = key;
+            worst = i;
+        }
+    }
+    r.mismatch_fraction = n ? double(r.mismatches) / double(n) : 0;
+    const double mse = n ? sse / double(n) : 0;
+    const double peak = psnr_peak(type);
+    r.psnr_db = mse == 0 ? kInf : 10 * std::log10(peak * peak / mse);
+
+    std::string where;
+    if (first < n) {
+        r.first_mismatch = expected.coords(first);
+        r.first_expected = expected.value(first);
+        r.first_actual = actual.value(first);
+        r.worst_mismatch = expected.coords(worst);
+        r.worst_expected = expected.value(worst);
+        r.worst_actual = actual.value(worst);
+        where = "; worst at " + coords_string(r.worst_mismatch) + ": expected " + element_string(expected, worst) +
+                ", got " + element_string(actual, worst);
+    }
+    const std::string outside = std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements (" +
+                                fmt_pct(r.mismatch_fraction) + "%) ";
+    const std::string nan_note =
+        output_nans ? " (" + std::to_string(output_nans) + " NaN in the output where the golden has none)" : "";
+    const std::string psnr_text = "PSNR " + (std::isfinite(r.psnr_db) ? fmt_fixed2(r.psnr_db) : fmt_num(r.psnr_db)) + " dB";
+
+    switch (tol.kind) {
+    case Kind::MismatchFraction: {
+        const std::string inner_name = tol.inner ? tol.inner->name() : "Exact";
+        r.passed = output_nans == 0 && r.mismatch_fraction <= tol.max_fraction;
+        if (r.passed) {
+            r.message = outside + "outside " + inner_name + ", within " + tol.name();
+        } else if (output_nans) {
+            r.message = outside + "outside " + inner_name + nan_note + ", which " + tol.name() + " never allows" + where;
+        } else {
+            r.message = outside + "outside " + inner_name + ", more than the " + fmt_pct(tol.max_fraction) +
+                        "% allowed by " + tol.name() + where;
+        }
+        break;
+    }
+    case Kind::Psnr:
+        r.passed = r.nan_mismatches == 0 && r.psnr_db >= tol.min_db;
+        if (r.passed) {
+            r.message = psnr_text + " >= " + fmt_num(tol.min_db) + " dB (" + tol.name() + "); " +
+                        std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements differ";
+        } else if (r.nan_mismatches) {
+            r.message = std::to_string(r.nan_mismatches) + " NaN mismatches of " + std::to_string(n) +
+                        " elements, which " + tol.name() + " never allows" + nan_note + where;
+        } else {
+            r.message = psnr_text + " below " + fmt_num(tol.min_db) + " dB (" + tol.name() + "); " + outside +
+                        "differ" + where;
+        }
+        break;
+    default:
+        r.passed = r.mismatches == 0;
+        if (r.passed) {
+            r.message = "all " + std::to_string(n) + " elements within " + tol.name() + " (max abs error " +
+                        fmt_num(r.max_abs_error) + ")";
+        } else {
+            r.message = outside + "outside " + tol.name() + nan_note + where;
+        }
+        break;
+    }
+    return r;
+}
+
+}  // namespace harness

@@ -1,0 +1,377 @@
+#include "harness/report.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <vector>
+
+#include "harness/error.h"
+#include "harness/outcome.h"
+#include "html.h"
+#include "report_style.h"
+
+namespace harness {
+
+namespace {
+
+using nlohmann::json;
+using report_style::css_class;
+using report_style::known_style;
+
+// Severity of an outcome name: Outcome severities interleaved with XFAIL (just above PASS) and XPASS
+// (between SKIP and FAIL); unknown names are worse than everything.
+int name_rank(const std::string &name) {
+    if (name == "XFAIL") return 1;
+    if (name == "XPASS") return 3;
+    try {
+        return 2 * outcome_severity(outcome_from_name(name));
+    } catch (const Error &) {
+        return 100;
+    }
+}
+
+std::string str_at(const json &j, const char *key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string outcome_of(const json &run) {
+    const std::string o = str_at(run, "outcome");
+    return o.empty() ? "UNKNOWN" : o;
+}
+
+// Profile columns: the DESIGN.md profiles in their order, then any others alphabetically.
+int profile_rank(const std::string &p) {
+    static const char *const order[] = {"cpu", "host", "opencl-mali", "opencl", "cuda"};
+    for (size_t i = 0; i < std::size(order); i++) {
+        if (p == order[i]) return static_cast<int>(i);
+    }
+    return 100;
+}
+bool profile_less(const std::string &a, const std::string &b) {
+    const int ra = profile_rank(a), rb = profile_rank(b);
+    return ra != rb ? ra < rb : a < b;
+}
+
+std::string format_double(double v, const char *fmt = "%.6g") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+std::string scalar_text(const json &v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_float()) return format_double(v.get<double>());
+    if (v.is_null()) return "–";
+    return v.dump();
+}
+
+std::string duration_text(double ms) {
+    return ms < 1000 ? format_double(ms, "%.1f ms") : format_double(ms / 1000, "%.2f s");
+}
+
+// One run, as the page needs it; `index` is its position in results.runs (its anchor is run-<index>).
+struct RunView {
+    size_t index;
+    const json *j;
+    std::string pipeline, profile, case_name, mode, outcome;
+};
+
+// Grid and table order: pipeline, profile column, worst outcome first, case, mode.
+bool run_less(const RunView &a, const RunView &b) {
+    if (a.pipeline != b.pipeline) return a.pipeline < b.pipeline;
+    if (a.profile != b.profile) return profile_less(a.profile, b.profile);
+    const int ra = name_rank(a.outcome), rb = name_rank(b.outcome);
+    if (ra != rb) return ra > rb;
+    if (a.case_name != b.case_name) return a.case_name < b.case_name;
+    return a.mode < b.mode;
+}
+
+std::string chip(const std::string &outcome, const std::string &text) {
+    return "<span class=\"chip " + css_class(outcome) + "\">" + html_escape(text) + "</span>";
+}
+
+// Leaves of `v` as ("a.b.c", text) pairs; arrays of scalars stay one leaf ("[1, 2]").
+void flatten(const json &v, const std::string &path, std::vector<std::pair<std::string, std::string>> &out) {
+    if (v.is_object()) {
+        for (const auto &[k, child] : v.items()) flatten(child, path.empty() ? k : path + "." + k, out);
+    } else if (v.is_array() && std::any_of(v.begin(), v.end(), [](const json &e) { return e.is_structured(); })) {
+        for (size_t i = 0; i < v.size(); i++) flatten(v[i], path + "[" + std::to_string(i) + "]", out);
+    } else if (v.is_array()) {
+        std::string s = "[";
+        for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + scalar_text(v[i]);
+        out.emplace_back(path, s + "]");
+    } else {
+        out.emplace_back(path, scalar_text(v));
+    }
+}
+
+bool is_key_metric(const std::string &path) {
+    static const char *const keys[] = {"max_abs_error", "max_rel_error", "max_ulp_error", "mismatches", "mismatch_fraction",
+                                       "nan_mismatches", "psnr_db", "tolerance", "run_ms", "halide_error_code"};
+    const size_t dot = path.rfind('.');
+    const std::string leaf = dot == std::string::npos ? path : path.substr(dot + 1);
+    return std::any_of(std::begin(keys), std::end(keys), [&](const char *k) { return leaf == k; });
+}
+
+std::string metric_rows(const std::vector<std::pair<std::string, std::string>> &m) {
+    std::string h = "<table class=\"metrics\">";
+    for (const auto &[k, v] : m) {
+        // "outputs.<name>.x" reads as "<name>.x"; the outputs level carries no information on the page.
+        const std::string shown = k.rfind("outputs.", 0) == 0 ? k.substr(8) : k;
+        h += "<tr><th>" + html_escape(shown) + "</th><td>" + html_escape(v) + "</td></tr>";
+    }
+    return h + "</table>";
+}
+
+// Key metrics inline, every metric behind a <details>.
+std::string metrics_cell(const json &metrics) {
+    std::vector<std::pair<std::string, std::string>> all, key;
+    flatten(metrics, "", all);
+    for (const auto &kv : all) {
+        if (is_key_metric(kv.first)) key.push_back(kv);
+    }
+    std::string h = key.empty() ? "" : metric_rows(key);
+    if (all.size() > key.size()) {
+        h += "<details><summary>all " + std::to_string(all.size()) + " metrics</summary>" + metric_rows(all) + "</details>";
+    }
+    return h;
+}
+
+bool ends_with_png(const std::string &s) {
+    if (s.size() < 4) return false;
+    std::string tail = s.substr(s.size() - 4);
+    for (auto &c : tail) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return tail == ".png";
+}
+
+// PNG paths become thumbnails, other paths links; both as given (relative to the report directory).
+std::string artifacts_cell(const json &artifacts) {
+    std::vector<std::pair<std::string, std::string>> paths;
+    flatten(artifacts, "", paths);
+    std::string imgs, links;
+    for (const auto &[name, path] : paths) {
+        const std::string href = html_escape(path);
+        if (ends_with_png(path)) {
+            imgs += "<a href=\"" + href + "\"><figure><img src=\"" + href + "\" alt=\"" + html_escape(name) + "\">" +
+                    html_element("figcaption", "", name) + "</figure></a>";
+        } else {
+            links += "<a class=\"art\" href=\"" + href + "\" title=\"" + href + "\">" + html_escape(name) + "</a> ";
+        }
+    }
+    return (imgs.empty() ? "" : "<div class=\"thumbs\">" + imgs + "</div>") + links;
+}
+
+// Generic JSON rendering for the environment: objects as key/value tables, arrays of scalars inline,
+// other arrays as numbered lists.
+std::string render_json(const json &v) {
+    if (v.is_object()) {
+        if (v.empty()) return "<span class=\"dim\">(none)</span>";
+        std::string h = "<table class=\"kv\">";
+        for (const auto &[k, child] : v.items()) {
+            h += "<tr><th>" + html_escape(k) + "</th><td>" + render_json(child) + "</td></tr>";
+        }
+        return h + "</table>";
+    }
+    if (v.is_array()) {
+        if (v.empty()) return "<span class=\"dim\">(none)</span>";
+        if (std::none_of(v.begin(), v.end(), [](const json &e) { return e.is_structured(); })) {
+            std::string h;
+            for (const auto &e : v) h += "<span class=\"tag\">" + html_escape(scalar_text(e)) + "</span> ";
+            return h;
+        }
+        std::string h = "<ol class=\"arr\">";
+        for (const auto &e : v) h += "<li>" + render_json(e) + "</li>";
+        return h + "</ol>";
+    }
+    const std::string s = scalar_text(v);
+    return s.find('\n') != std::string::npos ? html_element("pre", "", s) : html_escape(s);
+}
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    return buf;
+}
+
+std::string header(const json &env, const json &summary) {
+    std::string sub = "generated " + utc_now() + " · " + std::to_string(summary["total"].get<int>()) + " runs";
+    for (const char *k : {"halide_version", "platform"}) {
+        if (env.is_object() && env.contains(k)) sub += std::string(" · ") + (k[0] == 'h' ? "Halide " : "") + scalar_text(env[k]);
+    }
+    if (env.is_object() && env.contains("host_cpu") && env["host_cpu"].is_object() && env["host_cpu"].contains("model")) {
+        sub += " · " + scalar_text(env["host_cpu"]["model"]);
+    }
+    const std::string worst = summary["worst"].get<std::string>();
+    return "<h1>Halide AOT harness report " + chip(worst, "worst: " + worst) + "</h1><div class=\"sub\">" +
+           html_escape(sub) + "</div>";
+}
+
+// Stacked proportion bar plus one chip per outcome present, in kStyles order, unknown names last.
+std::string summary_bar(const json &summary) {
+    const int total = summary["total"].get<int>();
+    std::vector<std::string> names;
+    for (const auto &s : report_style::kStyles) {
+        if (summary.contains(s.name)) names.push_back(s.name);
+    }
+    for (const auto &[k, v] : summary.items()) {
+        if (k != "total" && k != "worst" && !known_style(k)) names.push_back(k);
+    }
+    std::string bar = "<div class=\"bar\">", chips;
+    for (const auto &n : names) {
+        const int c = summary[n].get<int>();
+        bar += "<span class=\"" + css_class(n) + "\" style=\"width:" + format_double(100.0 * c / std::max(total, 1), "%.3f") +
+               "%\" title=\"" + html_escape(n) + ": " + std::to_string(c) + "\"></span>";
+        chips += chip(n, n + " " + std::to_string(c));
+    }
+    return bar + "</div><div>" + chips + chip("OTHER", "total " + std::to_string(total)) + "</div>";
+}
+
+std::string badge_label(const RunView &r, bool show_mode) { return r.case_name + (show_mode ? " · " + r.mode : ""); }
+
+std::string grid(const std::vector<RunView> &runs, bool show_mode) {
+    std::vector<std::string> pipelines, profiles;
+    for (const auto &r : runs) {
+        if (std::find(pipelines.begin(), pipelines.end(), r.pipeline) == pipelines.end()) pipelines.push_back(r.pipeline);
+        if (std::find(profiles.begin(), profiles.end(), r.profile) == profiles.end()) profiles.push_back(r.profile);
+    }
+    std::sort(profiles.begin(), profiles.end(), profile_less);
+    std::string h = "<table class=\"grid\"><thead><tr><th>pipeline</th>";
+    for (const auto &p : profiles) h += html_element("th", "", p);
+    h += "</tr></thead><tbody>";
+    for (const auto &pipe : pipelines) {  // `runs` is sorted, so pipelines are too
+        h += "<tr>" + html_element("th", "", pipe);
+        for (const auto &prof : profiles) {
+            std::string cell, worst;
+            for (const auto &r : runs) {
+                if (r.pipeline != pipe || r.profile != prof) continue;
+                if (worst.empty()) worst = r.outcome;  // worst first
+                cell += "<a class=\"b " + css_class(r.outcome) + "\" href=\"#run-" + std::to_string(r.index) + "\" title=\"" +
+                        html_escape(r.outcome + ": " + str_at(*r.j, "message")) + "\">" + html_escape(badge_label(r, show_mode)) +
+                        "</a>";
+            }
+            h += cell.empty() ? "<td><span class=\"dim\">–</span></td>"
+                              : "<td class=\"w-" + (known_style(worst) ? worst : "OTHER") + "\">" + cell + "</td>";
+        }
+        h += "</tr>";
+    }
+    return h + "</tbody></table>";
+}
+
+std::string details_table(const std::vector<RunView> &runs) {
+    std::string h = "<table class=\"runs\"><thead><tr><th>pipeline</th><th>profile</th><th>case</th><th>mode</th>"
+                    "<th>outcome</th><th>duration</th><th>message</th><th>metrics</th><th>stderr / artifacts</th></tr></thead><tbody>";
+    for (const auto &r : runs) {
+        const json &j = *r.j;
+        h += "<tr id=\"run-" + std::to_string(r.index) + "\">" + html_element("td", "", r.pipeline);
+        h += "<td>" + html_escape(r.profile) + "<div class=\"small\">" + html_escape(str_at(j, "target")) + "</div></td>";
+        h += html_element("td", "", r.case_name) + html_element("td", "", r.mode);
+        h += "<td>" + chip(r.outcome, r.outcome);
+        if (const std::string ro = str_at(j, "result_outcome"); !ro.empty()) {
+            h += "<div class=\"small\">recorded " + html_escape(ro) + "</div>";
+        }
+        const auto d = j.find("duration_ms");
+        h += "</td>" + html_element("td", "style=\"white-space:nowrap\"", d != j.end() && d->is_number() ? duration_text(d->get<double>()) : "–");
+        h += html_element("td", "class=\"msg\"", str_at(j, "message"));
+        h += "<td>" + (j.contains("metrics") ? metrics_cell(j["metrics"]) : "") + "</td><td class=\"aux\">";
+        if (const std::string tail = str_at(j, "stderr_tail"); !tail.empty()) {
+            h += "<details><summary>stderr</summary>" + html_element("pre", "", tail) + "</details>";
+        }
+        h += (j.contains("artifacts") ? artifacts_cell(j["artifacts"]) : "") + "</td></tr>";
+    }
+    return h + "</tbody></table>";
+}
+
+// mkdir -p; returns 0 or the errno of the first failure (ENOTDIR when a component is not a directory).
+int make_dirs(const std::string &path) {
+    for (size_t i = 1; i <= path.size(); i++) {
+        if (i != path.size() && path[i] != '/') continue;
+        const std::string prefix = path.substr(0, i);
+        if (mkdir(prefix.c_str(), 0755) == 0) continue;
+        if (errno != EEXIST) return errno;
+        struct stat st {};
+        if (stat(prefix.c_str(), &st) != 0) return errno;
+        if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+    }
+    return 0;
+}
+
+// Writes `dir`/`name` through a temporary file in `dir` and rename(); returns 0 or an errno.
+int write_atomic(const std::string &dir, const std::string &name, const std::string &bytes) {
+    if (const int e = make_dirs(dir)) return e;
+    const std::string final_path = dir + "/" + name;
+    const std::string tmp = dir + "/." + name + ".tmp." + std::to_string(getpid());
+    const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return errno;
+    size_t done = 0;
+    int err = 0;
+    while (done < bytes.size() && !err) {
+        const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno != EINTR) err = errno;
+        if (n > 0) done += static_cast<size_t>(n);
+    }
+    if (!err && fsync(fd) != 0) err = errno;
+    if (close(fd) != 0 && !err) err = errno;
+    if (!err && rename(tmp.c_str(), final_path.c_str()) != 0) err = errno;
+    if (err) unlink(tmp.c_str());
+    return err;
+}
+
+}  // namespace
+
+json summarize(const json &runs) {
+    if (!runs.is_array()) throw Error("results \"runs\" must be an array of run records; pass the file `run --json` wrote");
+    json s = json::object();
+    std::string worst = "PASS";
+    for (const auto &r : runs) {
+        const std::string o = outcome_of(r);
+        s[o] = s.value(o, 0) + 1;
+        if (name_rank(o) > name_rank(worst)) worst = o;
+    }
+    s["total"] = runs.size();
+    s["worst"] = worst;
+    return s;
+}
+
+void write_html_report(const json &results, const std::string &dir) {
+    if (!results.is_object()) throw Error("results must be a JSON object with \"runs\"; pass the file `run --json` wrote");
+    const json runs_json = results.value("runs", json::array());
+    const json env = results.value("environment", json::object());
+    const json summary = summarize(runs_json);
+
+    std::vector<RunView> runs;
+    for (size_t i = 0; i < runs_json.size(); i++) {
+        const json &j = runs_json[i];
+        if (!j.is_object()) throw Error("results run #" + std::to_string(i) + " is not an object; pass the file `run --json` wrote");
+        runs.push_back({i, &j, str_at(j, "pipeline"), str_at(j, "profile"), str_at(j, "case"), str_at(j, "mode"), outcome_of(j)});
+    }
+    std::stable_sort(runs.begin(), runs.end(), run_less);
+    const bool show_mode = std::any_of(runs.begin(), runs.end(), [&](const RunView &r) { return r.mode != runs[0].mode; });
+
+    std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                       "<title>Halide AOT harness report</title><style>" +
+                       std::string(report_style::kCss) + report_style::outcome_css() + "</style></head><body>\n";
+    page += header(env, summary) + summary_bar(summary) + "\n";
+    page += "<h2>Pipelines × profiles</h2>" + (runs.empty() ? "<p class=\"dim\">No runs.</p>" : grid(runs, show_mode)) + "\n";
+    page += "<h2>Runs</h2>" + details_table(runs) + "\n";
+    page += "<h2>Environment</h2>" + render_json(env) + "\n</body></html>\n";
+
+    const std::string out_dir = dir.empty() ? "." : dir;
+    if (const int e = write_atomic(out_dir, "index.html", page)) {
+        throw Error("cannot write report to " + out_dir + ": " + std::strerror(e) + "; choose a writable --report directory");
+    }
+}
+
+}  // namespace harness

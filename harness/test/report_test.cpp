@@ -1,0 +1,151 @@
+// summarize() and the HTML report: counts, worst outcome, badges, escaping, atomic write and its errors.
+#include "harness/report.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/error.h"
+
+namespace harness {
+namespace {
+
+using nlohmann::json;
+
+json run(const std::string &pipeline, const std::string &profile, const std::string &c, const std::string &outcome,
+         const std::string &message = "") {
+    return {{"pipeline", pipeline}, {"profile", profile},    {"case", c},           {"mode", "host"},
+            {"outcome", outcome},   {"message", message},    {"metrics", json::object()},
+            {"duration_ms", 12.5},  {"target", "x86-64-linux"}};
+}
+
+json fixture() {
+    json runs = json::array();
+    runs.push_back(run("blur3x3", "cpu", "small", "PASS", "matches golden within Exact"));
+    runs.push_back(run("blur3x3", "opencl", "odd_case", "FAIL", "out: 3 mismatches <script>alert(1)</script>"));
+    runs.back()["metrics"] = {{"outputs", {{"out", {{"max_abs_error", 0.25}, {"mismatches", 3}}}}}, {"run_ms", 1.5}};
+    runs.back()["artifacts"] = {{"out_diff", "artifacts/blur3x3/opencl/odd_case.diff.png"}};
+    runs.push_back(run("blur3x3", "cuda", "skipped_case", "SKIP", "no CUDA device"));
+    runs.push_back(run("resize", "opencl-mali", "teardown_case", "TEARDOWN_FAULT", "died in exit"));
+    runs.back()["result_outcome"] = "PASS";
+    runs.back()["stderr_tail"] = "clReleaseContext: <abort> & more";
+    runs.push_back(run("resize", "zzz-custom", "xfail_case", "XFAIL", "known driver bug"));
+    return {{"environment", {{"halide_version", "21.0.0"}, {"opencl", {{"platforms", json::array({{{"name", "PoCL"}}})}}}}},
+            {"runs", runs}};
+}
+
+class ReportTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/report_test.XXXXXX";
+        dir_ = mkdtemp(tmpl);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+    std::string read(const std::string &path) {
+        std::ifstream f(path);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        return ss.str();
+    }
+    std::string dir_;
+};
+
+TEST(Summarize, CountsAndWorstOutcome) {
+    const json s = summarize(fixture()["runs"]);
+    EXPECT_EQ(s["total"], 5);
+    EXPECT_EQ(s["PASS"], 1);
+    EXPECT_EQ(s["FAIL"], 1);
+    EXPECT_EQ(s["SKIP"], 1);
+    EXPECT_EQ(s["TEARDOWN_FAULT"], 1);
+    EXPECT_EQ(s["XFAIL"], 1);
+    EXPECT_FALSE(s.contains("ERROR"));
+    EXPECT_EQ(s["worst"], "TEARDOWN_FAULT");
+}
+
+TEST(Summarize, WorstFollowsSeverityOrder) {
+    json runs = json::array({run("p", "cpu", "a", "PASS")});
+    EXPECT_EQ(summarize(runs)["worst"], "PASS");
+    runs.push_back(run("p", "cpu", "b", "XFAIL"));
+    EXPECT_EQ(summarize(runs)["worst"], "XFAIL");
+    runs.push_back(run("p", "cpu", "c", "SKIP"));
+    EXPECT_EQ(summarize(runs)["worst"], "SKIP");
+    runs.push_back(run("p", "cpu", "d", "FAIL"));
+    EXPECT_EQ(summarize(runs)["worst"], "FAIL");
+    runs.push_back(run("p", "cpu", "e", "ERROR"));
+    runs.push_back(run("p", "cpu", "f", "CRASH"));
+    EXPECT_EQ(summarize(runs)["worst"], "ERROR");
+    EXPECT_EQ(summarize(json::array())["total"], 0);
+    EXPECT_THROW(summarize(json::object()), Error);
+}
+
+TEST_F(ReportTest, WritesIndexWithEveryCaseBadge) {
+    write_html_report(fixture(), dir_ + "/nested/report");
+    const std::string html = read(dir_ + "/nested/report/index.html");
+    ASSERT_FALSE(html.empty());
+    for (const char *c : {"small", "odd_case", "skipped_case", "teardown_case", "xfail_case"}) {
+        EXPECT_NE(html.find(std::string(">") + c + "</a>"), std::string::npos) << c;
+    }
+    for (int i = 0; i < 5; i++) {
+        EXPECT_NE(html.find("href=\"#run-" + std::to_string(i) + "\""), std::string::npos) << i;
+        EXPECT_NE(html.find("id=\"run-" + std::to_string(i) + "\""), std::string::npos) << i;
+    }
+    EXPECT_NE(html.find("<img src=\"artifacts/blur3x3/opencl/odd_case.diff.png\""), std::string::npos);
+    EXPECT_NE(html.find("max_abs_error"), std::string::npos);
+    EXPECT_NE(html.find("PoCL"), std::string::npos);
+    // Profile columns: cpu, opencl-mali, opencl, cuda, then the unknown one.
+    const size_t cpu = html.find("<th>cpu</th>"), mali = html.find("<th>opencl-mali</th>"),
+                 ocl = html.find("<th>opencl</th>"), cuda = html.find("<th>cuda</th>"), z = html.find("<th>zzz-custom</th>");
+    ASSERT_NE(z, std::string::npos);
+    EXPECT_LT(cpu, mali);
+    EXPECT_LT(mali, ocl);
+    EXPECT_LT(ocl, cuda);
+    EXPECT_LT(cuda, z);
+    // No temporary file left behind.
+    size_t files = 0;
+    for (const auto &e : std::filesystem::directory_iterator(dir_ + "/nested/report")) files += e.is_regular_file();
+    EXPECT_EQ(files, 1u);
+}
+
+TEST_F(ReportTest, EscapesEveryString) {
+    write_html_report(fixture(), dir_);
+    const std::string html = read(dir_ + "/index.html");
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+    EXPECT_NE(html.find("clReleaseContext: &lt;abort&gt; &amp; more"), std::string::npos);
+}
+
+TEST_F(ReportTest, RewritesAnExistingReport) {
+    write_html_report(fixture(), dir_);
+    json one = fixture();
+    one["runs"] = json::array({run("only", "cpu", "lonely_case", "PASS")});
+    write_html_report(one, dir_);
+    const std::string html = read(dir_ + "/index.html");
+    EXPECT_NE(html.find("lonely_case"), std::string::npos);
+    EXPECT_EQ(html.find("odd_case"), std::string::npos);
+}
+
+TEST_F(ReportTest, UnwritableDirectoryThrowsNamingIt) {
+    const std::string file = dir_ + "/regular_file";
+    std::ofstream(file) << "x";
+    const std::string bad = file + "/report";
+    try {
+        write_html_report(fixture(), bad);
+        FAIL() << "no exception";
+    } catch (const Error &e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("cannot write report to " + bad), std::string::npos) << msg;
+        EXPECT_NE(msg.find("Not a directory"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("--report"), std::string::npos) << msg;
+    }
+}
+
+TEST_F(ReportTest, RejectsResultsThatAreNotAnObject) {
+    EXPECT_THROW(write_html_report(json::array(), dir_), Error);
+    EXPECT_THROW(write_html_report({{"runs", json::array({1})}}, dir_), Error);
+}
+
+}  // namespace
+}  // namespace harness
