@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -219,9 +221,14 @@ int cmd_env(const std::vector<std::string> &argv) {
 
 // Checks up front that `path` can be written (so a long run does not end in a lost result).
 void check_writable(const std::string &path, const char *what) {
-    const std::string probe = path + ".probe";
-    write_file_atomic(probe, "");
-    if (unlink(probe.c_str()) != 0) throw Error(std::string("cannot write ") + what + " " + path + "; choose a writable path");
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    int err = make_dirs(dir);
+    if (err == 0 && access(dir.c_str(), W_OK) != 0) err = errno;
+    if (err != 0) {
+        throw Error(std::string("cannot write ") + what + " " + path + ": " + std::strerror(err) +
+                    "; choose a writable path");
+    }
 }
 
 int cmd_run(const std::vector<std::string> &argv) {

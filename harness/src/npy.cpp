@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "harness/error.h"
+#include "harness/files.h"
 
 namespace harness {
 
@@ -179,7 +180,6 @@ halide_type_t type_of_descr(const std::string &descr, const std::string &what) {
                    "' (supported: bool, uint8/16/32/64, int8/16/32/64, float32, float64)");
 }
 
-std::string errno_text() { return std::strerror(errno); }
 
 }  // namespace
 
@@ -264,76 +264,6 @@ Array npy_decode(const std::string &bytes, const std::string &what) {
     const auto *data = reinterpret_cast<const uint8_t *>(bytes.data()) + header_start + header_len;
     a.bytes.assign(data, data + expected);
     return a;
-}
-
-std::string read_file(const std::string &path) {
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error("cannot read " + path + ": " + errno_text() + "; check the path and its permissions");
-    std::string out;
-    char buf[1 << 16];
-    while (true) {
-        const ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const std::string why = errno_text();
-            close(fd);
-            throw Error("cannot read " + path + ": " + why + "; check the path and its permissions");
-        }
-        if (n == 0) break;
-        out.append(buf, size_t(n));
-    }
-    close(fd);
-    return out;
-}
-
-void write_file_atomic(const std::string &path, const std::string &bytes) {
-    const std::string tmp = path + ".tmp." + std::to_string(getpid());
-    const size_t slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-    auto failure = [&](const std::string &step) {
-        return Error("cannot write " + path + ": " + step + ": " + errno_text() +
-                     "; check that the directory exists, is writable and has space");
-    };
-
-    const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) throw failure("creating " + tmp);
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const Error e = failure("writing " + tmp);
-            close(fd);
-            unlink(tmp.c_str());
-            throw e;
-        }
-        done += size_t(n);
-    }
-    if (fsync(fd) != 0) {
-        const Error e = failure("fsync of " + tmp);
-        close(fd);
-        unlink(tmp.c_str());
-        throw e;
-    }
-    if (close(fd) != 0) {
-        const Error e = failure("closing " + tmp);
-        unlink(tmp.c_str());
-        throw e;
-    }
-    if (rename(tmp.c_str(), path.c_str()) != 0) {
-        const Error e = failure("renaming " + tmp);
-        unlink(tmp.c_str());
-        throw e;
-    }
-    // Make the rename durable. Some file systems cannot fsync a directory (EINVAL): that is fine.
-    const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0) throw failure("opening directory " + dir + " to fsync it");
-    if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
-        const Error e = failure("fsync of directory " + dir);
-        close(dfd);
-        throw e;
-    }
-    close(dfd);
 }
 
 Array npy_load(const std::string &path) { return npy_decode(read_file(path), path); }

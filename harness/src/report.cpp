@@ -1,7 +1,7 @@
 #include "harness/report.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
+#include "harness/files.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -293,41 +293,6 @@ std::string details_table(const std::vector<RunView> &runs) {
     return h + "</tbody></table>";
 }
 
-// mkdir -p; returns 0 or the errno of the first failure (ENOTDIR when a component is not a directory).
-int make_dirs(const std::string &path) {
-    for (size_t i = 1; i <= path.size(); i++) {
-        if (i != path.size() && path[i] != '/') continue;
-        const std::string prefix = path.substr(0, i);
-        if (mkdir(prefix.c_str(), 0755) == 0) continue;
-        if (errno != EEXIST) return errno;
-        struct stat st {};
-        if (stat(prefix.c_str(), &st) != 0) return errno;
-        if (!S_ISDIR(st.st_mode)) return ENOTDIR;
-    }
-    return 0;
-}
-
-// Writes `dir`/`name` through a temporary file in `dir` and rename(); returns 0 or an errno.
-int write_atomic(const std::string &dir, const std::string &name, const std::string &bytes) {
-    if (const int e = make_dirs(dir)) return e;
-    const std::string final_path = dir + "/" + name;
-    const std::string tmp = dir + "/." + name + ".tmp." + std::to_string(getpid());
-    const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return errno;
-    size_t done = 0;
-    int err = 0;
-    while (done < bytes.size() && !err) {
-        const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno != EINTR) err = errno;
-        if (n > 0) done += static_cast<size_t>(n);
-    }
-    if (!err && fsync(fd) != 0) err = errno;
-    if (close(fd) != 0 && !err) err = errno;
-    if (!err && rename(tmp.c_str(), final_path.c_str()) != 0) err = errno;
-    if (err) unlink(tmp.c_str());
-    return err;
-}
-
 }  // namespace
 
 json summarize(const json &runs) {
@@ -369,8 +334,13 @@ void write_html_report(const json &results, const std::string &dir) {
     page += "<h2>Environment</h2>" + render_json(env) + "\n</body></html>\n";
 
     const std::string out_dir = dir.empty() ? "." : dir;
-    if (const int e = write_atomic(out_dir, "index.html", page)) {
+    if (const int e = make_dirs(out_dir)) {
         throw Error("cannot write report to " + out_dir + ": " + std::strerror(e) + "; choose a writable --report directory");
+    }
+    try {
+        write_file_atomic(out_dir + "/index.html", page);
+    } catch (const Error &e) {
+        throw Error("cannot write report to " + out_dir + " (" + e.what() + "); choose a writable --report directory");
     }
 }
 

@@ -1,6 +1,5 @@
 #include "harness/runner.h"
 
-#include <sys/stat.h>
 
 #include <chrono>
 #include <cstring>
@@ -53,16 +52,6 @@ void check_buffer(const BufferSpec &b, const halide_filter_argument_t &arg, cons
         throw Error(std::string(what) + " '" + b.name + "': the spec says " + dtype_name(b.type) + " with " +
                     std::to_string(b.shape.size()) + " dimensions, the compiled pipeline wants " +
                     dtype_name(arg.type) + " with " + std::to_string(arg.dimensions) + "; fix the spec");
-    }
-}
-
-void mkdir_p(const std::string &path) {
-    std::string cur;
-    for (size_t i = 0; i <= path.size(); i++) {
-        if (i == path.size() || path[i] == '/') {
-            if (!cur.empty()) mkdir(cur.c_str(), 0755);
-        }
-        if (i < path.size()) cur += path[i];
     }
 }
 
@@ -192,7 +181,7 @@ RunRecord run_case(const RunRequest &req) {
                     all_pass = false;
                     if (!req.artifacts_dir.empty()) {
                         const std::string dir = req.artifacts_dir + "/" + r.pipeline + "/" + r.profile;
-                        mkdir_p(dir);
+                        make_dirs(dir);
                         const std::string path = dir + "/" + r.case_name + "." + c.outputs[i].name + ".npy";
                         npy_save(path, inv.outputs()[i]);
                         r.artifacts[c.outputs[i].name + "_output"] = path;
@@ -273,7 +262,10 @@ std::vector<std::string> bless(const std::string &golden_dir, const std::string 
     }
     std::vector<std::string> written;
     for (const auto &p : pending) {
-        mkdir_p(golden_dir + "/" + p.rel.substr(0, p.rel.rfind('/')));
+        if (const int e = make_dirs(golden_dir + "/" + p.rel.substr(0, p.rel.rfind('/')))) {
+            throw Error("cannot create a directory under " + golden_dir + ": " + std::strerror(e) +
+                        "; make the golden dir writable");
+        }
         write_file_atomic(golden_dir + "/" + p.rel, p.bytes);
         manifest.upsert(p.entry);
         written.push_back("golden/" + p.rel + " sha256 " + p.entry["sha256"].get<std::string>().substr(0, 12));

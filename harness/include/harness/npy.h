@@ -4,6 +4,7 @@
 #include <string>
 
 #include "harness/array.h"
+#include "harness/files.h"
 
 namespace harness {
 
@@ -12,11 +13,6 @@ std::string npy_encode(const Array &a);
 // Parses .npy bytes. Throws Error naming `what` (usually the file) and what is wrong: bad magic,
 // truncated header or data, unsupported dtype, fortran order, big-endian, bad shape.
 Array npy_decode(const std::string &bytes, const std::string &what);
-
-// File helpers: read the whole file / write it atomically (temp file in the same directory, fsync,
-// rename). Both throw Error naming the path and the fix.
-std::string read_file(const std::string &path);
-void write_file_atomic(const std::string &path, const std::string &bytes);
 
 Array npy_load(const std::string &path);
 void npy_save(const std::string &path, const Array &a);

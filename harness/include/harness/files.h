@@ -1,0 +1,15 @@
+// File helpers shared by goldens, results and reports.
+#pragma once
+#include <string>
+
+namespace harness {
+
+// Reads the whole file. Throws Error naming the path and the fix.
+std::string read_file(const std::string &path);
+// Writes through a temporary file in the same directory, fsync, rename, fsync of the directory:
+// readers see the old content or the new, never a partial file. Throws Error naming the path.
+void write_file_atomic(const std::string &path, const std::string &bytes);
+// mkdir -p; returns 0 or the errno of the first failure (ENOTDIR when a component is not a directory).
+int make_dirs(const std::string &path);
+
+}  // namespace harness

@@ -1,0 +1,104 @@
+#include "harness/files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "harness/error.h"
+
+namespace harness {
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+}  // namespace
+
+// mkdir -p; returns 0 or the errno of the first failure (ENOTDIR when a component is not a directory).
+int make_dirs(const std::string &path) {
+    for (size_t i = 1; i <= path.size(); i++) {
+        if (i != path.size() && path[i] != '/') continue;
+        const std::string prefix = path.substr(0, i);
+        if (mkdir(prefix.c_str(), 0755) == 0) continue;
+        if (errno != EEXIST) return errno;
+        struct stat st {};
+        if (stat(prefix.c_str(), &st) != 0) return errno;
+        if (!S_ISDIR(st.st_mode)) return ENOTDIR;
+    }
+    return 0;
+}
+
+std::string read_file(const std::string &path) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot read " + path + ": " + errno_text() + "; check the path and its permissions");
+    std::string out;
+    char buf[1 << 16];
+    while (true) {
+        const ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const std::string why = errno_text();
+            close(fd);
+            throw Error("cannot read " + path + ": " + why + "; check the path and its permissions");
+        }
+        if (n == 0) break;
+        out.append(buf, size_t(n));
+    }
+    close(fd);
+    return out;
+}
+
+void write_file_atomic(const std::string &path, const std::string &bytes) {
+    const std::string tmp = path + ".tmp." + std::to_string(getpid());
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    auto failure = [&](const std::string &step) {
+        return Error("cannot write " + path + ": " + step + ": " + errno_text() +
+                     "; check that the directory exists, is writable and has space");
+    };
+
+    const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) throw failure("creating " + tmp);
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const Error e = failure("writing " + tmp);
+            close(fd);
+            unlink(tmp.c_str());
+            throw e;
+        }
+        done += size_t(n);
+    }
+    if (fsync(fd) != 0) {
+        const Error e = failure("fsync of " + tmp);
+        close(fd);
+        unlink(tmp.c_str());
+        throw e;
+    }
+    if (close(fd) != 0) {
+        const Error e = failure("closing " + tmp);
+        unlink(tmp.c_str());
+        throw e;
+    }
+    if (rename(tmp.c_str(), path.c_str()) != 0) {
+        const Error e = failure("renaming " + tmp);
+        unlink(tmp.c_str());
+        throw e;
+    }
+    // Make the rename durable. Some file systems cannot fsync a directory (EINVAL): that is fine.
+    const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) throw failure("opening directory " + dir + " to fsync it");
+    if (fsync(dfd) != 0 && errno != EINVAL && errno != ENOTSUP) {
+        const Error e = failure("fsync of directory " + dir);
+        close(dfd);
+        throw e;
+    }
+    close(dfd);
+}
+
+}  // namespace harness
