@@ -10,6 +10,7 @@
 #include <map>
 
 #include "harness/args.h"
+#include "harness/buffers.h"
 #include "harness/environment.h"
 #include "harness/error.h"
 #include "harness/golden.h"
@@ -49,8 +50,15 @@ const std::map<std::string, std::string> kHelp = {
     {"describe", "usage: aot-harness describe <pipeline> [--json]\n  Inputs, outputs, types, scalar params, profiles with their targets, tolerance and cases.\n"},
     {"env", "usage: aot-harness env [--json]\n  Halide version, host CPU and features, OS, compiler, every OpenCL platform and device\n  (version, driver version, extensions, memory sizes) and the CUDA driver.\n"},
     {"run",
-     "usage: aot-harness run [--pipeline P] [--profile T] [--case C] [--mode host] [--json FILE]\n"
-     "                       [--timeout SECONDS] [--golden-dir DIR] [--artifacts DIR] [--report DIR]\n"
+     "usage: aot-harness run [--pipeline P] [--profile T] [--case C] [--mode M] [--json FILE]\n"
+     "                       [--timeout SECONDS] [--repeats N] [--fallback cpu] [--golden-dir DIR]\n"
+     "                       [--artifacts DIR] [--report DIR]\n"
+     "  --mode: host (Halide copies; default), device (inputs pre-copied, outputs read back by the\n"
+     "  harness), wrapped-host-visible / wrapped-device-only (cl_mem made by the harness with and\n"
+     "  without host access), or all. A mode a profile cannot do is SKIP with the reason.\n"
+     "  --repeats N (default 3): runs that must be bit-identical, each with its own output canary;\n"
+     "  outputs have guard bands and inputs are checksummed. --fallback cpu: when a GPU run does not\n"
+     "  PASS, also run the cpu variant as a separate record marked as fallback.\n"
      "  Runs every selected pipeline x profile x case in its own child process and compares the\n"
      "  outputs with the goldens. Filters take one name each (default: all). --timeout is per run\n"
      "  (default 60). --json writes {environment, runs, summary}; --report writes an HTML report;\n"
@@ -231,12 +239,64 @@ void check_writable(const std::string &path, const char *what) {
     }
 }
 
+struct RunSettings {
+    std::string golden_dir, artifacts, exe, tmp;
+    double timeout = 60;
+    int repeats = 3;
+};
+
+// One supervised child run of pipeline x profile x case x mode.
+RunRecord run_one(const RunSettings &st, const std::string &p, const std::string &prof, const std::string &case_name,
+                  const std::string &mode, const Availability &avail) {
+    const Registry &reg = Registry::instance();
+    RunRecord id;
+    id.pipeline = p;
+    id.profile = prof;
+    id.case_name = case_name;
+    id.mode = mode;
+    id.target = reg.find(p, prof)->metadata->target;
+    RunRecord r = id;
+    std::string why = avail.reason.at(prof);
+    if (why.empty()) why = buffer_mode_unavailable_reason(buffer_mode_from_name(mode), find_profile(prof).runtime);
+    if (!why.empty()) {
+        r.outcome = Outcome::Skip;
+        r.message = why;
+        return r;
+    }
+    ChildCommand cmd;
+    cmd.argv = {st.exe, "__run-one", "--pipeline", p, "--profile", prof, "--case", case_name, "--mode", mode,
+                "--golden-dir", st.golden_dir, "--repeats", std::to_string(st.repeats), "--record", st.tmp + "/record.json"};
+    if (!st.artifacts.empty()) {
+        cmd.argv.push_back("--artifacts");
+        cmd.argv.push_back(st.artifacts);
+    }
+    cmd.timeout_s = st.timeout;
+    cmd.record_path = st.tmp + "/record.json";
+    cmd.stderr_path = st.tmp + "/stderr.txt";
+    r = supervise(id, cmd);
+    if (avail.selected.contains(prof)) r.metrics["device"] = avail.selected[prof];
+    return r;
+}
+
 int cmd_run(const std::vector<std::string> &argv) {
-    Args args("run", argv, {"pipeline", "profile", "case", "mode", "json", "timeout", "golden-dir", "artifacts", "report"}, {});
-    const double timeout = args.number("timeout", 60, 1, 86400);
-    const std::string mode = args.get("mode", "host");
-    if (mode != "host") throw Error("unknown --mode '" + mode + "'; supported modes: host");
-    const std::string golden_dir = args.get("golden-dir", default_golden_dir());
+    Args args("run", argv,
+              {"pipeline", "profile", "case", "mode", "json", "timeout", "golden-dir", "artifacts", "report", "repeats",
+               "fallback"},
+              {});
+    RunSettings st;
+    st.timeout = args.number("timeout", 60, 1, 86400);
+    st.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
+    st.golden_dir = args.get("golden-dir", default_golden_dir());
+    st.artifacts = args.get("artifacts");
+    const std::string mode_arg = args.get("mode", "host");
+    std::vector<std::string> modes;
+    if (mode_arg == "all") {
+        for (BufferMode m : all_buffer_modes()) modes.push_back(buffer_mode_name(m));
+    } else {
+        modes = {buffer_mode_name(buffer_mode_from_name(mode_arg))};
+    }
+    const std::string fallback = args.get("fallback");
+    if (!fallback.empty() && fallback != "cpu") throw Error("--fallback takes 'cpu' (the only fallback profile)");
     const Registry &reg = Registry::instance();
     std::vector<std::string> pipes = reg.pipelines();
     if (args.has("pipeline")) pipes = {reg.spec(args.get("pipeline")).name};
@@ -254,54 +314,44 @@ int cmd_run(const std::vector<std::string> &argv) {
     char tmpl[] = "/tmp/aot-harness.XXXXXX";
     const char *tmp = mkdtemp(tmpl);
     if (!tmp) throw Error("cannot create a temporary directory under /tmp; free space or set TMPDIR");
-    const std::string exe = self_exe();
+    st.tmp = tmp;
+    st.exe = self_exe();
 
     nlohmann::json runs = nlohmann::json::array();
-    int worst = 0;
     Outcome worst_outcome = Outcome::Pass;
-    bool any = false;
+    auto record = [&](const RunRecord &r) {
+        if (outcome_severity(r.outcome) > outcome_severity(worst_outcome)) worst_outcome = r.outcome;
+        std::printf("%-14s %-50s %8.1f ms  %s\n", outcome_name(r.outcome),
+                    (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
+                    r.duration_ms, r.message.c_str());
+        std::fflush(stdout);
+        runs.push_back(r.to_json());
+    };
     for (const auto &p : pipes) {
         for (const auto &prof : reg.profiles_of(p)) {
             if (args.has("profile") && prof != args.get("profile")) continue;
             for (const auto &c : reg.spec(p).cases) {
                 if (args.has("case") && c.name != args.get("case")) continue;
-                RunRecord id;
-                id.pipeline = p;
-                id.profile = prof;
-                id.case_name = c.name;
-                id.mode = mode;
-                id.target = reg.find(p, prof)->metadata->target;
-                RunRecord r = id;
-                if (!avail.reason.at(prof).empty()) {
-                    r.outcome = Outcome::Skip;
-                    r.message = avail.reason.at(prof);
-                } else {
-                    ChildCommand cmd;
-                    cmd.argv = {exe, "__run-one", "--pipeline", p, "--profile", prof, "--case", c.name, "--mode", mode,
-                                "--golden-dir", golden_dir, "--record", std::string(tmp) + "/record.json"};
-                    if (args.has("artifacts")) {
-                        cmd.argv.push_back("--artifacts");
-                        cmd.argv.push_back(args.get("artifacts"));
+                for (const auto &mode : modes) {
+                    const RunRecord r = run_one(st, p, prof, c.name, mode, avail);
+                    record(r);
+                    if (!fallback.empty() && find_profile(prof).is_gpu() && r.outcome != Outcome::Pass) {
+                        RunRecord fb = run_one(st, p, "cpu", c.name, "host", avail);
+                        fb.fallback_for = prof;
+                        fb.message = "cpu fallback for " + prof + ": " + fb.message;
+                        record(fb);
                     }
-                    cmd.timeout_s = timeout;
-                    cmd.record_path = std::string(tmp) + "/record.json";
-                    cmd.stderr_path = std::string(tmp) + "/stderr.txt";
-                    r = supervise(id, cmd);
-                    if (avail.selected.contains(prof)) r.metrics["device"] = avail.selected[prof];
                 }
-                any = true;
-                if (outcome_severity(r.outcome) > outcome_severity(worst_outcome)) worst_outcome = r.outcome;
-                std::printf("%-14s %-28s %8.1f ms  %s\n", outcome_name(r.outcome), r.id().c_str(), r.duration_ms, r.message.c_str());
-                std::fflush(stdout);
-                runs.push_back(r.to_json());
             }
         }
     }
-    unlink((std::string(tmp) + "/record.json").c_str());
-    unlink((std::string(tmp) + "/stderr.txt").c_str());
-    rmdir(tmp);
-    if (!any) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
-    worst = outcome_exit_code(worst_outcome);
+    unlink((st.tmp + "/record.json").c_str());
+    unlink((st.tmp + "/stderr.txt").c_str());
+    rmdir(st.tmp.c_str());
+    if (runs.empty()) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
+    // A fallback record never turns a GPU failure into success, but it must not worsen the exit code
+    // beyond what the GPU record says either: it is reported, and counted in the summary.
+    const int worst = outcome_exit_code(worst_outcome);
     const nlohmann::json summary = summarize(runs);
     std::string counts;
     for (const auto &[k, v] : summary.items()) {
@@ -322,10 +372,16 @@ int cmd_run(const std::vector<std::string> &argv) {
 
 // The child side of `run`: one case, record written before a normal exit.
 int cmd_run_one(const std::vector<std::string> &argv) {
-    Args args("__run-one", argv, {"pipeline", "profile", "case", "mode", "golden-dir", "record", "artifacts"}, {});
+    Args args("__run-one", argv, {"pipeline", "profile", "case", "mode", "golden-dir", "record", "artifacts", "repeats"}, {});
     install_halide_error_handler();
-    RunRequest req{args.get("pipeline"), args.get("profile"), args.get("case"), args.get("mode", "host"),
-                   args.get("golden-dir", default_golden_dir()), args.get("artifacts")};
+    RunRequest req;
+    req.pipeline = args.get("pipeline");
+    req.profile = args.get("profile");
+    req.case_name = args.get("case");
+    req.mode = args.get("mode", "host");
+    req.golden_dir = args.get("golden-dir", default_golden_dir());
+    req.artifacts_dir = args.get("artifacts");
+    req.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
     const RunRecord r = run_case(req);
     write_file_atomic(args.get("record"), r.to_json().dump() + "\n");
     return outcome_exit_code(r.outcome);

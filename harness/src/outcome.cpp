@@ -82,6 +82,7 @@ nlohmann::json RunRecord::to_json() const {
                      {"target", target}};
     if (!stderr_tail.empty()) j["stderr_tail"] = stderr_tail;
     if (!result_outcome.empty()) j["result_outcome"] = result_outcome;
+    if (!fallback_for.empty()) j["fallback_for"] = fallback_for;
     if (artifacts.is_object() && !artifacts.empty()) j["artifacts"] = artifacts;
     return j;
 }
@@ -108,6 +109,7 @@ RunRecord RunRecord::from_json(const nlohmann::json &j) {
     r.target = optional_string(j, "target");
     r.stderr_tail = optional_string(j, "stderr_tail");
     r.result_outcome = optional_string(j, "result_outcome");
+    r.fallback_for = optional_string(j, "fallback_for");
     r.artifacts = optional_object(j, "artifacts");
     return r;
 }

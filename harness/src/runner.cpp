@@ -5,7 +5,9 @@
 #include <cstring>
 
 #include "harness/error.h"
+#include "harness/files.h"
 #include "harness/golden.h"
+#include "harness/images.h"
 #include "harness/inputs.h"
 #include "harness/npy.h"
 #include "harness/profile.h"
@@ -55,6 +57,13 @@ void check_buffer(const BufferSpec &b, const halide_filter_argument_t &arg, cons
     }
 }
 
+std::string runtime_of(const Variant &v) {
+    for (const auto &p : profiles()) {
+        if (profile_ident(p.name) == v.profile) return p.runtime;
+    }
+    throw Error("variant " + v.function_name + " names no known profile; rebuild the harness");
+}
+
 double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -67,12 +76,14 @@ std::vector<Array> case_inputs(const CaseSpec &c) {
     return inputs;
 }
 
-Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Array> &inputs) : variant_(variant) {
+Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Array> &inputs, BufferMode mode,
+                       int guard)
+    : variant_(variant), case_(c), mode_(mode), runtime_(runtime_of(variant)) {
     const halide_filter_metadata_t *md = variant.metadata;
     scalars_.reserve(md->num_arguments);
     input_views_.reserve(md->num_arguments);
-    output_views_.reserve(md->num_arguments);
     outputs_.reserve(c.outputs.size());
+    std::vector<const BufferSpec *> output_order;
     for (int i = 0; i < md->num_arguments; i++) {
         const halide_filter_argument_t &arg = md->arguments[i];
         const std::string name = arg.name;
@@ -93,19 +104,24 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
                             shape_string(b.shape));
             }
             input_views_.push_back(inputs[idx].view());
-            // The host bytes are the truth: without this flag Halide would allocate device memory
-            // for the input and never copy into it (seed 000's second cause).
-            input_views_.back().set_host_dirty(true);
-            args_.push_back(input_views_.back().raw_buffer());
+            args_.push_back(nullptr);  // bound below, once the views stop moving
         } else {
             const BufferSpec &b = find_buffer(c.outputs, name, "output", c);
             check_buffer(b, arg, "output");
-            outputs_.emplace_back(b.type, b.shape);
-            std::memset(outputs_.back().bytes.data(), kOutputCanary, outputs_.back().bytes.size());
-            output_views_.push_back(outputs_.back().view());
-            args_.push_back(output_views_.back().raw_buffer());
+            outputs_.emplace_back(b.type, b.shape, guard);
+            output_names_.push_back(name);
+            args_.push_back(nullptr);
         }
     }
+    // Bind buffer arguments in metadata order (views are stable now).
+    size_t in = 0, out = 0;
+    for (int i = 0; i < md->num_arguments; i++) {
+        const int kind = md->arguments[i].kind;
+        if (kind == halide_argument_kind_input_buffer) args_[i] = input_views_[in++].raw_buffer();
+        if (kind == halide_argument_kind_output_buffer) args_[i] = outputs_[out++].view().raw_buffer();
+    }
+    for (auto &b : input_views_) input_ptrs_.push_back(&b);
+    for (auto &g : outputs_) output_ptrs_.push_back(&g.view());
 }
 
 int Invocation::call_resident() {
@@ -113,8 +129,8 @@ int Invocation::call_resident() {
 }
 
 int Invocation::device_sync() {
-    for (auto &b : output_views_) {
-        if (int err = b.device_sync()) return err;
+    for (auto &g : outputs_) {
+        if (int err = g.view().device_sync()) return err;
     }
     return 0;
 }
@@ -123,22 +139,100 @@ void Invocation::touch_inputs() {
     for (auto &b : input_views_) b.set_host_dirty(true);
 }
 
-int Invocation::call(std::string *error) {
+int Invocation::call(std::string *error, uint8_t canary, bool skip_copy_back) {
     take_halide_error();
-    int err = call_resident();
-    for (auto &b : output_views_) {
-        if (err == 0) err = b.copy_to_host();
-        if (err == 0) err = b.device_free();
+    for (auto &g : outputs_) g.fill(canary);
+    // The host bytes are the truth: without host_dirty Halide would allocate device memory for an
+    // input and never copy into it (seed 000's second cause).
+    touch_inputs();
+    ModeBinding binding(mode_, runtime_);
+    std::string msg;
+    int err = binding.prepare(input_ptrs_, output_ptrs_, &msg);
+    if (err == 0) {
+        err = call_resident();
+        if (err != 0) {
+            msg = take_halide_error();
+            if (msg.empty()) msg = "Halide error code " + std::to_string(err);
+        }
     }
-    for (auto &b : input_views_) {
-        if (err == 0) err = b.device_free();
+    std::string finish_msg;
+    const int finish_err = binding.finish(input_ptrs_, output_ptrs_, skip_copy_back, &finish_msg);
+    if (err == 0 && finish_err != 0) {
+        err = finish_err;
+        msg = finish_msg;
     }
-    if (err != 0 && error) {
-        *error = take_halide_error();
-        if (error->empty()) *error = "Halide error code " + std::to_string(err);
-    }
+    if (err != 0 && error) *error = msg;
     return err;
 }
+
+std::vector<Array> Invocation::outputs() const {
+    std::vector<Array> out;
+    for (const auto &spec : case_.outputs) {
+        for (size_t i = 0; i < outputs_.size(); i++) {
+            if (output_names_[i] == spec.name) out.push_back(outputs_[i].interior());
+        }
+    }
+    return out;
+}
+
+std::string Invocation::check_guards() const {
+    for (size_t i = 0; i < outputs_.size(); i++) {
+        const std::string g = outputs_[i].check_guards();
+        if (!g.empty()) return "output '" + output_names_[i] + "': " + g;
+    }
+    return "";
+}
+
+namespace {
+
+// Elements of output `o` that still hold every repeat's canary byte pattern.
+size_t canary_left(const std::vector<std::vector<Array>> &reps, const std::vector<uint8_t> &canaries, size_t o,
+                   size_t *first) {
+    const Array &a0 = reps[0][o];
+    const size_t eb = a0.element_bytes();
+    size_t count = 0;
+    for (size_t i = 0; i < a0.elements(); i++) {
+        bool all = true;
+        for (size_t r = 0; r < reps.size() && all; r++) {
+            const uint8_t *p = reps[r][o].bytes.data() + i * eb;
+            for (size_t k = 0; k < eb; k++) all &= p[k] == canaries[r];
+        }
+        if (all && count++ == 0) *first = i;
+    }
+    return count;
+}
+
+std::string coords_string(const Array &a, size_t i) {
+    std::string s;
+    for (int c : a.coords(i)) s += (s.empty() ? "(" : ",") + std::to_string(c);
+    return s + ")";
+}
+
+// "" if the first failed check of a verified run, else which check failed.
+std::string verify_repeats(const CaseSpec &c, const std::vector<std::vector<Array>> &reps,
+                           const std::vector<uint8_t> &canaries) {
+    for (size_t o = 0; o < c.outputs.size(); o++) {
+        size_t first = 0;
+        const size_t left = canary_left(reps, canaries, o, &first);
+        const size_t n = reps[0][o].elements();
+        // With one repeat a single canary-valued element may be legitimate; require all of them.
+        if (left > 0 && (reps.size() > 1 || left == n)) {
+            return "canary left in " + std::to_string(left) + " of " + std::to_string(n) + " elements of output '" +
+                   c.outputs[o].name + "' (first at " + coords_string(reps[0][o], first) +
+                   "): never written, or never copied back to the host";
+        }
+        for (size_t r = 1; r < reps.size(); r++) {
+            const CompareResult d = compare(reps[0][o], reps[r][o], Tolerance::exact());
+            if (!d.passed) {
+                return "non-deterministic: repeat " + std::to_string(r + 1) + " of output '" + c.outputs[o].name +
+                       "' differs from repeat 1 (" + d.message + ")";
+            }
+        }
+    }
+    return "";
+}
+
+}  // namespace
 
 RunRecord run_case(const RunRequest &req) {
     RunRecord r;
@@ -148,7 +242,7 @@ RunRecord run_case(const RunRequest &req) {
     r.mode = req.mode;
     const auto t0 = std::chrono::steady_clock::now();
     try {
-        if (req.mode != "host") throw Error("buffer mode '" + req.mode + "' is not supported yet; use --mode host");
+        const BufferMode mode = buffer_mode_from_name(req.mode);
         const Registry &reg = Registry::instance();
         const PipelineSpec &spec = reg.spec(req.pipeline);
         find_profile(req.profile);
@@ -158,40 +252,63 @@ RunRecord run_case(const RunRequest &req) {
         r.target = v->metadata->target;
 
         std::vector<Array> inputs = case_inputs(c);
-        Invocation inv(*v, c, inputs);
-        std::string halide_error;
-        const auto t_call = std::chrono::steady_clock::now();
-        const int err = inv.call(&halide_error);
-        r.metrics["run_ms"] = ms_since(t_call);
-        if (err != 0) {
-            r.outcome = Outcome::Error;
-            r.metrics["halide_error_code"] = err;
-            r.message = "Halide error " + std::to_string(err) + ": " + halide_error;
-        } else {
-            const Manifest manifest = Manifest::load(req.golden_dir);
-            bool all_pass = true;
-            std::string first_failure;
-            for (size_t i = 0; i < c.outputs.size(); i++) {
-                const std::string rel = golden_relpath(spec.name, c.name, c.outputs[i].name, c.outputs.size());
-                const Array golden = load_verified_golden(req.golden_dir, manifest, rel);
-                const CompareResult cr = compare(golden, inv.outputs()[i], spec.tolerance);
-                r.metrics["outputs"][c.outputs[i].name] = cr.to_json();
-                if (!cr.passed) {
-                    if (all_pass) first_failure = c.outputs[i].name + ": " + cr.message;
-                    all_pass = false;
-                    if (!req.artifacts_dir.empty()) {
-                        const std::string dir = req.artifacts_dir + "/" + r.pipeline + "/" + r.profile;
-                        make_dirs(dir);
-                        const std::string path = dir + "/" + r.case_name + "." + c.outputs[i].name + ".npy";
-                        npy_save(path, inv.outputs()[i]);
-                        r.artifacts[c.outputs[i].name + "_output"] = path;
+        std::vector<std::string> input_sums;
+        for (const auto &a : inputs) input_sums.push_back(sha256_hex(std::string(a.bytes.begin(), a.bytes.end())));
+        Invocation inv(*v, c, inputs, mode, req.guard);
+        static const uint8_t kCanaries[] = {0xCD, 0x32, 0xA7};
+        std::vector<uint8_t> canaries;
+        std::vector<std::vector<Array>> reps;
+        std::string failure;
+        for (int rep = 0; rep < std::max(1, req.repeats) && failure.empty(); rep++) {
+            canaries.push_back(kCanaries[rep % 3]);
+            std::string halide_error;
+            const auto t_call = std::chrono::steady_clock::now();
+            const int err = inv.call(&halide_error, canaries.back(), spec.test_fault == "skip_copy_back");
+            r.metrics["run_ms"].push_back(ms_since(t_call));
+            if (err != 0) {
+                r.outcome = Outcome::Error;
+                r.metrics["halide_error_code"] = err;
+                r.message = "error " + std::to_string(err) + ": " + halide_error;
+                r.duration_ms = ms_since(t0);
+                return r;
+            }
+            reps.push_back(inv.outputs());
+            failure = inv.check_guards();
+        }
+        for (size_t i = 0; i < inputs.size() && failure.empty(); i++) {
+            if (sha256_hex(std::string(inputs[i].bytes.begin(), inputs[i].bytes.end())) != input_sums[i]) {
+                failure = "input '" + c.inputs[i].name + "' was modified by the pipeline";
+            }
+        }
+        if (failure.empty()) failure = verify_repeats(c, reps, canaries);
+        r.metrics["repeats"] = reps.size();
+        r.metrics["tolerance"] = spec.tolerance.name();
+
+        const Manifest manifest = Manifest::load(req.golden_dir);
+        for (size_t i = 0; i < c.outputs.size(); i++) {
+            const std::string rel = golden_relpath(spec.name, c.name, c.outputs[i].name, c.outputs.size());
+            const Array golden = load_verified_golden(req.golden_dir, manifest, rel);
+            const Array &out = reps.at(0).at(i);
+            const CompareResult cr = compare(golden, out, spec.tolerance);
+            r.metrics["outputs"][c.outputs[i].name] = cr.to_json();
+            if (!cr.passed && failure.empty()) failure = c.outputs[i].name + ": " + cr.message;
+            if ((!cr.passed || !failure.empty()) && !req.artifacts_dir.empty()) {
+                const std::string dir = req.artifacts_dir + "/" + r.pipeline + "/" + r.profile;
+                make_dirs(dir);
+                const std::string prefix = dir + "/" + r.case_name + "." + r.mode + "." + c.outputs[i].name;
+                npy_save(prefix + ".output.npy", out);
+                r.artifacts[c.outputs[i].name + ".output_npy"] = prefix + ".output.npy";
+                if (write_comparison_pngs(golden, out, prefix)) {
+                    for (const char *k : {"golden", "output", "diff"}) {
+                        r.artifacts[c.outputs[i].name + "." + k + "_png"] = prefix + "." + k + ".png";
                     }
                 }
             }
-            r.metrics["tolerance"] = spec.tolerance.name();
-            r.outcome = all_pass ? Outcome::Pass : Outcome::Fail;
-            r.message = all_pass ? "matches golden within " + spec.tolerance.name() : first_failure;
         }
+        r.outcome = failure.empty() ? Outcome::Pass : Outcome::Fail;
+        r.message = failure.empty() ? "matches golden within " + spec.tolerance.name() + "; " +
+                                          std::to_string(reps.size()) + " repeats bit-identical, guards intact"
+                                    : failure;
     } catch (const std::exception &e) {
         r.outcome = Outcome::Error;
         r.message = e.what();
@@ -202,8 +319,13 @@ RunRecord run_case(const RunRequest &req) {
 
 std::vector<std::string> bless(const std::string &golden_dir, const std::string &pipeline,
                                const std::string &case_name) {
+    return bless_with_reference(golden_dir, Registry::instance().spec(pipeline), case_name);
+}
+
+std::vector<std::string> bless_with_reference(const std::string &golden_dir, const PipelineSpec &spec,
+                                              const std::string &case_name) {
     const Registry &reg = Registry::instance();
-    const PipelineSpec &spec = reg.spec(pipeline);
+    const std::string &pipeline = spec.name;
     const Variant *cpu = reg.find(pipeline, "cpu");
     if (!cpu) throw Error("pipeline " + pipeline + " has no cpu variant; goldens come only from the cpu profile");
     std::vector<const CaseSpec *> cases;

@@ -27,6 +27,7 @@ struct RunRecord {
     std::string target;                      // Halide target string of the variant
     std::string stderr_tail;                 // last lines the child wrote to stderr
     std::string result_outcome;              // for TEARDOWN_FAULT: what the child had recorded
+    std::string fallback_for;                // a cpu fallback record: the GPU profile it stands in for
     nlohmann::json artifacts = nlohmann::json::object();  // file paths (output .npy, ...)
 
     nlohmann::json to_json() const;

@@ -1,11 +1,12 @@
-// Running one case of one compiled variant in this process: inputs -> call -> copy back -> compare.
+// Running one case of one compiled variant in this process: inputs -> call -> read back -> verify.
 // The CLI runs this inside a supervised child process (supervisor.h); bless and the benchmarks use
-// invoke() directly.
+// Invocation directly.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "harness/array.h"
+#include "harness/buffers.h"
 #include "harness/outcome.h"
 #include "harness/registry.h"
 
@@ -14,29 +15,41 @@ namespace harness {
 // The inputs of a case, in CaseSpec::inputs order (deterministic, see inputs.h).
 std::vector<Array> case_inputs(const CaseSpec &c);
 
-// Host buffers bound to a variant's arguments by name, ready to call repeatedly.
+// Buffers bound to a variant's arguments by name, ready to call repeatedly.
 class Invocation {
 public:
     // Checks every argument of the variant's metadata against the case (names, types, dimensions)
-    // and allocates the outputs. Throws Error naming the argument and the mismatch.
-    Invocation(const Variant &variant, const CaseSpec &c, std::vector<Array> &inputs);
+    // and allocates the outputs, with `guard` guard elements around dimension 0 (see buffers.h).
+    // Throws Error naming the argument and the mismatch.
+    Invocation(const Variant &variant, const CaseSpec &c, std::vector<Array> &inputs, BufferMode mode = BufferMode::Host,
+               int guard = 0);
 
-    // Calls the pipeline once (host mode: Halide copies inputs to the device), then copies every
-    // output back to the host and frees device allocations. Returns Halide's error code (0 = ok);
-    // on error, `error` receives Halide's message.
-    int call(std::string *error);
-    // Calls the pipeline without copying back (for benchmarks); sync waits for the device.
+    // One verified-style call: fills outputs with `canary` and the guard pattern, sets up the buffer
+    // mode, calls the pipeline, reads outputs back to the host (unless `skip_copy_back`, a test-only
+    // fault) and releases device memory. Returns Halide's error code (0 = ok) or -1 for a harness-side
+    // device error; `error` receives the message.
+    int call(std::string *error, uint8_t canary = 0xCD, bool skip_copy_back = false);
+
+    // Benchmark helpers (host mode): a bare call, a device sync of the outputs, and marking inputs
+    // dirty so the next call copies them again.
     int call_resident();
     int device_sync();
-    // Marks inputs host-dirty so the next call copies them again.
     void touch_inputs();
 
-    std::vector<Array> &outputs() { return outputs_; }
+    // The outputs' interiors as dense arrays, in CaseSpec::outputs order.
+    std::vector<Array> outputs() const;
+    // "" or what was written into the guard bands of which output.
+    std::string check_guards() const;
 
 private:
     const Variant &variant_;
-    std::vector<Array> outputs_;
-    std::vector<Halide::Runtime::Buffer<void>> input_views_, output_views_;
+    const CaseSpec &case_;
+    BufferMode mode_;
+    std::string runtime_;
+    std::vector<GuardedArray> outputs_;
+    std::vector<std::string> output_names_;
+    std::vector<Halide::Runtime::Buffer<void>> input_views_;
+    std::vector<Halide::Runtime::Buffer<void> *> input_ptrs_, output_ptrs_;
     std::vector<std::vector<uint8_t>> scalars_;
     std::vector<void *> args_;
 };
@@ -44,11 +57,15 @@ private:
 struct RunRequest {
     std::string pipeline, profile, case_name, mode = "host";
     std::string golden_dir;
-    std::string artifacts_dir;  // where outputs of failed runs are saved ("" = nowhere)
+    std::string artifacts_dir;  // where outputs and PNGs of failed runs are saved ("" = nowhere)
+    int repeats = 3;            // runs that must be bit-identical
+    int guard = 64;             // guard elements on each side of dimension 0
 };
 
-// Runs the request and compares with the golden. Never throws: every problem is a record
-// (ERROR for configuration, golden or Halide errors; FAIL for a wrong result).
+// Runs the request: `repeats` calls with different canaries, each checked for guard writes, then
+// inputs checked unchanged, canaries gone, repeats bit-identical, and the first result compared with
+// the golden. Never throws: every problem is a record (ERROR for configuration, golden or Halide
+// errors; FAIL for a wrong result, naming which check failed).
 RunRecord run_case(const RunRequest &req);
 
 // Blesses the goldens of `pipeline` (all cases, or `case_name`): runs the cpu variant, checks it
@@ -57,5 +74,9 @@ RunRecord run_case(const RunRequest &req);
 // Returns one line per golden written.
 std::vector<std::string> bless(const std::string &golden_dir, const std::string &pipeline,
                                const std::string &case_name);
+
+// bless() with the reference replaced (for tests of the reference check).
+std::vector<std::string> bless_with_reference(const std::string &golden_dir, const PipelineSpec &spec,
+                                              const std::string &case_name);
 
 }  // namespace harness

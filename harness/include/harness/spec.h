@@ -47,6 +47,9 @@ struct PipelineSpec {
     // Plain C++ reference: inputs in CaseSpec::inputs order; returns outputs in CaseSpec::outputs order.
     std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> reference;
     std::string generator_sha256;  // filled by the registrar from the build
+    // Test-only fault injected by the harness for this pipeline ("" in the suite):
+    // "skip_copy_back" leaves outputs on the device (seed 000's all-zero output).
+    std::string test_fault;
 
     // The case called `name`; throws Error listing the known cases.
     const CaseSpec &find_case(const std::string &name) const;
