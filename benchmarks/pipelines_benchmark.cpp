@@ -56,11 +56,12 @@ void run_benchmark(benchmark::State &state, Bench b) {
             return;
         }
     }
-    const Array &out = inv.outputs().at(0);
+    const std::vector<Array> outputs = inv.outputs();
+    const Array &out = outputs.at(0);
     const double pixels = static_cast<double>(out.shape.at(0)) * (out.shape.size() > 1 ? out.shape[1] : 1);
     double bytes = 0;
     for (const auto &a : inputs) bytes += static_cast<double>(a.bytes.size());
-    for (const auto &a : inv.outputs()) bytes += static_cast<double>(a.bytes.size());
+    for (const auto &a : outputs) bytes += static_cast<double>(a.bytes.size());
     const auto iters = static_cast<double>(state.iterations());
     state.counters["pixels_per_second"] = benchmark::Counter(pixels * iters, benchmark::Counter::kIsRate);
     state.counters["bytes_per_second"] = benchmark::Counter(bytes * iters, benchmark::Counter::kIsRate);
