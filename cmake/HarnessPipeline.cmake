@@ -6,10 +6,15 @@
 #       carrying every GPU API the selected profiles use. Call once, before harness_add_pipeline().
 #
 #   harness_add_pipeline(<name> GENERATOR <generator.cpp> SPEC <spec.cpp>
-#                        [PROFILES <profile>...] [PARAMS <generator-param=value>...])
+#                        [PROFILES <profile>...] [PARAMS <generator-param=value>...]
+#                        [GENERATOR_TARGET <target>] [GENERATOR_NAME <registered name>]
+#                        [SUITE <object library>])
 #       One static library per pipeline x profile, named <name>__<profile with '-' as '_'>, with Halide
-#       REGISTRATION metadata; adds the spec and the registrations to the `harness_suite` object library
-#       that the harness executables link. PROFILES defaults to every loaded profile.
+#       REGISTRATION metadata; adds the spec and the registrations to the SUITE object library
+#       (default `harness_suite`) that the harness executables link. PROFILES defaults to every loaded
+#       profile. GENERATOR_TARGET shares one generator executable between pipelines whose generators
+#       live in one source (default <name>.generator, built from GENERATOR); GENERATOR_NAME is the
+#       name the generator is registered under (default <name>).
 include_guard(GLOBAL)
 set(_HARNESS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
@@ -119,12 +124,24 @@ function(harness_profile_ident out profile)
 endfunction()
 
 function(harness_add_pipeline name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC" "PROFILES;PARAMS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC;GENERATOR_TARGET;GENERATOR_NAME;SUITE" "PROFILES;PARAMS")
   if (NOT ARG_GENERATOR OR NOT ARG_SPEC)
     message(FATAL_ERROR "harness_add_pipeline(${name}): GENERATOR and SPEC are required")
   endif ()
-  if (NOT TARGET harness_suite)
-    message(FATAL_ERROR "harness_add_pipeline(${name}): create the object library harness_suite first")
+  set(suite "${ARG_SUITE}")
+  if (NOT suite)
+    set(suite harness_suite)
+  endif ()
+  set(gen_name "${ARG_GENERATOR_NAME}")
+  if (NOT gen_name)
+    set(gen_name "${name}")
+  endif ()
+  set(gen_target "${ARG_GENERATOR_TARGET}")
+  if (NOT gen_target)
+    set(gen_target "${name}.generator")
+  endif ()
+  if (NOT TARGET ${suite})
+    message(FATAL_ERROR "harness_add_pipeline(${name}): create the object library ${suite} first")
   endif ()
   get_property(all_profiles GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
   set(profiles "${ARG_PROFILES}")
@@ -137,13 +154,15 @@ function(harness_add_pipeline name)
 
   cmake_path(ABSOLUTE_PATH ARG_GENERATOR OUTPUT_VARIABLE gen_src)
   cmake_path(ABSOLUTE_PATH ARG_SPEC OUTPUT_VARIABLE spec_src)
-  add_halide_generator(${name}.generator SOURCES "${gen_src}")
+  if (NOT TARGET ${gen_target})
+    add_halide_generator(${gen_target} SOURCES "${gen_src}")
+  endif ()
 
   file(SHA256 "${gen_src}" gen_hash)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${gen_src}")
-  set_source_files_properties("${spec_src}" TARGET_DIRECTORY harness_suite PROPERTIES
+  set_source_files_properties("${spec_src}" TARGET_DIRECTORY ${suite} PROPERTIES
                               COMPILE_DEFINITIONS "HARNESS_GENERATOR_SHA256=\"${gen_hash}\"")
-  target_sources(harness_suite PRIVATE "${spec_src}")
+  target_sources(${suite} PRIVATE "${spec_src}")
 
   foreach (profile IN LISTS profiles)
     if (NOT profile IN_LIST all_profiles)
@@ -153,16 +172,16 @@ function(harness_add_pipeline name)
     get_property(schedule GLOBAL PROPERTY HARNESS_PROFILE_${profile}_SCHEDULE)
     harness_profile_ident(ident "${profile}")
     set(lib "${name}__${ident}")
-    add_halide_library(${lib} FROM ${name}.generator
-                       GENERATOR ${name}
+    add_halide_library(${lib} FROM ${gen_target}
+                       GENERATOR ${gen_name}
                        FUNCTION_NAME ${lib}
                        TARGETS ${target}
                        USE_RUNTIME harness_halide_runtime
                        PARAMS schedule=${schedule} ${ARG_PARAMS}
                        REGISTRATION reg_src)
     cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-    target_sources(harness_suite PRIVATE "${reg_src}")
-    target_link_libraries(harness_suite PUBLIC ${lib})
+    target_sources(${suite} PRIVATE "${reg_src}")
+    target_link_libraries(${suite} PUBLIC ${lib})
   endforeach ()
   set_property(GLOBAL APPEND PROPERTY HARNESS_PIPELINES "${name}")
 endfunction()

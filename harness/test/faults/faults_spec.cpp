@@ -1,0 +1,143 @@
+// Specs and host extern stages of the test-only fault pipelines (see README.md in this folder).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "HalideRuntime.h"
+#include "harness/spec.h"
+
+namespace {
+
+using harness::Array;
+using harness::CaseSpec;
+
+// ---- host extern stages: out = 255 - in, plus the fault ----
+
+bool is_bounds_query(const halide_buffer_t *b) {
+    return b->host == nullptr && b->device == 0;
+}
+
+// Bounds query: the input region is the output region. Else computes out = 255 - in over the
+// output's region and returns the address of out(min0, min1) so faults can poke around it.
+int invert(halide_buffer_t *in, halide_buffer_t *out) {
+    // Bounds query (Halide asks with a query output, and a query input unless the input is real).
+    if (is_bounds_query(out) || is_bounds_query(in)) {
+        if (is_bounds_query(in)) {
+            for (int d = 0; d < 2; d++) in->dim[d] = {out->dim[d].min, out->dim[d].extent, 0, 0};
+        }
+        return 1;
+    }
+    for (int y = 0; y < out->dim[1].extent; y++) {
+        for (int x = 0; x < out->dim[0].extent; x++) {
+            const int ix = out->dim[0].min + x - in->dim[0].min, iy = out->dim[1].min + y - in->dim[1].min;
+            out->host[x * out->dim[0].stride + y * out->dim[1].stride] =
+                static_cast<uint8_t>(255 - in->host[ix * in->dim[0].stride + iy * in->dim[1].stride]);
+        }
+    }
+    return 0;
+}
+
+struct TeardownBomb {
+    bool armed = false;
+    // Like a driver asserting while the program exits (seed 000): the result is already correct.
+    ~TeardownBomb() {
+        if (armed) std::abort();
+    }
+} teardown_bomb;
+
+}  // namespace
+
+extern "C" int fault_teardown_extern(halide_buffer_t *in, halide_buffer_t *out) {
+    const int q = invert(in, out);
+    if (q == 0) teardown_bomb.armed = true;
+    return q == 1 ? 0 : q;
+}
+
+extern "C" int fault_hang_extern(halide_buffer_t *in, halide_buffer_t *out) {
+    const int q = invert(in, out);
+    if (q == 0) {
+        for (;;) pause();  // never returns: only the supervisor's timeout ends this
+    }
+    return 0;
+}
+
+extern "C" int fault_oob_write_extern(halide_buffer_t *in, halide_buffer_t *out) {
+    const int q = invert(in, out);
+    if (q == 0) out->host[-1] = 7;  // one element before out(0, 0): outside the output
+    return q == 1 ? 0 : q;
+}
+
+extern "C" int fault_nondeterministic_extern(halide_buffer_t *in, halide_buffer_t *out) {
+    static int calls = 0;
+    const int q = invert(in, out);
+    if (q == 0) out->host[0] = static_cast<uint8_t>(out->host[0] + ++calls);  // differs on every call
+    return q == 1 ? 0 : q;
+}
+
+namespace {
+
+std::vector<Array> invert_reference(const CaseSpec &, const std::vector<Array> &inputs) {
+    Array out = inputs.at(0);
+    for (auto &b : out.bytes) b = static_cast<uint8_t>(255 - b);
+    return {out};
+}
+
+harness::PipelineSpec u8_spec(const char *name, const char *summary) {
+    harness::PipelineSpec spec;
+    spec.name = name;
+    spec.summary = summary;
+    spec.tolerance = harness::Tolerance::exact();
+    spec.tolerance_reason = "integer inversion";
+    const halide_type_t u8{halide_type_uint, 8, 1};
+    CaseSpec c;
+    c.name = "small";
+    c.inputs = {{"input", u8, {64, 48}, {harness::Recipe::Kind::UniformInt, 0, 255, 11}}};
+    c.outputs = {{"output", u8, {64, 48}, {}}};
+    spec.cases = {c};
+    spec.reference = invert_reference;
+    return spec;
+}
+
+harness::PipelineSpec make_fault_teardown() { return u8_spec("fault_teardown", "correct result, then abort() at exit"); }
+harness::PipelineSpec make_fault_hang() { return u8_spec("fault_hang", "never returns"); }
+harness::PipelineSpec make_fault_oob_write() { return u8_spec("fault_oob_write", "writes one element outside its output"); }
+harness::PipelineSpec make_fault_nondeterministic() {
+    return u8_spec("fault_nondeterministic", "a different pixel (0,0) on every call");
+}
+harness::PipelineSpec make_fault_error() { return u8_spec("fault_error", "Halide error: output wider than the schedule allows"); }
+harness::PipelineSpec make_fault_no_copy_back() {
+    harness::PipelineSpec spec = u8_spec("fault_no_copy_back", "GPU result never copied back to the host (seed 000)");
+    spec.test_fault = "skip_copy_back";
+    return spec;
+}
+
+harness::PipelineSpec make_fault_nan() {
+    harness::PipelineSpec spec;
+    spec.name = "fault_nan";
+    spec.summary = "writes NaN at (5,3)";
+    spec.tolerance = harness::Tolerance::abs_rel(1e-6, 1e-6);
+    spec.tolerance_reason = "one float multiply-add";
+    const halide_type_t f32{halide_type_float, 32, 1};
+    CaseSpec c;
+    c.name = "small";
+    c.inputs = {{"input", f32, {64, 48}, {harness::Recipe::Kind::UniformFloat, -1, 1, 5}}};
+    c.outputs = {{"output", f32, {64, 48}, {}}};
+    spec.cases = {c};
+    spec.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
+        Array out = inputs.at(0);
+        for (size_t i = 0; i < out.elements(); i++) out.data<float>()[i] = out.data<float>()[i] * 0.5f + 1.0f;
+        return std::vector<Array>{out};
+    };
+    return spec;
+}
+
+}  // namespace
+
+HARNESS_REGISTER_SPEC(make_fault_teardown);
+HARNESS_REGISTER_SPEC(make_fault_hang);
+HARNESS_REGISTER_SPEC(make_fault_oob_write);
+HARNESS_REGISTER_SPEC(make_fault_nondeterministic);
+HARNESS_REGISTER_SPEC(make_fault_error);
+HARNESS_REGISTER_SPEC(make_fault_no_copy_back);
+HARNESS_REGISTER_SPEC(make_fault_nan);
