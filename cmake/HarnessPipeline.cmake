@@ -187,25 +187,35 @@ function(harness_add_pipeline name)
 endfunction()
 
 # harness_discover_cases(<aot-harness target> [TIMEOUT seconds])
-#   After <target> is built, asks it (`list --json`) for every pipeline x profile x case and writes
-#   one CTest test per combination, named P/T/C, labelled precommit|nightly, the profile and `opencl`
-#   for OpenCL profiles, with SKIP_RETURN_CODE 77. Works like gtest_discover_tests().
+#   When ctest starts (and the executable or the script is newer than the last list), asks <target>
+#   (`list --json`) for every pipeline x profile x case and writes one CTest test per combination,
+#   named P/T/C (P/T/C/<mode> for the other buffer modes of GPU profiles), labelled precommit|nightly,
+#   the profile and `opencl` for OpenCL profiles, with SKIP_RETURN_CODE 77. Like
+#   gtest_discover_tests(... DISCOVERY_MODE PRE_TEST).
 function(harness_discover_cases target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TIMEOUT" "")
   if (NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 120)
   endif ()
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${target}_cases.cmake")
+  set(script "${_HARNESS_CMAKE_DIR}/HarnessWriteCaseTests.cmake")
   set(emulator "")
   if (CMAKE_CROSSCOMPILING_EMULATOR)
-    set(emulator "${CMAKE_CROSSCOMPILING_EMULATOR}")
+    list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " emulator)
   endif ()
-  add_custom_command(
-    TARGET ${target} POST_BUILD
-    COMMAND "${CMAKE_COMMAND}" -D "HARNESS_EXE=$<TARGET_FILE:${target}>" -D "EMULATOR=${emulator}"
-            -D "OUT=${out}" -D "TIMEOUT=${ARG_TIMEOUT}"
-            -P "${_HARNESS_CMAKE_DIR}/HarnessWriteCaseTests.cmake"
-    BYPRODUCTS "${out}"
-    VERBATIM)
-  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${out}")
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
+  file(GENERATE OUTPUT "${include_file}" CONTENT "
+set(_exe \"$<TARGET_FILE:${target}>\")
+if (EXISTS \"\${_exe}\" AND (NOT EXISTS \"${out}\" OR \"\${_exe}\" IS_NEWER_THAN \"${out}\" OR \"${script}\" IS_NEWER_THAN \"${out}\"))
+  execute_process(COMMAND \"${CMAKE_COMMAND}\" -D \"HARNESS_EXE=\${_exe}\" -D \"EMULATOR=${emulator}\"
+                          -D \"OUT=${out}\" -D \"TIMEOUT=${ARG_TIMEOUT}\" -P \"${script}\" RESULT_VARIABLE _rc)
+  if (NOT _rc EQUAL 0)
+    message(WARNING \"harness: listing the cases of \${_exe} failed; per-case tests are missing\")
+  endif ()
+endif ()
+if (EXISTS \"${out}\")
+  include(\"${out}\")
+endif ()
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()

@@ -1,6 +1,7 @@
 # Script mode (cmake -P), run after aot-harness is built: writes OUT with one add_test() per
 # pipeline x profile x case reported by `aot-harness list --json`.
 #   -D HARNESS_EXE=... -D OUT=... -D TIMEOUT=... [-D EMULATOR=...]
+separate_arguments(EMULATOR)
 execute_process(COMMAND ${EMULATOR} "${HARNESS_EXE}" list --json
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
 if (NOT rc EQUAL 0)
@@ -29,10 +30,24 @@ foreach (i RANGE ${plast})
       if (runtime STREQUAL "opencl" AND NOT prof STREQUAL "opencl")
         string(APPEND labels ";opencl")
       endif ()
-      set(name "${pname}/${prof}/${cname}")
-      string(APPEND lines
-        "add_test([=[${name}]=] ${EMULATOR} [=[${HARNESS_EXE}]=] run --pipeline ${pname} --profile ${prof} --case ${cname} --timeout ${TIMEOUT})\n"
-        "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof})\n")
+      # host mode for every profile; the other buffer modes for GPU profiles' precommit cases.
+      set(modes host)
+      if (NOT nightly AND runtime STREQUAL "opencl")
+        list(APPEND modes device wrapped-host-visible wrapped-device-only)
+      elseif (NOT nightly AND runtime STREQUAL "cuda")
+        list(APPEND modes device)
+      endif ()
+      foreach (mode IN LISTS modes)
+        set(name "${pname}/${prof}/${cname}")
+        set(mode_labels "${labels}")
+        if (NOT mode STREQUAL "host")
+          string(APPEND name "/${mode}")
+          string(APPEND mode_labels ";modes")
+        endif ()
+        string(APPEND lines
+          "add_test([=[${name}]=] ${EMULATOR} [=[${HARNESS_EXE}]=] run --pipeline ${pname} --profile ${prof} --case ${cname} --mode ${mode} --timeout ${TIMEOUT})\n"
+          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${mode_labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof})\n")
+      endforeach ()
     endforeach ()
   endforeach ()
 endforeach ()
