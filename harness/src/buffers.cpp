@@ -72,40 +72,57 @@ GuardedArray::GuardedArray(halide_type_t type, const std::vector<int> &shape, in
         offset += pad_[d] * stride;
         stride *= padded_shape[d];
     }
-    uint8_t *origin = padded_.bytes.data() + offset * static_cast<int64_t>(padded_.element_bytes());
-    view_ = HBuffer(type, origin, static_cast<int>(dims.size()), dims.data());
-    is_interior_.assign(padded_.bytes.size(), false);
     const size_t eb = padded_.element_bytes();
-    for (size_t i = 0; i < padded_.elements(); i++) {
-        const std::vector<int> c = padded_.coords(i);
+    uint8_t *origin = padded_.bytes.data() + offset * static_cast<int64_t>(eb);
+    view_ = HBuffer(type, origin, static_cast<int>(dims.size()), dims.data());
+    // Byte runs of the storage, line by line along dimension 0: interior or guard.
+    if (shape.empty()) {
+        interior_runs_.push_back({0, padded_.bytes.size()});
+        return;
+    }
+    const size_t line = static_cast<size_t>(padded_shape[0]) * eb;
+    const size_t lines = padded_.elements() / std::max<size_t>(padded_shape[0], 1);
+    for (size_t l = 0; l < lines; l++) {
+        size_t rest = l;
         bool inside = true;
-        for (size_t d = 0; d < c.size(); d++) inside &= c[d] >= pad_[d] && c[d] < pad_[d] + shape[d];
-        if (inside) std::fill(is_interior_.begin() + i * eb, is_interior_.begin() + (i + 1) * eb, true);
+        for (size_t d = 1; d < shape.size(); d++) {
+            const int c = static_cast<int>(rest % padded_shape[d]);
+            rest /= padded_shape[d];
+            inside &= c >= pad_[d] && c < pad_[d] + shape[d];
+        }
+        const size_t start = l * line;
+        if (!inside) {
+            guard_runs_.push_back({start, line});
+            continue;
+        }
+        const size_t head = pad_[0] * eb, body = static_cast<size_t>(shape[0]) * eb;
+        if (head) guard_runs_.push_back({start, head});
+        interior_runs_.push_back({start + head, body});
+        if (line > head + body) guard_runs_.push_back({start + head + body, line - head - body});
     }
 }
 
 void GuardedArray::fill(uint8_t canary) {
-    for (size_t i = 0; i < padded_.bytes.size(); i++) padded_.bytes[i] = is_interior_[i] ? canary : kGuardByte;
+    for (const auto &[start, len] : interior_runs_) std::memset(padded_.bytes.data() + start, canary, len);
+    for (const auto &[start, len] : guard_runs_) std::memset(padded_.bytes.data() + start, kGuardByte, len);
     view_.set_host_dirty(false);
 }
 
 Array GuardedArray::interior() const {
     Array out(padded_.type, shape_);
     size_t k = 0;
-    const size_t eb = padded_.element_bytes();
-    for (size_t i = 0; i < padded_.elements(); i++) {
-        if (!is_interior_[i * eb]) continue;
-        std::memcpy(out.bytes.data() + k * eb, padded_.bytes.data() + i * eb, eb);
-        k++;
+    for (const auto &[start, len] : interior_runs_) {
+        std::memcpy(out.bytes.data() + k, padded_.bytes.data() + start, len);
+        k += len;
     }
     return out;
 }
 
 std::string GuardedArray::check_guards() const {
     size_t touched = 0, first = 0;
-    for (size_t i = 0; i < padded_.bytes.size(); i++) {
-        if (!is_interior_[i] && padded_.bytes[i] != kGuardByte) {
-            if (touched++ == 0) first = i;
+    for (const auto &[start, len] : guard_runs_) {
+        for (size_t i = start; i < start + len; i++) {
+            if (padded_.bytes[i] != kGuardByte && touched++ == 0) first = i;
         }
     }
     if (!touched) return "";

@@ -9,6 +9,7 @@
 //                         buffer with clEnqueueCopyBuffer.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/array.h"
@@ -47,7 +48,7 @@ private:
     std::vector<int> pad_;
     std::vector<int> shape_;
     Halide::Runtime::Buffer<void> view_;
-    std::vector<bool> is_interior_;  // per byte of padded_
+    std::vector<std::pair<size_t, size_t>> interior_runs_, guard_runs_;  // (byte offset, length)
 };
 
 // Sets up and tears down device memory for one buffer mode around calls of a pipeline.

@@ -1,0 +1,79 @@
+#include "harness/buffers.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "harness/error.h"
+#include "harness/images.h"
+
+namespace harness {
+namespace {
+
+const halide_type_t kU8{halide_type_uint, 8, 1};
+
+TEST(GuardedArray, ViewCoversExactlyTheShapeAndFillSetsCanary) {
+    GuardedArray g(kU8, {5, 3, 2}, 4);
+    auto &v = g.view();
+    EXPECT_EQ(v.dimensions(), 3);
+    EXPECT_EQ(v.dim(0).extent(), 5);
+    EXPECT_EQ(v.dim(1).extent(), 3);
+    EXPECT_EQ(v.dim(2).extent(), 2);
+    g.fill(0xCD);
+    const Array a = g.interior();
+    ASSERT_EQ(a.shape, (std::vector<int>{5, 3, 2}));
+    for (uint8_t b : a.bytes) EXPECT_EQ(b, 0xCD);
+    EXPECT_EQ(g.check_guards(), "");
+}
+
+TEST(GuardedArray, InteriorWritesAreKeptAndGuardsStayIntact) {
+    GuardedArray g(kU8, {5, 3}, 4);
+    g.fill(0);
+    auto &v = g.view();
+    for (int y = 0; y < 3; y++) {
+        for (int x = 0; x < 5; x++) {
+            static_cast<uint8_t *>(v.data())[x * v.dim(0).stride() + y * v.dim(1).stride()] = x + 10 * y;
+        }
+    }
+    EXPECT_EQ(g.check_guards(), "");
+    const Array a = g.interior();
+    EXPECT_EQ(a.bytes[7], 2 + 10 * 1);
+}
+
+TEST(GuardedArray, WritesOutsideTheShapeAreFound) {
+    for (const std::vector<int> &at : {std::vector<int>{-1, 0}, {5, 2}, {0, -1}, {4, 3}}) {
+        GuardedArray g(kU8, {5, 3}, 4);
+        g.fill(0);
+        auto &v = g.view();
+        uint8_t *origin = static_cast<uint8_t *>(v.data());
+        origin[at[0] * v.dim(0).stride() + at[1] * v.dim(1).stride()] = 1;
+        const std::string msg = g.check_guards();
+        EXPECT_NE(msg.find("1 guard byte(s) written outside the output, first at (" + std::to_string(at[0]) + "," +
+                           std::to_string(at[1]) + ")"),
+                  std::string::npos)
+            << msg;
+    }
+}
+
+TEST(BufferModes, NamesRoundTripAndUnavailableModesSayWhy) {
+    for (BufferMode m : all_buffer_modes()) EXPECT_EQ(buffer_mode_from_name(buffer_mode_name(m)), m);
+    EXPECT_THROW(buffer_mode_from_name("zero-copy"), Error);
+    EXPECT_EQ(buffer_mode_unavailable_reason(BufferMode::Host, "none"), "");
+    EXPECT_NE(buffer_mode_unavailable_reason(BufferMode::Device, "none"), "");
+    EXPECT_NE(buffer_mode_unavailable_reason(BufferMode::WrappedHostVisible, "cuda").find("OpenCL"), std::string::npos);
+    EXPECT_EQ(cl_error_name(-30), "CL_INVALID_VALUE");
+}
+
+TEST(Images, WritesThreePngsForImagesAndNoneForOtherShapes) {
+    Array g(kU8, {8, 4, 3}), o(kU8, {8, 4, 3});
+    o.bytes[5] = 200;
+    const std::string prefix = "/tmp/images_test_" + std::to_string(getpid());
+    ASSERT_TRUE(write_comparison_pngs(g, o, prefix));
+    for (const char *k : {".golden.png", ".output.png", ".diff.png"}) {
+        EXPECT_EQ(access((prefix + k).c_str(), F_OK), 0) << k;
+        unlink((prefix + k).c_str());
+    }
+    EXPECT_FALSE(write_comparison_pngs(Array(kU8, {8}), Array(kU8, {8}), prefix));
+}
+
+}  // namespace
+}  // namespace harness
