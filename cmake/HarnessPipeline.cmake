@@ -193,7 +193,7 @@ endfunction()
 #   the profile and `opencl` for OpenCL profiles, with SKIP_RETURN_CODE 77. Like
 #   gtest_discover_tests(... DISCOVERY_MODE PRE_TEST).
 function(harness_discover_cases target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TIMEOUT" "")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TIMEOUT;OCLGRIND_SCRIPT" "")
   if (NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 120)
   endif ()
@@ -208,7 +208,7 @@ function(harness_discover_cases target)
 set(_exe \"$<TARGET_FILE:${target}>\")
 if (EXISTS \"\${_exe}\" AND (NOT EXISTS \"${out}\" OR \"\${_exe}\" IS_NEWER_THAN \"${out}\" OR \"${script}\" IS_NEWER_THAN \"${out}\"))
   execute_process(COMMAND \"${CMAKE_COMMAND}\" -D \"HARNESS_EXE=\${_exe}\" -D \"EMULATOR=${emulator}\"
-                          -D \"OUT=${out}\" -D \"TIMEOUT=${ARG_TIMEOUT}\" -P \"${script}\" RESULT_VARIABLE _rc)
+                          -D \"OUT=${out}\" -D \"TIMEOUT=${ARG_TIMEOUT}\" -D \"OCLGRIND_SCRIPT=${ARG_OCLGRIND_SCRIPT}\" -P \"${script}\" RESULT_VARIABLE _rc)
   if (NOT _rc EQUAL 0)
     message(WARNING \"harness: listing the cases of \${_exe} failed; per-case tests are missing\")
   endif ()

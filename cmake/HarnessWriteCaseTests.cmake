@@ -37,6 +37,13 @@ foreach (i RANGE ${plast})
       elseif (NOT nightly AND runtime STREQUAL "cuda")
         list(APPEND modes device)
       endif ()
+      # Every OpenCL variant's first precommit case under oclgrind (nightly: it is slow).
+      if (runtime STREQUAL "opencl" AND k EQUAL 0 AND OCLGRIND_SCRIPT)
+        set(name "oclgrind/${pname}/${prof}/${cname}")
+        string(APPEND lines
+          "add_test([=[${name}]=] sh [=[${OCLGRIND_SCRIPT}]=] [=[${HARNESS_EXE}]=] ${pname} ${prof} ${cname})\n"
+          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[oclgrind;nightly;${prof}]=] SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK ${prof})\n")
+      endif ()
       foreach (mode IN LISTS modes)
         set(name "${pname}/${prof}/${cname}")
         set(mode_labels "${labels}")

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <regex>
 
 #include "harness/args.h"
 #include "harness/buffers.h"
@@ -22,6 +23,7 @@
 #include "harness/runner.h"
 #include "harness/runtime_hooks.h"
 #include "harness/supervisor.h"
+#include "harness/xfail.h"
 
 namespace harness {
 
@@ -59,6 +61,10 @@ const std::map<std::string, std::string> kHelp = {
      "  --repeats N (default 3): runs that must be bit-identical, each with its own output canary;\n"
      "  outputs have guard bands and inputs are checksummed. --fallback cpu: when a GPU run does not\n"
      "  PASS, also run the cpu variant as a separate record marked as fallback.\n"
+     "  --fail-on-output REGEX: a PASS or TEARDOWN_FAULT whose child printed a matching line is FAIL\n"
+     "  (e.g. oclgrind's 'Invalid read' reports).\n"
+     "  --xfail FILE (default <golden-dir>/xfail.json): known failures of a device or driver; a\n"
+     "  matching failure is XFAIL (exit 0), a matching pass XPASS (exit 0, or 1 with --strict-xfail).\n"
      "  Runs every selected pipeline x profile x case in its own child process and compares the\n"
      "  outputs with the goldens. Filters take one name each (default: all). --timeout is per run\n"
      "  (default 60). --json writes {environment, runs, summary}; --report writes an HTML report;\n"
@@ -82,7 +88,7 @@ bool wants_help(const std::vector<std::string> &args) {
 
 struct Availability {
     std::map<std::string, std::string> reason;  // profile -> why it cannot run ("" = it can)
-    nlohmann::json selected;                     // profile -> chosen OpenCL platform/device
+    nlohmann::json selected = nlohmann::json::object();  // profile -> chosen OpenCL platform/device
 };
 
 Availability check_availability() {
@@ -243,6 +249,7 @@ struct RunSettings {
     std::string golden_dir, artifacts, exe, tmp;
     double timeout = 60;
     int repeats = 3;
+    std::string fail_on_output;
 };
 
 // One supervised child run of pipeline x profile x case x mode.
@@ -273,6 +280,7 @@ RunRecord run_one(const RunSettings &st, const std::string &p, const std::string
     cmd.timeout_s = st.timeout;
     cmd.record_path = st.tmp + "/record.json";
     cmd.stderr_path = st.tmp + "/stderr.txt";
+    cmd.fail_on_output = st.fail_on_output;
     r = supervise(id, cmd);
     if (avail.selected.contains(prof)) r.metrics["device"] = avail.selected[prof];
     return r;
@@ -281,13 +289,19 @@ RunRecord run_one(const RunSettings &st, const std::string &p, const std::string
 int cmd_run(const std::vector<std::string> &argv) {
     Args args("run", argv,
               {"pipeline", "profile", "case", "mode", "json", "timeout", "golden-dir", "artifacts", "report", "repeats",
-               "fallback"},
-              {});
+               "fallback", "xfail", "fail-on-output"},
+              {"strict-xfail"});
     RunSettings st;
     st.timeout = args.number("timeout", 60, 1, 86400);
     st.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
     st.golden_dir = args.get("golden-dir", default_golden_dir());
     st.artifacts = args.get("artifacts");
+    st.fail_on_output = args.get("fail-on-output");
+    try {
+        std::regex check(st.fail_on_output);
+    } catch (const std::regex_error &e) {
+        throw Error("--fail-on-output '" + st.fail_on_output + "' is not a valid regular expression (" + e.what() + ")");
+    }
     const std::string mode_arg = args.get("mode", "host");
     std::vector<std::string> modes;
     if (mode_arg == "all") {
@@ -310,6 +324,8 @@ int cmd_run(const std::vector<std::string> &argv) {
     }
     if (args.has("json")) check_writable(args.get("json"), "the results file");
 
+    const XfailList xfail = XfailList::load(args.get("xfail", st.golden_dir + "/xfail.json"));
+    const bool strict_xfail = args.has("strict-xfail");
     const Availability avail = check_availability();
     char tmpl[] = "/tmp/aot-harness.XXXXXX";
     const char *tmp = mkdtemp(tmpl);
@@ -319,7 +335,10 @@ int cmd_run(const std::vector<std::string> &argv) {
 
     nlohmann::json runs = nlohmann::json::array();
     Outcome worst_outcome = Outcome::Pass;
-    auto record = [&](const RunRecord &r) {
+    bool xpass_seen = false;
+    auto record = [&](RunRecord r) {
+        if (r.fallback_for.empty()) xfail.apply(r, avail.selected.value(r.profile, nlohmann::json()));
+        xpass_seen |= r.outcome == Outcome::XPass;
         if (outcome_severity(r.outcome) > outcome_severity(worst_outcome)) worst_outcome = r.outcome;
         std::printf("%-14s %-50s %8.1f ms  %s\n", outcome_name(r.outcome),
                     (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
@@ -351,7 +370,8 @@ int cmd_run(const std::vector<std::string> &argv) {
     if (runs.empty()) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
     // A fallback record never turns a GPU failure into success, but it must not worsen the exit code
     // beyond what the GPU record says either: it is reported, and counted in the summary.
-    const int worst = outcome_exit_code(worst_outcome);
+    int worst = outcome_exit_code(worst_outcome);
+    if (strict_xfail && xpass_seen && worst == 0) worst = 1;
     const nlohmann::json summary = summarize(runs);
     std::string counts;
     for (const auto &[k, v] : summary.items()) {

@@ -16,12 +16,16 @@ struct OutcomeInfo {
 // DESIGN.md "Running a case": names, exit codes, and the order used for "worst outcome".
 constexpr OutcomeInfo kOutcomes[] = {
     {Outcome::Pass, "PASS", 0, 0},
-    {Outcome::Fail, "FAIL", 1, 2},
-    {Outcome::Error, "ERROR", 2, 6},
-    {Outcome::Crash, "CRASH", 3, 5},
-    {Outcome::TeardownFault, "TEARDOWN_FAULT", 4, 3},
-    {Outcome::Timeout, "TIMEOUT", 5, 4},
-    {Outcome::Skip, "SKIP", 77, 1},
+    {Outcome::Fail, "FAIL", 1, 4},
+    {Outcome::Error, "ERROR", 2, 8},
+    {Outcome::Crash, "CRASH", 3, 7},
+    {Outcome::TeardownFault, "TEARDOWN_FAULT", 4, 5},
+    {Outcome::Timeout, "TIMEOUT", 5, 6},
+    {Outcome::Skip, "SKIP", 77, 2},
+    // golden/xfail.json: an expected failure, and an expected failure that passed (XPASS is exit 1
+    // with --strict-xfail; the CLI handles that).
+    {Outcome::XFail, "XFAIL", 0, 1},
+    {Outcome::XPass, "XPASS", 0, 3},
 };
 
 const OutcomeInfo &info(Outcome o) {
@@ -83,6 +87,7 @@ nlohmann::json RunRecord::to_json() const {
     if (!stderr_tail.empty()) j["stderr_tail"] = stderr_tail;
     if (!result_outcome.empty()) j["result_outcome"] = result_outcome;
     if (!fallback_for.empty()) j["fallback_for"] = fallback_for;
+    if (!xfail_reason.empty()) j["xfail_reason"] = xfail_reason;
     if (artifacts.is_object() && !artifacts.empty()) j["artifacts"] = artifacts;
     return j;
 }
@@ -110,6 +115,7 @@ RunRecord RunRecord::from_json(const nlohmann::json &j) {
     r.stderr_tail = optional_string(j, "stderr_tail");
     r.result_outcome = optional_string(j, "result_outcome");
     r.fallback_for = optional_string(j, "fallback_for");
+    r.xfail_reason = optional_string(j, "xfail_reason");
     r.artifacts = optional_object(j, "artifacts");
     return r;
 }

@@ -9,11 +9,14 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "harness/npy.h"
 
 namespace harness {
+
+RunRecord classify(const RunRecord &identity, const ChildCommand &cmd);
 
 namespace {
 
@@ -53,7 +56,35 @@ std::string file_tail(const std::string &path, size_t max_bytes) {
     return s;
 }
 
+namespace {
+
+// The first line of the file matching `pattern`, or "".
+std::string first_matching_line(const std::string &path, const std::string &pattern) {
+    std::ifstream f(path);
+    const std::regex re(pattern);
+    std::string line;
+    while (std::getline(f, line)) {
+        if (std::regex_search(line, re)) return line;
+    }
+    return "";
+}
+
+}  // namespace
+
 RunRecord supervise(const RunRecord &identity, const ChildCommand &cmd) {
+    RunRecord r = classify(identity, cmd);
+    if (!cmd.fail_on_output.empty() && (r.outcome == Outcome::Pass || r.outcome == Outcome::TeardownFault)) {
+        const std::string line = first_matching_line(cmd.stderr_path, cmd.fail_on_output);
+        if (!line.empty()) {
+            if (r.result_outcome.empty()) r.result_outcome = outcome_name(r.outcome);
+            r.outcome = Outcome::Fail;
+            r.message = "output matched /" + cmd.fail_on_output + "/: " + line;
+        }
+    }
+    return r;
+}
+
+RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
     unlink(cmd.record_path.c_str());
     std::vector<char *> argv;
     for (const auto &a : cmd.argv) argv.push_back(const_cast<char *>(a.c_str()));

@@ -6,15 +6,16 @@
 
 namespace harness {
 
-enum class Outcome { Pass, Fail, Error, Crash, TeardownFault, Timeout, Skip };
+enum class Outcome { Pass, Fail, Error, Crash, TeardownFault, Timeout, Skip, XFail, XPass };
 
-// "PASS", "FAIL", "ERROR", "CRASH", "TEARDOWN_FAULT", "TIMEOUT", "SKIP".
+// "PASS", "FAIL", "ERROR", "CRASH", "TEARDOWN_FAULT", "TIMEOUT", "SKIP", "XFAIL", "XPASS".
 const char *outcome_name(Outcome o);
 // Inverse of outcome_name; throws Error for an unknown name.
 Outcome outcome_from_name(const std::string &name);
-// Process exit code of an outcome: 0, 1, 2, 3, 4, 5, 77.
+// Process exit code of an outcome: 0, 1, 2, 3, 4, 5, 77; XFAIL and XPASS 0.
 int outcome_exit_code(Outcome o);
-// Severity for "worst outcome" summaries: PASS < SKIP < FAIL < TEARDOWN_FAULT < TIMEOUT < CRASH < ERROR.
+// Severity for "worst outcome" summaries:
+// PASS < XFAIL < SKIP < XPASS < FAIL < TEARDOWN_FAULT < TIMEOUT < CRASH < ERROR.
 int outcome_severity(Outcome o);
 
 // One run of one pipeline x profile x case x buffer mode.
@@ -28,6 +29,7 @@ struct RunRecord {
     std::string stderr_tail;                 // last lines the child wrote to stderr
     std::string result_outcome;              // for TEARDOWN_FAULT: what the child had recorded
     std::string fallback_for;                // a cpu fallback record: the GPU profile it stands in for
+    std::string xfail_reason;                // XFAIL/XPASS: the golden/xfail.json entry's reason
     nlohmann::json artifacts = nlohmann::json::object();  // file paths (output .npy, ...)
 
     nlohmann::json to_json() const;

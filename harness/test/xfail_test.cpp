@@ -1,0 +1,75 @@
+#include "harness/xfail.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/error.h"
+
+namespace harness {
+namespace {
+
+const char *kList = R"({"format": 1, "xfail": [
+  {"profile": "opencl*", "platform": "Oclgrind*", "outcomes": ["TEARDOWN_FAULT"], "reason": "crashes at exit"},
+  {"pipeline": "blur3x3", "profile": "cuda", "reason": "driver bug 123"}]})";
+
+RunRecord record(const char *pipeline, const char *profile, Outcome o) {
+    RunRecord r;
+    r.pipeline = pipeline;
+    r.profile = profile;
+    r.case_name = "small";
+    r.outcome = o;
+    r.message = "m";
+    return r;
+}
+
+const nlohmann::json kOclgrind{{"platform", "Oclgrind"}, {"device", "Oclgrind Simulator"}, {"driver_version", "21.10"}};
+const nlohmann::json kPocl{{"platform", "Portable Computing Language"}, {"device", "cpu"}, {"driver_version", "3.1"}};
+
+TEST(Xfail, MatchingFailureBecomesXfailWithReason) {
+    const XfailList list = XfailList::parse(kList, "xfail.json");
+    RunRecord r = record("brighten", "opencl-mali", Outcome::TeardownFault);
+    list.apply(r, kOclgrind);
+    EXPECT_EQ(r.outcome, Outcome::XFail);
+    EXPECT_EQ(r.result_outcome, "TEARDOWN_FAULT");
+    EXPECT_EQ(r.xfail_reason, "crashes at exit");
+}
+
+TEST(Xfail, OtherDriverOtherOutcomeOrSkipStayAsTheyAre) {
+    const XfailList list = XfailList::parse(kList, "xfail.json");
+    RunRecord pocl = record("brighten", "opencl-mali", Outcome::TeardownFault);
+    list.apply(pocl, kPocl);
+    EXPECT_EQ(pocl.outcome, Outcome::TeardownFault);
+    RunRecord wrong = record("brighten", "opencl-mali", Outcome::Fail);  // not the expected failure
+    list.apply(wrong, kOclgrind);
+    EXPECT_EQ(wrong.outcome, Outcome::Fail);
+    RunRecord skip = record("blur3x3", "cuda", Outcome::Skip);
+    list.apply(skip, nullptr);
+    EXPECT_EQ(skip.outcome, Outcome::Skip);
+}
+
+TEST(Xfail, MatchingPassIsXpass) {
+    const XfailList list = XfailList::parse(kList, "xfail.json");
+    RunRecord r = record("blur3x3", "cuda", Outcome::Pass);
+    list.apply(r, nullptr);
+    EXPECT_EQ(r.outcome, Outcome::XPass);
+    EXPECT_NE(r.message.find("remove that entry"), std::string::npos);
+}
+
+TEST(Xfail, MalformedListsNameTheEntryAndField) {
+    auto error_of = [](const std::string &text) {
+        try {
+            XfailList::parse(text, "xfail.json");
+        } catch (const Error &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_NE(error_of("[").find("not valid JSON"), std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"profile": "x"}]})").find("entry 0: missing field 'reason'"), std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "colour": "x"}]})").find("unknown field 'colour'"), std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "outcomes": ["MEH"]}]})").find("unknown outcome 'MEH'"), std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "outcomes": ["PASS"]}]})").find("only failures"), std::string::npos);
+    EXPECT_EQ(XfailList::load("/nonexistent/xfail.json").size(), 0u);
+}
+
+}  // namespace
+}  // namespace harness
