@@ -187,3 +187,65 @@ def load_side(db_path, spec):
                 " FROM samples WHERE benchmark_id=? ORDER BY rep", (b["id"],))]}
     con.close()
     return side
+
+
+def main(argv=None):
+    import argparse
+    import sys
+    ap = argparse.ArgumentParser(prog="history", description="The SQLite history of runs (default out/history.sqlite).")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    ing = sub.add_parser("ingest", help="store a results.json and/or a bench.json as a run; prints the run id",
+                         description="Stores results and/or benchmark JSON files in the history, each file in "
+                                     "its own transaction, as a new run (or into --run ID). Prints the run id.")
+    ing.add_argument("--results", action="append", default=[], help="aot-harness results JSON (repeatable)")
+    ing.add_argument("--bench", action="append", default=[], help="Google Benchmark JSON (repeatable)")
+    ing.add_argument("--run", type=int, help="add to this existing run instead of creating one")
+    ing.add_argument("--label", default="", help="free text shown with the run, e.g. 'nightly' or 'oclgrind'")
+    ing.add_argument("--commit", help="git commit (default: HEAD of this checkout)")
+    ing.add_argument("--time", help="run time, ISO 8601 (default: now)")
+    ing.add_argument("--host", help="host name (default: this machine's)")
+    ing.add_argument("--status", default="complete", help="status of a new run (default complete)")
+    lst = sub.add_parser("list", help="list the runs")
+    for p in (ing, lst):
+        p.add_argument("--db", default=default_db_path(), help="history database (default %(default)s)")
+    args = ap.parse_args(argv)
+    try:
+        if args.cmd == "list":
+            if not os.path.exists(args.db):
+                raise data.InputError("no history at %s" % args.db)
+            con = connect(args.db)
+            for r in con.execute("SELECT r.*, (SELECT COUNT(*) FROM tests t WHERE t.run_id=r.id) nt,"
+                                 " (SELECT COUNT(*) FROM benchmarks b WHERE b.run_id=r.id) nb FROM runs r ORDER BY id"):
+                print("%4d  %-25s  %-12s  %-10s  %-10s  %3d tests  %3d benchmarks  %s" % (
+                    r["id"], r["started"], (r["git_commit"] or "")[:12], r["status"], r["label"], r["nt"], r["nb"],
+                    r["note"] or ""))
+            return 0
+        if not args.results and not args.bench:
+            raise data.InputError("nothing to ingest: pass --results FILE and/or --bench FILE")
+        for p in args.results + args.bench:  # fail before creating a run if a file is unreadable
+            data.read_json(p)
+        con = connect(args.db)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        run_id = args.run or create_run(con, args.time, args.commit if args.commit is not None else git_commit(root),
+                                        args.host, args.label, "running")
+        for p in args.results + args.bench:
+            kind, n = ingest_file(con, run_id, p)
+            print("history: run %d: %d %s from %s" % (run_id, n, "tests" if kind == "results" else "benchmarks", p),
+                  file=sys.stderr)
+        if not args.run:
+            finish_run(con, run_id, args.status)
+        print(run_id)
+        return 0
+    except data.InputError as e:
+        print("history: %s" % e, file=sys.stderr)
+        return 2
+
+
+def default_db_path():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return os.path.join(root, "out", "history.sqlite")
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())
