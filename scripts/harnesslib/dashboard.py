@@ -68,7 +68,7 @@ def chart_specs(runs, series, drivers):
         for i, r in enumerate(runs):
             d = drivers.get((r["id"], profile))
             if d and prev and d != prev:
-                markers.append({"index": i, "text": "driver: " + d})
+                markers.append({"index": i, "text": "\u2192 " + d})
             prev = d or prev
         specs.append({"id": slug("chart-%s-%s" % (pipeline, profile)), "title": "%s / %s" % (pipeline, profile),
                       "labels": labels, "datasets": datasets, "markers": markers,
@@ -186,13 +186,15 @@ JS = r"""
     id: 'driverMarkers',
     afterDatasetsDraw(chart, _args, opts) {
       const ctx = chart.ctx, x = chart.scales.x, area = chart.chartArea;
-      (opts.markers || []).forEach(function (m) {
-        const px = x.getPixelForValue(m.index);
+      (opts.markers || []).forEach(function (m, k) {
+        const px = x.getPixelForValue(m.index), y = area.top + 12 + 14 * (k % 3);
         ctx.save(); ctx.strokeStyle = '#555'; ctx.setLineDash([5, 4]); ctx.lineWidth = 1.5;
         ctx.beginPath(); ctx.moveTo(px, area.top); ctx.lineTo(px, area.bottom); ctx.stroke();
-        ctx.setLineDash([]); ctx.fillStyle = '#333'; ctx.font = '11px sans-serif';
-        ctx.textAlign = px > (area.left + area.right) / 2 ? 'right' : 'left';
-        ctx.fillText(m.text, px + (ctx.textAlign === 'right' ? -4 : 4), area.top + 12); ctx.restore();
+        ctx.setLineDash([]); ctx.font = '11px sans-serif';
+        const w = ctx.measureText(m.text).width, right = px + 6 + w > area.right;
+        const tx = right ? px - 4 - w : px + 4;
+        ctx.fillStyle = 'rgba(255,255,255,0.85)'; ctx.fillRect(tx - 2, y - 10, w + 4, 13);
+        ctx.fillStyle = '#333'; ctx.textAlign = 'left'; ctx.fillText(m.text, tx, y); ctx.restore();
       });
     }
   };
@@ -202,7 +204,7 @@ JS = r"""
     new Chart(canvas, {
       type: 'line',
       data: {labels: s.labels, datasets: s.datasets.map(function (d) {
-        return Object.assign({spanGaps: true, tension: 0.15, pointRadius: 3, borderWidth: 2}, d); })},
+        return Object.assign({spanGaps: true, tension: 0, pointRadius: 3, borderWidth: 2}, d); })},
       options: {animation: false, responsive: true, maintainAspectRatio: false,
         scales: {y: {beginAtZero: true, title: {display: true, text: 'Mpixel/s (median)'}},
                  x: {ticks: {maxRotation: 0, autoSkip: true}}},
@@ -287,7 +289,7 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
                  "each benchmark; dashed lines mark a change of the profile's driver.</p><div class='charts'>")
     for s in specs:
         parts.append("<div class='chart'><h3>%s</h3><div class='muted'>%s</div><div style='height:260px'>"
-                     "<canvas id='%s'></canvas></div></div>" % (e(s["title"]), e(s["driver"] or "no driver"), s["id"]))
+                     "<canvas id='%s'></canvas></div></div>" % (e(s["title"]), e(("driver: " + s["driver"]) if s["driver"] else "CPU profile: no OpenCL/CUDA driver"), s["id"]))
     parts.append("</div>")
     parts.append("<h2>Runs</h2><table><tr><th>run</th><th>started</th><th>commit</th><th>host</th><th>label</th>"
                  "<th>status</th><th>outcomes</th><th>benchmarks</th></tr>")

@@ -11,7 +11,9 @@ SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(SCRIPTS)
 FIXTURES = os.path.join(SCRIPTS, "fixtures")
 GOLDEN = os.path.join(ROOT, "golden")
-SLOW_BENCH = "BM_blur3x3/host/small/resident"
+# The planted slowdown goes to a benchmark that 9 repetitions resolve on the shared 2-core VM: most of the
+# small benchmarks there vary by 10-30 % between repetitions, too much to see 20 % after the Holm adjustment.
+SLOW_BENCH = "BM_blur3x3/opencl/small/resident"
 FAIL_TEST = ("blur3x3", "opencl-mali", "small")
 
 
