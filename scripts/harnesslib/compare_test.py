@@ -1,0 +1,121 @@
+"""Tests of scripts/compare, scripts/driver-diff and scripts/history on the recorded fixtures, through the
+scripts themselves (exit codes included). Usage: python3 -m harnesslib.compare_test [-v]"""
+import json
+import os
+import sqlite3
+import tempfile
+import unittest
+
+from . import fixtures as fx
+
+
+class Scripts(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="compare-test-")
+        t = cls.tmp.name
+        cls.slow = fx.write(os.path.join(t, "slow", "bench.json"), fx.plant_slowdown(fx.load("pocl", "bench.json")))
+        cls.failed = fx.write(os.path.join(t, "failed", "results.json"), fx.plant_fail(fx.load("pocl", "results.json")))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_help(self):
+        for s in ("compare", "driver-diff", "history", "dashboard", "nightly"):
+            r = fx.run_script(s, "--help")
+            self.assertEqual(r.returncode, 0, s)
+            self.assertIn("usage" if s != "nightly" else "Usage", r.stdout.lower() if s != "nightly" else r.stdout)
+
+    def test_planted_slowdown_exits_1(self):
+        r = fx.run_script("compare", fx.fixture("pocl", "bench.json"), self.slow, "--json")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        res = json.loads(r.stdout)
+        regs = [b for b in res["bench"]["benchmarks"] if b["verdict"] == "regression"]
+        self.assertEqual([b["name"] for b in regs], [fx.SLOW_BENCH])
+        self.assertAlmostEqual(regs[0]["change"], 0.2, places=9)
+        self.assertLess(regs[0]["p_adj"], 0.05)
+        print("\nplanted 20 %% slowdown of %s: U = %g, p = %.2g, Holm-adjusted p = %.2g"
+              % (fx.SLOW_BENCH, regs[0]["u"], regs[0]["p"], regs[0]["p_adj"]))
+
+    def test_same_build_exits_0(self):
+        r = fx.run_script("compare", fx.fixture("pocl", "bench.json"), fx.fixture("pocl-rerun", "bench.json"), "--json")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        res = json.loads(r.stdout)
+        self.assertEqual(res["regressions"], 0)
+        self.assertEqual(len(res["bench"]["benchmarks"]), 16)
+
+    def test_min_effect_option(self):
+        r = fx.run_script("compare", fx.fixture("pocl", "bench.json"), self.slow, "--min-effect", "0.25")
+        self.assertEqual(r.returncode, 0, r.stdout)
+
+    def test_flip_exits_1(self):
+        r = fx.run_script("compare", fx.fixture("pocl"), os.path.dirname(self.failed))
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("PASS -> FAIL", r.stdout)
+
+    def test_bad_input_exits_2(self):
+        r = fx.run_script("compare", "/nonexistent.json", fx.fixture("pocl", "bench.json"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot read", r.stderr)
+        r = fx.run_script("compare", "3", "4")
+        self.assertEqual(r.returncode, 2)
+
+    def test_driver_diff_lists_planted_fail(self):
+        out = os.path.join(self.tmp.name, "dd")
+        r = fx.run_script("driver-diff", fx.fixture("pocl"), os.path.dirname(self.failed), "--out", out)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        with open(os.path.join(out, "driver-diff.md")) as f:
+            md = f.read()
+        self.assertIn("| blur3x3/opencl-mali/small/host | PASS | FAIL | worse |", md)
+        with open(os.path.join(out, "driver-diff.html")) as f:
+            self.assertIn("PASS</td><td>FAIL", f.read())
+
+    def test_driver_diff_pocl_vs_oclgrind(self):
+        r = fx.run_script("driver-diff", fx.fixture("pocl"), fx.fixture("oclgrind"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("## New TEARDOWN_FAULTs", r.stdout)
+        self.assertIn("| PASS | TEARDOWN_FAULT | worse |", r.stdout)
+        self.assertIn("Oclgrind 21.10", r.stdout)
+
+    def test_driver_diff_same_driver_is_safe(self):
+        r = fx.run_script("driver-diff", fx.fixture("pocl"), fx.fixture("pocl") + "/results.json," +
+                          fx.fixture("pocl-rerun", "bench.json"))
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("SAFE", r.stdout)
+
+    def test_history_ingest_and_run_ids(self):
+        db = os.path.join(self.tmp.name, "h.sqlite")
+        ids = []
+        for res, bench in ((fx.fixture("pocl", "results.json"), fx.fixture("pocl", "bench.json")),
+                           (self.failed, self.slow)):
+            r = fx.run_script("history", "ingest", "--results", res, "--bench", bench, "--db", db)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            ids.append(r.stdout.strip())
+        con = sqlite3.connect(db)
+        self.assertEqual(con.execute("SELECT COUNT(*) FROM tests").fetchone()[0], 40)
+        self.assertEqual(con.execute("SELECT COUNT(*) FROM samples").fetchone()[0], 2 * 16 * 9)
+        drivers = {r[0] for r in con.execute("SELECT value FROM environment WHERE key LIKE '%driver_version'")}
+        self.assertEqual(drivers, {"3.1+debian"})
+        r = fx.run_script("compare", ids[0], ids[1], "--db", db)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("PASS -> FAIL", r.stdout)
+        r = fx.run_script("compare", "latest~1", "latest~1", "--db", db)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def test_history_ingest_keeps_what_finished(self):
+        db = os.path.join(self.tmp.name, "partial.sqlite")
+        broken = os.path.join(self.tmp.name, "broken.json")
+        with open(broken, "w") as f:
+            f.write('{"benchmarks": [')  # a benchmark run killed midway
+        r = fx.run_script("history", "ingest", "--results", fx.fixture("pocl", "results.json"), "--db", db)
+        run = r.stdout.strip()
+        r = fx.run_script("history", "ingest", "--run", run, "--bench", broken, "--db", db)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not valid JSON", r.stderr)
+        con = sqlite3.connect(db)
+        self.assertEqual(con.execute("SELECT COUNT(*) FROM tests WHERE run_id=?", (run,)).fetchone()[0], 20)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,103 @@
+"""Builds a history from the recorded fixtures and renders the dashboard; runs the nightly driver against
+stand-in binaries whose benchmarks die midway. Usage: python3 -m harnesslib.dashboard_test [-v]"""
+import json
+import os
+import sqlite3
+import stat
+import sys
+import tempfile
+import unittest
+
+from . import dashboard, fixtures as fx, nightly
+
+
+class Dashboard(unittest.TestCase):
+    def test_render_from_fixture_history(self):
+        with tempfile.TemporaryDirectory() as t:
+            db = os.path.join(t, "h.sqlite")
+            self.assertEqual(fx.build_history(db, t), [1, 2, 3, 4, 5])
+            out = os.path.join(t, "dash")
+            r = fx.run_script("dashboard", "--db", db, "--out", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(out, "index.html")) as f:
+                page = f.read()
+            self.assertTrue(os.path.getsize(os.path.join(out, "chart.min.js")) > 100000)
+            top = page.index("<h2>Regressions</h2>")
+            self.assertLess(top, page.index("<h2>Outcomes"))
+            self.assertIn("1 outcome(s) got worse, 1 benchmark(s) significantly slower", page)
+            self.assertIn(fx.SLOW_BENCH, page[top:page.index("<h2>Outcomes")])
+            specs = json.loads(page.split("<script id='chart-data' type='application/json'>")[1].split("</script>")[0])
+            self.assertEqual(len(specs), 8)  # 2 pipelines x 4 runnable profiles
+            ocl = [s for s in specs if s["title"] == "blur3x3 / opencl"][0]
+            self.assertEqual([m["index"] for m in ocl["markers"]], [2, 3])  # PoCL -> oclgrind -> PoCL
+            self.assertIn("Oclgrind 21.10", ocl["markers"][0]["text"])
+            rec = "records/run5-blur3x3_opencl-mali_small_host.html"
+            self.assertIn("href='%s'" % rec, page)
+            with open(os.path.join(out, rec)) as f:
+                rpage = f.read()
+            for img in ("golden", "output", "diff"):
+                self.assertIn("-output-%s.png" % img, rpage)
+            self.assertTrue(os.path.exists(os.path.join(out, "records", "run5-blur3x3_opencl-mali_small_host-output-diff.png")))
+
+    def test_no_history_is_an_error(self):
+        r = fx.run_script("dashboard", "--db", "/nonexistent/h.sqlite", "--out", "/tmp/x")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no history", r.stderr)
+
+
+FAKE_HARNESS = """#!/bin/sh
+# stand-in for aot-harness: 'list --json' and 'run --profile P --json F' from the PoCL fixture
+exec "%(py)s" - "$@" <<'PY'
+import json, sys
+a = sys.argv[1:]
+doc = json.load(open(%(res)r))
+if a[0] == "list":
+    profs = []
+    for r in doc["runs"]:
+        if r["profile"] not in [p["name"] for p in profs]:
+            profs.append({"name": r["profile"], "runnable": r["outcome"] != "SKIP"})
+    print(json.dumps({"pipelines": [{"name": "blur3x3", "profiles": profs}]}))
+elif a[0] == "run":
+    prof = a[a.index("--profile") + 1]
+    doc["runs"] = [r for r in doc["runs"] if r["profile"] == prof]
+    json.dump(doc, open(a[a.index("--json") + 1], "w"))
+PY
+"""
+FAKE_BENCH = """#!/bin/sh
+# stand-in for pipeline-benchmarks: the first profile works, then it crashes without output
+for a in "$@"; do case "$a" in --benchmark_out=*) out="${a#--benchmark_out=}" ;; esac; done
+case "$*" in *'/cpu/'*) cp %(bench)r "$out"; exit 0 ;; esac
+kill -SEGV $$
+"""
+
+
+class Nightly(unittest.TestCase):
+    def test_failure_midway_keeps_what_finished(self):
+        with tempfile.TemporaryDirectory() as t:
+            for name, text in (("aot-harness", FAKE_HARNESS), ("pipeline-benchmarks", FAKE_BENCH)):
+                p = os.path.join(t, name)
+                with open(p, "w") as f:
+                    f.write(text % {"py": sys.executable, "res": fx.fixture("pocl", "results.json"),
+                                    "bench": fx.fixture("pocl", "bench.json")})
+                os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
+            db = os.path.join(t, "h.sqlite")
+            rc = nightly.main(["--bin", t, "--db", db, "--out", os.path.join(t, "out"), "--dashboard",
+                               os.path.join(t, "dash")])
+            self.assertEqual(rc, 2)
+            con = sqlite3.connect(db)
+            status, note = con.execute("SELECT status, note FROM runs").fetchone()
+            self.assertEqual(status, "failed")
+            self.assertIn("benchmarks of host failed", note)
+            self.assertEqual(con.execute("SELECT COUNT(*) FROM tests").fetchone()[0], 20)
+            self.assertEqual(con.execute("SELECT COUNT(*) FROM ingested WHERE kind='bench'").fetchone()[0], 1)
+            self.assertTrue(os.path.exists(os.path.join(t, "dash", "index.html")))
+
+    def test_build_failure_is_recorded(self):
+        with tempfile.TemporaryDirectory() as t:
+            db = os.path.join(t, "h.sqlite")
+            self.assertEqual(nightly.main(["--bin", t, "--db", db, "--out", t, "--build-status", "2"]), 2)
+            self.assertEqual(sqlite3.connect(db).execute("SELECT status FROM runs").fetchone()[0], "build-failed")
+
+
+if __name__ == "__main__":
+    unittest.main()

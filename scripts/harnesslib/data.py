@@ -1,0 +1,166 @@
+"""Readers of the harness's JSON formats, normalised for comparison and storage.
+
+results.json (aot-harness run --json): {"environment": {...}, "runs": [record, ...], "summary": {...}}
+bench.json (Google Benchmark JSON): {"context": {...}, "benchmarks": [{"name": "BM_<p>/<profile>/<case>/<mode>/real_time",
+  "run_type": "iteration"|"aggregate", "repetition_index", "real_time", "cpu_time", "time_unit",
+  "pixels_per_second", "bytes_per_second", ...}]}
+
+A "side" (one half of a comparison) is a dict {"label", "tests": {key: record}, "bench": {name: bench},
+"env": {...}, "bench_context": {...}} built from files (load_side) or from the history (history.load_side).
+"""
+import json
+import os
+
+# Outcome severity, as harness/include/harness/outcome.h (PASS < SKIP < FAIL < ... < ERROR);
+# XFAIL counts as PASS (expected), XPASS between PASS and SKIP (expectation is stale).
+SEVERITY = {"PASS": 0, "XFAIL": 0, "XPASS": 1, "SKIP": 2, "FAIL": 3, "TEARDOWN_FAULT": 4, "TIMEOUT": 5,
+            "CRASH": 6, "ERROR": 7}
+OUTCOMES = ["PASS", "XFAIL", "XPASS", "SKIP", "FAIL", "TEARDOWN_FAULT", "TIMEOUT", "CRASH", "ERROR"]
+TIME_SCALE = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}  # to milliseconds
+
+
+class InputError(Exception):
+    """A bad input file or argument: the message names the problem and the fix."""
+
+
+def severity(outcome):
+    return SEVERITY.get(outcome, max(SEVERITY.values()))
+
+
+def test_key(rec):
+    return "%s/%s/%s/%s" % (rec.get("pipeline"), rec.get("profile"), rec.get("case"), rec.get("mode", "host"))
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise InputError("cannot read %s: %s" % (path, e.strerror))
+    except ValueError as e:
+        raise InputError("%s is not valid JSON (%s); was the run interrupted? re-run it" % (path, e))
+
+
+def kind_of(doc):
+    """'results', 'bench' or None for a parsed JSON document."""
+    if isinstance(doc, dict) and isinstance(doc.get("runs"), list):
+        return "results"
+    if isinstance(doc, dict) and isinstance(doc.get("benchmarks"), list):
+        return "bench"
+    return None
+
+
+def parse_bench_name(name):
+    """'BM_blur3x3/opencl/small/resident/real_time' -> (short name, pipeline, profile, case, mode)."""
+    parts = name.split("/")
+    if parts and parts[-1] == "real_time":
+        parts = parts[:-1]
+    short = "/".join(parts)
+    p = parts[0][3:] if parts and parts[0].startswith("BM_") else (parts[0] if parts else "")
+    fields = parts[1:4] + [""] * (3 - len(parts[1:4]))
+    return short, p, fields[0], fields[1], fields[2]
+
+
+def bench_driver(context, profile):
+    """Driver description of `profile` from a bench context ('device.<profile>' JSON), or ''."""
+    raw = context.get("device." + profile)
+    if not raw:
+        return ""
+    try:
+        d = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        return str(raw)
+    return driver_string(d)
+
+
+def driver_string(dev):
+    """'Oclgrind 21.10 (Oclgrind)' from a device description {platform, driver_version, ...}."""
+    if not isinstance(dev, dict) or not dev:
+        return ""
+    drv = dev.get("driver_version") or dev.get("driver") or ""
+    plat = dev.get("platform") or dev.get("device") or ""
+    if drv.startswith(plat):
+        return drv
+    return ("%s %s" % (plat, drv)).strip()
+
+
+def test_driver(rec):
+    return driver_string((rec.get("metrics") or {}).get("device") or {})
+
+
+def normalise_bench(doc):
+    """{"context", "bench": {short name: {pipeline, profile, case, mode, unit, label, driver, error,
+    samples: [{rep, real_time_ms, cpu_time_ms, iterations, pixels_per_second, bytes_per_second}]}}}.
+    Only per-repetition entries are kept (aggregates are recomputed from them)."""
+    context = doc.get("context") or {}
+    out = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        short, p, prof, case, mode = parse_bench_name(b.get("run_name") or b.get("name", ""))
+        e = out.setdefault(short, {"pipeline": p, "profile": prof, "case": case, "mode": mode,
+                                   "label": b.get("label", ""), "driver": bench_driver(context, prof),
+                                   "error": None, "samples": []})
+        if b.get("error_occurred"):
+            e["error"] = b.get("error_message", "error")
+            continue
+        scale = TIME_SCALE.get(b.get("time_unit", "ns"), 1e-6)
+        e["samples"].append({"rep": b.get("repetition_index", len(e["samples"])),
+                             "real_time_ms": b["real_time"] * scale, "cpu_time_ms": b.get("cpu_time", 0) * scale,
+                             "iterations": b.get("iterations", 0),
+                             "pixels_per_second": b.get("pixels_per_second"),
+                             "bytes_per_second": b.get("bytes_per_second")})
+    return {"context": context, "bench": out}
+
+
+def empty_side(label):
+    return {"label": label, "tests": {}, "bench": {}, "env": {}, "bench_context": {}, "has_results": False,
+            "has_bench": False}
+
+
+def add_document(side, doc, path):
+    kind = kind_of(doc)
+    if kind == "results":
+        side["has_results"] = True
+        side["env"] = doc.get("environment") or {}
+        for rec in doc["runs"]:
+            side["tests"][test_key(rec)] = rec
+    elif kind == "bench":
+        side["has_bench"] = True
+        nb = normalise_bench(doc)
+        side["bench_context"] = nb["context"]
+        side["bench"].update(nb["bench"])
+    else:
+        raise InputError("%s is neither a results file (with 'runs') nor a Google Benchmark JSON "
+                         "(with 'benchmarks')" % path)
+
+
+def load_side(spec, db=None):
+    """One side of a comparison from `spec`: a run id in the history `db` (digits, or 'latest', 'latest~N'),
+    a directory holding results.json and/or bench.json, or files joined with ',' (each a results or bench JSON)."""
+    if db is not None and (spec.isdigit() or spec.startswith("latest")) and not os.path.exists(spec):
+        from . import history
+        return history.load_side(db, spec)
+    if spec.isdigit() and not os.path.exists(spec):
+        raise InputError("'%s' looks like a run id: pass --db HISTORY.sqlite" % spec)
+    side = empty_side(spec)
+    paths = []
+    for part in spec.split(","):
+        if os.path.isdir(part):
+            found = [os.path.join(part, n) for n in ("results.json", "bench.json") if os.path.exists(os.path.join(part, n))]
+            if not found:
+                raise InputError("directory %s has neither results.json nor bench.json" % part)
+            paths += found
+        else:
+            paths.append(part)
+    for p in paths:
+        add_document(side, read_json(p), p)
+    side["label"] = spec
+    return side
+
+
+def side_drivers(side):
+    """Sorted set of driver strings seen in a side (tests' devices, bench contexts)."""
+    ds = {test_driver(r) for r in side["tests"].values()}
+    ds |= {b["driver"] for b in side["bench"].values()}
+    return sorted(d for d in ds if d)

@@ -1,0 +1,185 @@
+"""scripts/driver-diff OLD NEW: is the new driver safe to ship? A qualification report, Markdown and HTML.
+
+OLD and NEW are the same forms as for scripts/compare: run ids of the history (--db), directories with
+results.json and/or bench.json, or comma-separated results/bench JSON files. The report lists: the drivers
+of each side, tests that changed outcome (worse first), new TEARDOWN_FAULTs, metric drift of tests that
+pass on both (errors that changed but stay within the tolerance), performance changes with their Mann-Whitney
+U p-values, and what only one side ran.
+
+Exit status: 0 nothing got worse; 1 a test flipped to a worse outcome, or (unless --ignore-perf) a benchmark
+regressed significantly; 2 bad input.
+"""
+import argparse
+import html
+import os
+import sys
+
+from . import compare, data
+
+DRIFT_KEYS = ("max_abs_error", "max_rel_error", "max_ulp_error", "mismatches", "mismatch_fraction", "psnr_db",
+              "nan_mismatches")
+
+
+def metric_drift(old_tests, new_tests):
+    """Tests with the same passing outcome on both sides whose compare metrics differ:
+    [{key, tolerance, metric, old, new}]."""
+    rows = []
+    for key in sorted(set(old_tests) & set(new_tests)):
+        o, n = old_tests[key], new_tests[key]
+        if o.get("outcome") != n.get("outcome") or data.severity(o.get("outcome")) > 1:
+            continue
+        oo = (o.get("metrics") or {}).get("outputs") or {}
+        no = (n.get("metrics") or {}).get("outputs") or {}
+        for out in sorted(set(oo) & set(no)):
+            for m in DRIFT_KEYS:
+                a, b = oo[out].get(m), no[out].get(m)
+                if a is not None and b is not None and a != b:
+                    rows.append({"key": key, "output": out, "tolerance": (n.get("metrics") or {}).get("tolerance", ""),
+                                 "metric": m, "old": a, "new": b})
+    return rows
+
+
+def build(old, new, alpha, min_effect, ignore_perf=False, correction="holm"):
+    """The report's data: compare.compare_sides plus drivers, new TEARDOWN_FAULTs and metric drift."""
+    res = compare.compare_sides(old, new, alpha, min_effect, correction)
+    flips = (res["tests"] or {}).get("flips", [])
+    res["old_drivers"], res["new_drivers"] = data.side_drivers(old), data.side_drivers(new)
+    res["new_teardown_faults"] = [f for f in flips if f["cand"] == "TEARDOWN_FAULT"]
+    res["drift"] = metric_drift(old["tests"], new["tests"]) if res["tests"] is not None else []
+    res["counts"] = {"old": outcome_counts(old["tests"]), "new": outcome_counts(new["tests"])}
+    res["ignore_perf"] = ignore_perf
+    res["failed"] = bool(res["worse_flips"] or (res["regressions"] and not ignore_perf))
+    return res
+
+
+def outcome_counts(tests):
+    c = {}
+    for r in tests.values():
+        c[r.get("outcome")] = c.get(r.get("outcome"), 0) + 1
+    return ", ".join("%d %s" % (c[k], k) for k in sorted(c, key=data.severity)) or "no results"
+
+
+def verdict_line(res):
+    if not res["failed"]:
+        return "SAFE: no test got worse" + ("" if res["ignore_perf"] else " and no benchmark regressed significantly")
+    parts = []
+    if res["worse_flips"]:
+        parts.append("%d test(s) got worse" % res["worse_flips"])
+    if res["regressions"] and not res["ignore_perf"]:
+        parts.append("%d benchmark(s) significantly slower" % res["regressions"])
+    return "NOT SAFE: " + ", ".join(parts)
+
+
+def _sections(res):
+    """Yields (title, header, rows, note) tables shared by the Markdown and HTML renderers."""
+    flips = (res["tests"] or {}).get("flips", [])
+    yield ("Tests that changed outcome", ["test", "old", "new", "direction", "new message"],
+           [[f["key"], f["base"], f["cand"], f["direction"], f["cand_message"]] for f in flips],
+           "no results on one side" if res["tests"] is None else "none")
+    yield ("New TEARDOWN_FAULTs", ["test", "old", "message"],
+           [[f["key"], f["base"], f["cand_message"]] for f in res["new_teardown_faults"]], "none")
+    yield ("Metric drift within tolerance", ["test", "output", "tolerance", "metric", "old", "new"],
+           [[d["key"], d["output"], d["tolerance"], d["metric"], str(d["old"]), str(d["new"])] for d in res["drift"]],
+           "none: every test that passes on both has identical error metrics")
+    rows = sorted(res["bench"]["benchmarks"], key=lambda r: ({"regression": 0, "improvement": 1}.get(r["verdict"], 2),
+                                                             r["name"]))
+    yield ("Performance (median real time per iteration, Mann-Whitney U, alpha %g, minimum effect %g %%, "
+           "p %s)" % (res["alpha"], 100 * res["min_effect"], "Holm-adjusted" if res["bench"]["correction"] == "holm"
+                      else "not adjusted"),
+           ["benchmark", "old ms", "new ms", "change", "U", "p", "p adj", "verdict"],
+           [[r["name"], "%.4g" % r["base_median"], "%.4g" % r["cand_median"], compare.pct(r["change"]),
+             "%g" % r["u"], compare.fmt_p(r["p"]), compare.fmt_p(r["p_adj"]), r["verdict"]] for r in rows],
+           "no benchmark on both sides")
+    only = [["test", k, "old only"] for k in (res["tests"] or {}).get("only_base", [])]
+    only += [["test", k, "new only"] for k in (res["tests"] or {}).get("only_cand", [])]
+    only += [["benchmark", k, "old only"] for k in res["bench"]["only_base"]]
+    only += [["benchmark", k, "new only"] for k in res["bench"]["only_cand"]]
+    yield ("Run on one side only", ["kind", "name", "side"], only, "none")
+
+
+def to_markdown(res):
+    def cell(s):
+        return str(s).replace("|", "\\|").replace("\n", " ")
+    lines = ["# Driver qualification report", "",
+             "| | old | new |", "|---|---|---|",
+             "| run | %s | %s |" % (cell(res["base"]), cell(res["candidate"])),
+             "| drivers | %s | %s |" % (cell("; ".join(res["old_drivers"]) or "-"), cell("; ".join(res["new_drivers"]) or "-")),
+             "| outcomes | %s | %s |" % (res["counts"]["old"], res["counts"]["new"]), "",
+             "**%s** (%d outcome change(s), %d new TEARDOWN_FAULT(s), %d metric drift(s), %d significant "
+             "regression(s), %d improvement(s))" % (verdict_line(res), len((res["tests"] or {}).get("flips", [])),
+                                                   len(res["new_teardown_faults"]), len(res["drift"]),
+                                                   res["regressions"], res["improvements"]), ""]
+    for title, header, rows, empty in _sections(res):
+        lines += ["## " + title, ""]
+        if not rows:
+            lines += ["_%s_" % empty, ""]
+            continue
+        lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
+        lines.append("")
+    return "\n".join(lines)
+
+
+CSS = """body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}
+td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f3f3f3}
+.bad{background:#fdd}.good{background:#dfd}.verdict{font-size:1.3em;padding:.5em;border-radius:4px}
+.verdict.bad{border:2px solid #c00}.verdict.good{border:2px solid #080}em{color:#666}"""
+
+
+def to_html(res):
+    e = html.escape
+    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>Driver qualification</title><style>%s</style>"
+           "</head><body><h1>Driver qualification report</h1>" % CSS,
+           "<table><tr><th></th><th>old</th><th>new</th></tr>",
+           "<tr><th>run</th><td>%s</td><td>%s</td></tr>" % (e(res["base"]), e(res["candidate"])),
+           "<tr><th>drivers</th><td>%s</td><td>%s</td></tr>" % ("<br>".join(map(e, res["old_drivers"])) or "-",
+                                                              "<br>".join(map(e, res["new_drivers"])) or "-"),
+           "<tr><th>outcomes</th><td>%s</td><td>%s</td></tr></table>" % (e(res["counts"]["old"]), e(res["counts"]["new"])),
+           "<p class='verdict %s'>%s</p>" % ("bad" if res["failed"] else "good", e(verdict_line(res)))]
+    for title, header, rows, empty in _sections(res):
+        out.append("<h2>%s</h2>" % e(title))
+        if not rows:
+            out.append("<p><em>%s</em></p>" % e(empty))
+            continue
+        out.append("<table><tr>%s</tr>" % "".join("<th>%s</th>" % e(h) for h in header))
+        for r in rows:
+            cls = "bad" if ("worse" in r or "regression" in r or "TEARDOWN_FAULT" in r[1:3]) else (
+                "good" if ("better" in r or "improvement" in r) else "")
+            out.append("<tr class='%s'>%s</tr>" % (cls, "".join("<td>%s</td>" % e(str(c)) for c in r)))
+        out.append("</table>")
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="driver-diff", description=__doc__.split("\n\n")[0],
+                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("old", metavar="OLD", help="run id, directory, or results/bench JSON file(s) joined with ','")
+    ap.add_argument("new", metavar="NEW", help="same forms as OLD")
+    ap.add_argument("--out", metavar="DIR", help="write DIR/driver-diff.md and DIR/driver-diff.html "
+                                                 "(default: Markdown on stdout)")
+    ap.add_argument("--ignore-perf", action="store_true", help="performance changes do not affect the exit status")
+    compare.add_side_args(ap)
+    args = ap.parse_args(argv)
+    try:
+        db = compare.default_db(args)
+        old, new = data.load_side(args.old, db), data.load_side(args.new, db)
+    except data.InputError as err:
+        print("driver-diff: %s" % err, file=sys.stderr)
+        return 2
+    res = build(old, new, args.alpha, args.min_effect, args.ignore_perf, args.correction)
+    md = to_markdown(res)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "driver-diff.md"), "w", encoding="utf-8") as f:
+            f.write(md)
+        with open(os.path.join(args.out, "driver-diff.html"), "w", encoding="utf-8") as f:
+            f.write(to_html(res))
+        print("driver-diff: %s\nreport: %s/driver-diff.md, %s/driver-diff.html" % (verdict_line(res), args.out, args.out))
+    else:
+        sys.stdout.write(md)
+    return 1 if res["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

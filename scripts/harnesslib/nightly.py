@@ -1,0 +1,156 @@
+"""The nightly job after the build (scripts/nightly builds first, then calls this).
+
+Runs the whole matrix (every pipeline x profile x case, the nightly cases included) one profile at a time,
+then the benchmarks one profile at a time with >= 9 repetitions in random interleaving, and ingests every
+artifact into the history as soon as it exists, so a nightly that stops midway keeps what finished. Writes
+OUT/results.json (merged), OUT/report/ (aot-harness report), the dashboard, and compares with the previous
+complete run.
+
+Exit status: 0 all ran, no test worse than SKIP and no regression against the previous run; 1 a test failed or
+something got worse; 2 a step could not run (build, harness, benchmarks).
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from . import compare, data, history
+
+
+def log(msg):
+    print("nightly: " + msg, flush=True)
+
+
+def runnable_profiles(harness):
+    """Profiles runnable here, from `aot-harness list --json` (all profiles of all pipelines)."""
+    out = subprocess.run([harness, "list", "--json"], capture_output=True, text=True, timeout=120)
+    if out.returncode != 0:
+        raise RuntimeError("aot-harness list --json failed: " + out.stderr.strip()[-300:])
+    doc = json.loads(out.stdout)
+    allp, runnable = [], []
+    for p in doc.get("pipelines", []):
+        for prof in p.get("profiles", []):
+            if prof["name"] not in allp:
+                allp.append(prof["name"])
+            if prof.get("runnable") and prof["name"] not in runnable:
+                runnable.append(prof["name"])
+    return allp, runnable
+
+
+def main(argv=None):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap = argparse.ArgumentParser(prog="nightly", description=__doc__.split("\n\n")[0],
+                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", default=os.path.join(root, "out", "history.sqlite"), help="history (default %(default)s)")
+    ap.add_argument("--out", default=os.path.join(root, "out", "nightly"), help="artifacts (default %(default)s)")
+    ap.add_argument("--bin", default=os.path.join(root, "build", "bin"), help="aot-harness and pipeline-benchmarks")
+    ap.add_argument("--repetitions", type=int, default=9, help="benchmark repetitions (>= 9, default 9)")
+    ap.add_argument("--min-time", default="0.1", help="seconds per repetition (default 0.1)")
+    ap.add_argument("--bench-filter", default="", help="extra regex the benchmark names must match, e.g. /small/")
+    ap.add_argument("--profile", action="append", help="only these profiles (repeatable; default all)")
+    ap.add_argument("--label", default="nightly", help="label of the run in the history")
+    ap.add_argument("--build-status", type=int, default=0, help="exit status of the build (set by scripts/nightly)")
+    ap.add_argument("--dashboard", default=os.path.join(root, "out", "dashboard"), help="dashboard dir ('' = none)")
+    args = ap.parse_args(argv)
+    if args.repetitions < 9:
+        ap.error("--repetitions must be at least 9 for the Mann-Whitney test to have power")
+    os.makedirs(args.out, exist_ok=True)
+    con = history.connect(args.db)
+    run_id = history.create_run(con, commit=history.git_commit(root), label=args.label)
+    log("run %d in %s" % (run_id, args.db))
+    problems, worst = [], "PASS"
+
+    def interrupted(signum, _frame):
+        history.finish_run(con, run_id, "interrupted", "signal %d; %s" % (signum, "; ".join(problems)))
+        log("interrupted by signal %d; what finished is in run %d" % (signum, run_id))
+        sys.exit(128 + signum)
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
+
+    if args.build_status != 0:
+        history.finish_run(con, run_id, "build-failed", "build exited with %d" % args.build_status)
+        log("build failed (exit %d); recorded as run %d" % (args.build_status, run_id))
+        return 2
+    harness = os.path.join(args.bin, "aot-harness")
+    bench = os.path.join(args.bin, "pipeline-benchmarks")
+    try:
+        allp, runnable = runnable_profiles(harness)
+    except (OSError, RuntimeError, ValueError) as e:
+        history.finish_run(con, run_id, "failed", str(e))
+        log(str(e))
+        return 2
+    profiles = [p for p in allp if not args.profile or p in args.profile]
+    merged = None
+    t0 = time.time()
+    for prof in profiles:  # the matrix, one profile at a time; each results file ingested at once
+        path = os.path.join(args.out, "results-%s.json" % prof)
+        if os.path.exists(path):
+            os.remove(path)
+        rc = subprocess.run([harness, "run", "--profile", prof, "--json", path,
+                             "--artifacts", os.path.join(args.out, "artifacts")]).returncode
+        if not os.path.exists(path):
+            problems.append("harness run --profile %s wrote no results (exit %d)" % (prof, rc))
+            log(problems[-1])
+            continue
+        doc = data.read_json(path)
+        history.ingest_results(con, run_id, doc, path)
+        for r in doc["runs"]:
+            if data.severity(r.get("outcome")) > data.severity(worst):
+                worst = r.get("outcome")
+        if merged is None:
+            merged = doc
+        else:
+            merged["runs"] += doc["runs"]
+    log("matrix: %.0f s, worst outcome %s" % (time.time() - t0, worst))
+    if merged is not None:
+        from collections import Counter
+        c = Counter(r["outcome"] for r in merged["runs"])
+        merged["summary"] = dict(c, total=len(merged["runs"]), worst=worst)
+        with open(os.path.join(args.out, "results.json"), "w", encoding="utf-8") as f:
+            json.dump(merged, f, indent=1)
+        subprocess.run([harness, "report", "--results", os.path.join(args.out, "results.json"),
+                        "--out", os.path.join(args.out, "report")])
+    t0 = time.time()
+    for prof in [p for p in profiles if p in runnable]:  # benchmarks, one profile at a time
+        path = os.path.join(args.out, "bench-%s.json" % prof)
+        if os.path.exists(path):
+            os.remove(path)
+        filt = "^BM_[^/]+/%s(/.*)?%s" % (prof, args.bench_filter) if args.bench_filter else "^BM_[^/]+/%s/" % prof
+        with open(os.path.join(args.out, "bench-%s.log" % prof), "w") as logf:
+            rc = subprocess.run([bench, "--benchmark_filter=" + filt, "--benchmark_repetitions=%d" % args.repetitions,
+                                 "--benchmark_min_time=%s" % args.min_time,
+                                 "--benchmark_enable_random_interleaving=true",
+                                 "--benchmark_out=" + path, "--benchmark_out_format=json"],
+                                stdout=logf, stderr=subprocess.STDOUT).returncode
+        if rc != 0 or not os.path.exists(path):
+            problems.append("benchmarks of %s failed (exit %d, log %s/bench-%s.log)" % (prof, rc, args.out, prof))
+            log(problems[-1])
+        if os.path.exists(path):
+            try:
+                n = history.ingest_bench(con, run_id, data.read_json(path), path)
+                log("benchmarks %s: %d" % (prof, n))
+            except data.InputError as e:
+                problems.append(str(e))
+    log("benchmarks: %.0f s" % (time.time() - t0))
+    history.finish_run(con, run_id, "failed" if problems else "complete", "; ".join(problems))
+    status = 2 if problems else (1 if data.severity(worst) > data.severity("SKIP") else 0)
+    prev = [r[0] for r in con.execute("SELECT id FROM runs WHERE id < ? AND status='complete' ORDER BY id DESC LIMIT 1",
+                                      (run_id,))]
+    con.close()
+    if prev:
+        res = compare.compare_sides(history.load_side(args.db, str(prev[0])), history.load_side(args.db, str(run_id)))
+        compare.print_text(res)
+        if res["failed"] and status == 0:
+            status = 1
+    if args.dashboard:
+        from . import dashboard
+        dashboard.main(["--db", args.db, "--out", args.dashboard])
+    log("run %d: %s" % (run_id, "; ".join(problems) or "complete"))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
