@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <climits>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "harness/buffers.h"
 #include "harness/environment.h"
 #include "harness/error.h"
+#include "harness/files.h"
 #include "harness/golden.h"
 #include "harness/npy.h"
 #include "harness/opencl_info.h"
@@ -296,6 +298,14 @@ int cmd_run(const std::vector<std::string> &argv) {
     st.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
     st.golden_dir = args.get("golden-dir", default_golden_dir());
     st.artifacts = args.get("artifacts");
+    if (!st.artifacts.empty()) {
+        // Absolute, so that the report (elsewhere) can show the pictures.
+        if (const int e = make_dirs(st.artifacts)) {
+            throw Error("cannot create --artifacts " + st.artifacts + ": " + std::strerror(e) + "; choose a writable directory");
+        }
+        char resolved[PATH_MAX];
+        if (realpath(st.artifacts.c_str(), resolved)) st.artifacts = resolved;
+    }
     st.fail_on_output = args.get("fail-on-output");
     try {
         std::regex check(st.fail_on_output);
