@@ -1,6 +1,7 @@
 # Script mode (cmake -P), run after aot-harness is built: writes OUT with one add_test() per
 # pipeline x profile x case reported by `aot-harness list --json`.
 #   -D HARNESS_EXE=... -D OUT=... -D TIMEOUT=... [-D EMULATOR=...]
+set(EMULATOR_TEXT "${EMULATOR}")
 separate_arguments(EMULATOR)
 execute_process(COMMAND ${EMULATOR} "${HARNESS_EXE}" list --json
                 OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
@@ -53,7 +54,7 @@ foreach (i RANGE ${plast})
         endif ()
         string(APPEND lines
           "add_test([=[${name}]=] ${EMULATOR} [=[${HARNESS_EXE}]=] run --pipeline ${pname} --profile ${prof} --case ${cname} --mode ${mode} --timeout ${TIMEOUT})\n"
-          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${mode_labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof})\n")
+          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${mode_labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof} ENVIRONMENT [=[HARNESS_EXEC_WRAPPER=${EMULATOR_TEXT}]=])\n")
       endforeach ()
     endforeach ()
   endforeach ()

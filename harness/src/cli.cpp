@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <regex>
+#include <sstream>
 
 #include "harness/args.h"
 #include "harness/buffers.h"
@@ -102,6 +103,17 @@ Availability check_availability() {
         if (!sel.is_null()) a.selected[p.name] = sel;
     }
     return a;
+}
+
+// `name` looked up in $PATH (execv does not search); throws Error if it is not there.
+std::string find_in_path(const std::string &name) {
+    const char *path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const std::string candidate = dir + "/" + name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    throw Error("HARNESS_EXEC_WRAPPER names '" + name + "', which is not in PATH; install it or give its full path");
 }
 
 std::string self_exe() {
@@ -278,6 +290,15 @@ RunRecord run_one(const RunSettings &st, const std::string &p, const std::string
     if (!st.artifacts.empty()) {
         cmd.argv.push_back("--artifacts");
         cmd.argv.push_back(st.artifacts);
+    }
+    // Cross builds under user-mode emulation: the child must be started through the emulator too
+    // (e.g. HARNESS_EXEC_WRAPPER="qemu-aarch64 -L /usr/aarch64-linux-gnu").
+    if (const char *wrapper = std::getenv("HARNESS_EXEC_WRAPPER"); wrapper && *wrapper) {
+        std::istringstream words(wrapper);
+        std::vector<std::string> prefix;
+        for (std::string w; words >> w;) prefix.push_back(w);
+        if (!prefix.empty() && prefix[0].find('/') == std::string::npos) prefix[0] = find_in_path(prefix[0]);
+        cmd.argv.insert(cmd.argv.begin(), prefix.begin(), prefix.end());
     }
     cmd.timeout_s = st.timeout;
     cmd.record_path = st.tmp + "/record.json";
