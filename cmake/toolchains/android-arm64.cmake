@@ -1,12 +1,12 @@
-# Android arm64 objects. With an NDK (ANDROID_NDK set), defer to its toolchain file so the harness
-# links; without one, only the pipelines' Halide objects are built (Halide cross-compiles them
-# itself) and the host compiler is used for nothing that must run on the device.
+# Android arm64. Halide cross-compiles the pipelines itself, so without an NDK the preset builds
+# only their objects (HARNESS_OBJECTS_ONLY) with the host toolchain. With ANDROID_NDK set, the NDK's
+# toolchain is used and the harness links too (configure with -D HARNESS_OBJECTS_ONLY=OFF).
 if (DEFINED ENV{ANDROID_NDK} AND EXISTS "$ENV{ANDROID_NDK}/build/cmake/android.toolchain.cmake")
   set(ANDROID_ABI arm64-v8a)
   set(ANDROID_PLATFORM android-28)
   include("$ENV{ANDROID_NDK}/build/cmake/android.toolchain.cmake")
-  set(HARNESS_HAVE_NDK ON)
+  message(STATUS "harness: Android NDK at $ENV{ANDROID_NDK}")
 else ()
-  set(HARNESS_HAVE_NDK OFF)
+  message(STATUS "harness: no Android NDK (ANDROID_NDK unset): building the pipelines' objects only; "
+                 "set ANDROID_NDK to link the harness for the device")
 endif ()
-set(HARNESS_PLATFORM arm-64-android CACHE STRING "" FORCE)
