@@ -73,6 +73,61 @@ case "$scenario" in
   bless_is_reproducible)
     # Re-blessing from the same build must reproduce the committed goldens bit for bit.
     expect 0 "blessed golden/brighten/small.npy" "$exe" bless --pipeline brighten --case small --golden-dir "$tmp/golden" ;;
+  truncated_golden)
+    f="$tmp/golden/brighten/odd.npy"; head -c 100 "$f" > "$tmp/t" && cat "$tmp/t" > "$f"
+    before=$(snapshot "$tmp/golden")
+    expect 2 "ERROR .*golden/brighten/odd.npy does not match its sha256" \
+      "$exe" run --pipeline brighten --profile cpu --case odd --golden-dir "$tmp/golden" ;;
+  manifest_malformed)
+    printf '{"goldens": [' > "$tmp/golden/MANIFEST.json"
+    before=$(snapshot "$tmp/golden")
+    expect 2 "MANIFEST.json is not valid JSON" \
+      "$exe" run --pipeline blur3x3 --profile cpu --case small --golden-dir "$tmp/golden" ;;
+  manifest_wrong_shape)
+    sed 's/"shape": \[/"shape": [ 1,/' "$tmp/golden/MANIFEST.json" > "$tmp/m" && cp "$tmp/m" "$tmp/golden/MANIFEST.json"
+    before=$(snapshot "$tmp/golden")
+    expect 2 "has dtype/shape .* but the manifest says" \
+      "$exe" run --pipeline blur3x3 --profile cpu --case small --golden-dir "$tmp/golden" ;;
+  xfail_malformed)
+    printf '{"xfail": [{"profile": "opencl"}]}' > "$tmp/golden/xfail.json"
+    before=$(snapshot "$tmp/golden")
+    expect_usage "xfail.json: entry 0: missing field 'reason'" \
+      "$exe" run --pipeline blur3x3 --profile cpu --case small --golden-dir "$tmp/golden" ;;
+  unknown_mode)
+    expect_usage "unknown buffer mode 'zero-copy'; modes: host, device" "$exe" run --mode zero-copy ;;
+  bad_repeats)
+    expect_usage "--repeats '0' is not a number from 1 to 100" "$exe" run --repeats 0 ;;
+  absurd_timeout)
+    expect_usage "--timeout '1e12' is not a number from 1 to 86400" "$exe" run --timeout 1e12 ;;
+  unknown_command)
+    expect_usage "unknown command 'frobnicate'" "$exe" frobnicate ;;
+  describe_unknown)
+    expect_usage "unknown pipeline 'nope'" "$exe" describe nope ;;
+  bless_needs_pipeline)
+    expect_usage "bless needs --pipeline P or --all" "$exe" bless --golden-dir "$tmp/golden" ;;
+  no_opencl_icd)
+    mkdir "$tmp/vendors"
+    OCL_ICD_VENDORS="$tmp/vendors" OCL_ICD_FILENAMES= expect 77 "SKIP .*no OpenCL platform found" \
+      "$exe" run --profile opencl-mali --case small --golden-dir "$tmp/golden" ;;
+  icd_missing_library)
+    mkdir "$tmp/vendors"; echo /nonexistent/libnothere.so > "$tmp/vendors/broken.icd"
+    OCL_ICD_VENDORS="$tmp/vendors" OCL_ICD_FILENAMES= expect 77 "SKIP .*no OpenCL platform found" \
+      "$exe" run --profile opencl --case small --golden-dir "$tmp/golden" ;;
+  readonly_golden_bless)
+    chmod -R a-w "$tmp/golden"
+    if touch "$tmp/golden/probe" 2>/dev/null; then rm -f "$tmp/golden/probe"; chmod -R u+w "$tmp/golden"; echo "root ignores permissions here; using a read-only bind is not possible: skip"; exit 77; fi
+    expect_usage "cannot write .*golden" "$exe" bless --pipeline brighten --case small --golden-dir "$tmp/golden"
+    chmod -R u+w "$tmp/golden" ;;
+  disk_full_bless)
+    # A file-size limit makes every write of more than 1 KiB fail (EFBIG), as a full disk would.
+    before=$(snapshot "$tmp/golden")
+    (trap '' XFSZ; ulimit -f 1; "$exe" bless --pipeline brighten --case odd --golden-dir "$tmp/golden") >"$tmp/out" 2>&1
+    got=$?; cat "$tmp/out"
+    [ "$got" = 2 ] || fail "exit code $got, expected 2"
+    grep -q "aot-harness: error: cannot write .*golden/brighten/odd.npy" "$tmp/out" || fail "no one-line write error"
+    ls "$tmp/golden/brighten" | grep -q tmp && fail "a temporary file was left behind" ;;
+  unwritable_report)
+    expect_usage "cannot write report to /proc/forbidden" "$exe" report --results /dev/null --out /proc/forbidden ;;
   *) fail "unknown scenario" ;;
 esac
 after=$(snapshot "$tmp/golden")
