@@ -444,9 +444,7 @@ int cmd_bless(const std::vector<std::string> &argv) {
     const std::string dir = args.get("golden-dir", default_golden_dir());
     const Registry &reg = Registry::instance();
     std::vector<std::string> pipes = args.has("all") ? reg.pipelines() : std::vector<std::string>{reg.spec(args.get("pipeline")).name};
-    for (const auto &p : pipes) {
-        for (const auto &line : bless(dir, p, args.get("case"))) std::printf("blessed %s\n", line.c_str());
-    }
+    for (const auto &line : bless(dir, pipes, args.get("case"))) std::printf("blessed %s\n", line.c_str());
     return 0;
 }
 

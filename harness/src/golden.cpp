@@ -1,14 +1,18 @@
 #include "harness/golden.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 
 #include "harness/error.h"
+#include "harness/files.h"
 #include "harness/npy.h"
 #include "harness/sha256.h"
 
@@ -71,6 +75,7 @@ std::string golden_relpath(const std::string &pipeline, const std::string &case_
 }
 
 Manifest Manifest::load(const std::string &dir, bool allow_missing) {
+    recover_interrupted_bless(dir);
     const std::string path = dir + "/MANIFEST.json";
     Manifest m;
     if (access(path.c_str(), F_OK) != 0) {
@@ -98,12 +103,119 @@ Manifest Manifest::load(const std::string &dir, bool allow_missing) {
     return m;
 }
 
-void Manifest::save(const std::string &dir) const {
+std::string Manifest::text() const {
     nlohmann::json sorted = goldens_;
     std::sort(sorted.begin(), sorted.end(),
               [](const nlohmann::json &a, const nlohmann::json &b) { return a["file"] < b["file"]; });
     const nlohmann::json doc{{"format", 1}, {"goldens", sorted}};
-    write_file_atomic(dir + "/MANIFEST.json", doc.dump(2) + "\n");
+    return doc.dump(2) + "\n";
+}
+
+namespace {
+
+const char *kStaging = ".bless-staging";
+const char *kCommit = ".bless-commit";
+
+// rm -rf of a directory tree this module created (files and subdirectories only).
+void remove_tree(const std::string &path) {
+    if (DIR *d = opendir(path.c_str())) {
+        while (dirent *e = readdir(d)) {
+            const std::string name = e->d_name;
+            if (name == "." || name == "..") continue;
+            const std::string p = path + "/" + name;
+            if (is_dir(p)) remove_tree(p);
+            else unlink(p.c_str());
+        }
+        closedir(d);
+    }
+    rmdir(path.c_str());
+}
+
+// Files below `root`, relative to it.
+void list_files(const std::string &root, const std::string &rel, std::vector<std::string> &out) {
+    DIR *d = opendir((root + "/" + rel).c_str());
+    if (!d) return;
+    while (dirent *e = readdir(d)) {
+        const std::string name = e->d_name;
+        if (name == "." || name == "..") continue;
+        const std::string r = rel.empty() ? name : rel + "/" + name;
+        if (is_dir(root + "/" + r)) list_files(root, r, out);
+        else out.push_back(r);
+    }
+    closedir(d);
+}
+
+void fsync_dir(const std::string &dir) {
+    const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+// Step 3: moves every committed file into place, the manifest last. Idempotent.
+void apply_commit(const std::string &dir) {
+    const std::string commit = dir + "/" + kCommit;
+    std::vector<std::string> files;
+    list_files(commit, "", files);
+    std::sort(files.begin(), files.end(), [](const std::string &a, const std::string &b) {
+        return (a == "MANIFEST.json") < (b == "MANIFEST.json") || ((a == "MANIFEST.json") == (b == "MANIFEST.json") && a < b);
+    });
+    for (const auto &f : files) {
+        const std::string target = dir + "/" + f;
+        make_dirs(target.substr(0, target.rfind('/')));
+        if (rename((commit + "/" + f).c_str(), target.c_str()) != 0) {
+            throw Error("cannot move " + commit + "/" + f + " to " + target + ": " + std::strerror(errno) +
+                        "; make the golden dir writable and run the command again");
+        }
+    }
+    fsync_dir(dir);
+    remove_tree(commit);
+}
+
+}  // namespace
+
+std::string recover_interrupted_bless(const std::string &dir) {
+    std::string what;
+    if (is_dir(dir + "/" + kCommit)) {
+        apply_commit(dir);
+        what = "completed an interrupted bless in " + dir;
+    }
+    if (is_dir(dir + "/" + kStaging)) {
+        remove_tree(dir + "/" + kStaging);
+        if (what.empty()) what = "discarded an interrupted bless in " + dir + " (the old goldens stand)";
+    }
+    return what;
+}
+
+void commit_goldens(const std::string &dir, const std::vector<std::pair<std::string, std::string>> &files,
+                    const Manifest &manifest) {
+    recover_interrupted_bless(dir);
+    const std::string staging = dir + "/" + kStaging;
+    if (const int e = make_dirs(staging)) {
+        throw Error("cannot create " + staging + ": " + std::strerror(e) + "; make the golden dir writable");
+    }
+    try {
+        for (const auto &[rel, bytes] : files) {
+            const std::string path = staging + "/" + rel;
+            if (const int e = make_dirs(path.substr(0, path.rfind('/')))) {
+                throw Error("cannot create a directory for " + path + ": " + std::strerror(e) + "; make the golden dir writable");
+            }
+            write_file_atomic(path, bytes);
+        }
+        write_file_atomic(staging + "/MANIFEST.json", manifest.text());
+    } catch (const Error &e) {
+        remove_tree(staging);
+        throw Error(std::string(e.what()) + " (nothing in " + dir + " was changed)");
+    }
+    fsync_dir(staging);
+    if (rename(staging.c_str(), (dir + "/" + kCommit).c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        remove_tree(staging);
+        throw Error("cannot commit the new goldens in " + dir + ": " + why + " (nothing was changed)");
+    }
+    fsync_dir(dir);
+    apply_commit(dir);
 }
 
 const nlohmann::json *Manifest::find(const std::string &relpath) const {

@@ -2,6 +2,7 @@
 
 
 #include <chrono>
+#include <tuple>
 #include <cstring>
 
 #include "harness/error.h"
@@ -327,13 +328,12 @@ RunRecord run_case(const RunRequest &req) {
     return r;
 }
 
-std::vector<std::string> bless(const std::string &golden_dir, const std::string &pipeline,
-                               const std::string &case_name) {
-    return bless_with_reference(golden_dir, Registry::instance().spec(pipeline), case_name);
-}
+namespace {
 
-std::vector<std::string> bless_with_reference(const std::string &golden_dir, const PipelineSpec &spec,
-                                              const std::string &case_name) {
+// The golden files of one spec's cases (all, or `case_name`): (relative path, .npy bytes, manifest
+// entry), each checked against the spec's reference. Throws Error on any disagreement.
+std::vector<std::tuple<std::string, std::string, nlohmann::json>> bless_pending(const PipelineSpec &spec,
+                                                                                const std::string &case_name) {
     const Registry &reg = Registry::instance();
     const std::string &pipeline = spec.name;
     const Variant *cpu = reg.find(pipeline, "cpu");
@@ -344,14 +344,7 @@ std::vector<std::string> bless_with_reference(const std::string &golden_dir, con
     }
     if (cases.empty()) spec.find_case(case_name);  // throws listing the known cases
 
-    Manifest manifest = Manifest::load(golden_dir, /*allow_missing=*/true);
-    struct Pending {
-        std::string rel;
-        std::string bytes;
-        nlohmann::json entry;
-    };
-    std::vector<Pending> pending;
-    install_halide_error_handler();
+    std::vector<std::tuple<std::string, std::string, nlohmann::json>> pending;
     for (const CaseSpec *c : cases) {
         std::vector<Array> inputs = case_inputs(*c);
         Invocation inv(*cpu, *c, inputs);
@@ -362,48 +355,69 @@ std::vector<std::string> bless_with_reference(const std::string &golden_dir, con
         const std::vector<Array> expected = spec.reference(*c, inputs);
         std::string input_recipe;
         for (const auto &b : c->inputs) input_recipe += (input_recipe.empty() ? "" : "; ") + b.name + ": " + b.recipe.describe();
+        const std::vector<Array> outputs = inv.outputs();
         for (size_t i = 0; i < c->outputs.size(); i++) {
-            const CompareResult check = compare(expected.at(i), inv.outputs()[i], spec.tolerance);
+            const CompareResult check = compare(expected.at(i), outputs[i], spec.tolerance);
             if (!check.passed) {
                 throw Error("cpu result of " + pipeline + "/" + c->name + " output '" + c->outputs[i].name +
                             "' disagrees with the reference (" + check.message +
                             "); fix the generator or the reference; nothing was blessed");
             }
-            Pending p;
-            p.rel = golden_relpath(pipeline, c->name, c->outputs[i].name, c->outputs.size());
-            p.bytes = npy_encode(inv.outputs()[i]);
+            const std::string rel = golden_relpath(pipeline, c->name, c->outputs[i].name, c->outputs.size());
+            std::string bytes = npy_encode(outputs[i]);
             const nlohmann::json reference_check{
                 {"tolerance", spec.tolerance.name()}, {"passed", true}, {"max_abs_error", check.max_abs_error}};
-            p.entry = {{"file", p.rel},
-                       {"pipeline", pipeline},
-                       {"case", c->name},
-                       {"output", c->outputs[i].name},
-                       {"dtype", dtype_name(inv.outputs()[i].type)},
-                       {"shape", inv.outputs()[i].shape},
-                       {"sha256", sha256_hex(p.bytes)},
-                       {"profile", "cpu"},
-                       {"target", cpu->metadata->target},
-                       {"halide_version", std::to_string(HALIDE_VERSION_MAJOR) + "." +
-                                              std::to_string(HALIDE_VERSION_MINOR) + "." +
-                                              std::to_string(HALIDE_VERSION_PATCH)},
-                       {"generator_sha256", spec.generator_sha256},
-                       {"input_recipe", input_recipe},
-                       {"reference_check", reference_check}};
-            pending.push_back(std::move(p));
+            nlohmann::json entry{{"file", rel},
+                                 {"pipeline", pipeline},
+                                 {"case", c->name},
+                                 {"output", c->outputs[i].name},
+                                 {"dtype", dtype_name(outputs[i].type)},
+                                 {"shape", outputs[i].shape},
+                                 {"sha256", sha256_hex(bytes)},
+                                 {"profile", "cpu"},
+                                 {"target", cpu->metadata->target},
+                                 {"halide_version", std::to_string(HALIDE_VERSION_MAJOR) + "." +
+                                                        std::to_string(HALIDE_VERSION_MINOR) + "." +
+                                                        std::to_string(HALIDE_VERSION_PATCH)},
+                                 {"generator_sha256", spec.generator_sha256},
+                                 {"input_recipe", input_recipe},
+                                 {"reference_check", reference_check}};
+            pending.emplace_back(rel, std::move(bytes), std::move(entry));
         }
     }
+    return pending;
+}
+
+}  // namespace
+
+std::vector<std::string> bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
+                               const std::string &case_name) {
+    std::vector<const PipelineSpec *> specs;
+    for (const auto &p : pipelines) specs.push_back(&Registry::instance().spec(p));
+    return bless_specs(golden_dir, specs, case_name);
+}
+
+std::vector<std::string> bless_with_reference(const std::string &golden_dir, const PipelineSpec &spec,
+                                              const std::string &case_name) {
+    return bless_specs(golden_dir, {&spec}, case_name);
+}
+
+std::vector<std::string> bless_specs(const std::string &golden_dir, const std::vector<const PipelineSpec *> &specs,
+                                     const std::string &case_name) {
+    Manifest manifest = Manifest::load(golden_dir, /*allow_missing=*/true);
     std::vector<std::string> written;
-    for (const auto &p : pending) {
-        if (const int e = make_dirs(golden_dir + "/" + p.rel.substr(0, p.rel.rfind('/')))) {
-            throw Error("cannot create a directory under " + golden_dir + ": " + std::strerror(e) +
-                        "; make the golden dir writable");
+    std::vector<std::pair<std::string, std::string>> files;
+    install_halide_error_handler();
+    for (const PipelineSpec *spec : specs) {
+        for (auto &[rel, bytes, entry] : bless_pending(*spec, case_name)) {
+            written.push_back("golden/" + rel + " sha256 " + entry["sha256"].get<std::string>().substr(0, 12));
+            files.emplace_back(rel, std::move(bytes));
+            manifest.upsert(entry);
         }
-        write_file_atomic(golden_dir + "/" + p.rel, p.bytes);
-        manifest.upsert(p.entry);
-        written.push_back("golden/" + p.rel + " sha256 " + p.entry["sha256"].get<std::string>().substr(0, 12));
     }
-    manifest.save(golden_dir);
+    commit_goldens(golden_dir, files, manifest);  // one transaction for every pipeline and case
     return written;
 }
+
 
 }  // namespace harness

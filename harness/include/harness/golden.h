@@ -27,8 +27,8 @@ public:
     // Loads dir/MANIFEST.json; a missing file is an empty manifest when `allow_missing`.
     // Throws Error naming the file for malformed JSON or entries.
     static Manifest load(const std::string &dir, bool allow_missing = false);
-    // Writes dir/MANIFEST.json atomically.
-    void save(const std::string &dir) const;
+    // The manifest's JSON text (entries sorted by file).
+    std::string text() const;
 
     const nlohmann::json *find(const std::string &relpath) const;
     void upsert(const nlohmann::json &entry);
@@ -37,6 +37,19 @@ public:
 private:
     nlohmann::json goldens_ = nlohmann::json::array();
 };
+
+// Writes golden files (relative path -> bytes) and the manifest as one transaction:
+//   1. everything is written to <dir>/.bless-staging/ (any earlier staging is discarded);
+//   2. the staging directory is renamed to <dir>/.bless-commit/  (the commit point);
+//   3. each file is renamed into place, the manifest last, and .bless-commit/ is removed.
+// A kill before 2 leaves the old set; after 2, recover_interrupted_bless() completes the new one.
+// Throws Error naming the file that could not be written (the old set is then left untouched).
+void commit_goldens(const std::string &dir, const std::vector<std::pair<std::string, std::string>> &files,
+                    const Manifest &manifest);
+
+// Completes a bless that was killed after its commit point, or discards one killed before it.
+// Called by Manifest::load, so every command sees a complete set. Returns what it did ("" = nothing).
+std::string recover_interrupted_bless(const std::string &dir);
 
 // Loads a golden and checks it against its manifest entry (sha256, dtype, shape). Throws Error
 // naming the file and how to restore (git checkout) or re-bless it.
