@@ -6,10 +6,16 @@
 #       carrying every GPU API the selected profiles use. Call once, before harness_add_pipeline().
 #
 #   harness_add_pipeline(<name> GENERATOR <generator.cpp> SPEC <spec.cpp>
-#                        [PROFILES <profile>...] [PARAMS <generator-param=value>...])
+#                        [PROFILES <profile>...] [PARAMS <generator-param=value>...]
+#                        [FEATURES <halide-feature>...] [SUITE <object library>])
 #       One static library per pipeline x profile, named <name>__<profile with '-' as '_'>, with Halide
 #       REGISTRATION metadata; adds the spec and the registrations to the `harness_suite` object library
-#       that the harness executables link. PROFILES defaults to every loaded profile.
+#       (or SUITE) that the harness executables link. PROFILES defaults to every loaded profile.
+#       FEATURES (e.g. cl_half) are appended as -<feature> to the target of every GPU profile (runtime
+#       other than none); a spec that needs a device extension for them lists it in
+#       PipelineSpec::required_extensions so that devices without it SKIP.
+#       The generator runs through harness_run_generator.sh: if it fails for one profile, the build
+#       goes on with a stub variant whose every run is an ERROR carrying the generator's message.
 include_guard(GLOBAL)
 set(_HARNESS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
@@ -89,6 +95,7 @@ function(harness_load_profiles json_file)
       list(APPEND selected "${name}")
       set_property(GLOBAL PROPERTY HARNESS_PROFILE_${name}_TARGET "${target}")
       set_property(GLOBAL PROPERTY HARNESS_PROFILE_${name}_SCHEDULE "${schedule}")
+      set_property(GLOBAL PROPERTY HARNESS_PROFILE_${name}_RUNTIME "${runtime}")
       if (NOT runtime STREQUAL "none")
         list(APPEND features "${runtime}")
       endif ()
@@ -117,13 +124,44 @@ function(harness_profile_ident out profile)
   set(${out} "${ident}" PARENT_SCOPE)
 endfunction()
 
+# The generator command of harness_add_pipeline(): an imported executable <name>.generator.safe, a
+# script that runs the real generator through harness_run_generator.sh (stubs on failure).
+function(_harness_safe_generator out name)
+  set(gen "${name}.generator")
+  if (NOT TARGET "${gen}")
+    set(gen "${PROJECT_NAME}::halide_generators::${name}.generator")  # cross-compiling: host build's
+  endif ()
+  set(stub_flags "")
+  if (CMAKE_CXX_COMPILER_TARGET)
+    list(APPEND stub_flags "--target=${CMAKE_CXX_COMPILER_TARGET}")
+  endif ()
+  if (CMAKE_SYSROOT)
+    list(APPEND stub_flags "--sysroot=${CMAKE_SYSROOT}")
+  endif ()
+  list(JOIN stub_flags "\" \"" stub_flags)
+  if (stub_flags)
+    set(stub_flags " \"${stub_flags}\"")
+  endif ()
+  set(script "${CMAKE_CURRENT_BINARY_DIR}/${name}.generator.safe.sh")
+  file(GENERATE OUTPUT "${script}"
+       CONTENT "#!/bin/sh\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"$<TARGET_FILE:${gen}>\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\"${stub_flags} -- \"$@\"\n"
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  add_executable(${name}.generator.safe IMPORTED)
+  set_target_properties(${name}.generator.safe PROPERTIES IMPORTED_LOCATION "${script}")
+  set(${out} "${name}.generator.safe" PARENT_SCOPE)
+  set(${out}_DEPENDS "${gen}" "${_HARNESS_CMAKE_DIR}/harness_run_generator.sh" PARENT_SCOPE)
+endfunction()
+
 function(harness_add_pipeline name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC" "PROFILES;PARAMS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC;SUITE" "PROFILES;PARAMS;FEATURES")
   if (NOT ARG_GENERATOR OR NOT ARG_SPEC)
     message(FATAL_ERROR "harness_add_pipeline(${name}): GENERATOR and SPEC are required")
   endif ()
-  if (NOT TARGET harness_suite)
-    message(FATAL_ERROR "harness_add_pipeline(${name}): create the object library harness_suite first")
+  if (NOT ARG_SUITE)
+    set(ARG_SUITE harness_suite)
+  endif ()
+  if (NOT TARGET ${ARG_SUITE})
+    message(FATAL_ERROR "harness_add_pipeline(${name}): create the object library ${ARG_SUITE} first")
   endif ()
   get_property(all_profiles GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
   set(profiles "${ARG_PROFILES}")
@@ -133,16 +171,22 @@ function(harness_add_pipeline name)
   if (NOT "cpu" IN_LIST profiles)
     message(FATAL_ERROR "harness_add_pipeline(${name}): the cpu profile is required (it produces the goldens)")
   endif ()
+  foreach (feature IN LISTS ARG_FEATURES)
+    if (NOT feature MATCHES "^[a-z0-9_]+$")
+      message(FATAL_ERROR "harness_add_pipeline(${name}): FEATURES entry '${feature}' is not a Halide target feature name")
+    endif ()
+  endforeach ()
 
   cmake_path(ABSOLUTE_PATH ARG_GENERATOR OUTPUT_VARIABLE gen_src)
   cmake_path(ABSOLUTE_PATH ARG_SPEC OUTPUT_VARIABLE spec_src)
   add_halide_generator(${name}.generator SOURCES "${gen_src}")
+  _harness_safe_generator(safe_gen ${name})
 
   file(SHA256 "${gen_src}" gen_hash)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${gen_src}")
-  set_source_files_properties("${spec_src}" TARGET_DIRECTORY harness_suite PROPERTIES
+  set_source_files_properties("${spec_src}" TARGET_DIRECTORY ${ARG_SUITE} PROPERTIES
                               COMPILE_DEFINITIONS "HARNESS_GENERATOR_SHA256=\"${gen_hash}\"")
-  target_sources(harness_suite PRIVATE "${spec_src}")
+  target_sources(${ARG_SUITE} PRIVATE "${spec_src}")
 
   foreach (profile IN LISTS profiles)
     if (NOT profile IN_LIST all_profiles)
@@ -150,18 +194,24 @@ function(harness_add_pipeline name)
     endif ()
     get_property(target GLOBAL PROPERTY HARNESS_PROFILE_${profile}_TARGET)
     get_property(schedule GLOBAL PROPERTY HARNESS_PROFILE_${profile}_SCHEDULE)
+    get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
+    if (ARG_FEATURES AND NOT runtime STREQUAL "none")
+      list(JOIN ARG_FEATURES "-" feature_str)
+      string(APPEND target "-${feature_str}")
+    endif ()
     harness_profile_ident(ident "${profile}")
     set(lib "${name}__${ident}")
-    add_halide_library(${lib} FROM ${name}.generator
+    add_halide_library(${lib} FROM ${safe_gen}
                        GENERATOR ${name}
                        FUNCTION_NAME ${lib}
                        TARGETS ${target}
                        USE_RUNTIME harness_halide_runtime
                        PARAMS schedule=${schedule} ${ARG_PARAMS}
+                       DEPENDS ${safe_gen_DEPENDS}
                        REGISTRATION reg_src)
     cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-    target_sources(harness_suite PRIVATE "${reg_src}")
-    target_link_libraries(harness_suite PUBLIC ${lib})
+    target_sources(${ARG_SUITE} PRIVATE "${reg_src}")
+    target_link_libraries(${ARG_SUITE} PUBLIC ${lib})
   endforeach ()
   set_property(GLOBAL APPEND PROPERTY HARNESS_PIPELINES "${name}")
 endfunction()

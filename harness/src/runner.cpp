@@ -156,6 +156,7 @@ RunRecord run_case(const RunRequest &req) {
         const Variant *v = reg.find(req.pipeline, req.profile);
         if (!v) throw Error("pipeline " + req.pipeline + " has no " + req.profile + " variant in this build; rebuild with that profile");
         r.target = v->metadata->target;
+        if (!v->compile_error.empty()) throw Error(compile_error_message(*v));
 
         std::vector<Array> inputs = case_inputs(c);
         Invocation inv(*v, c, inputs);
@@ -206,6 +207,7 @@ std::vector<std::string> bless(const std::string &golden_dir, const std::string 
     const PipelineSpec &spec = reg.spec(pipeline);
     const Variant *cpu = reg.find(pipeline, "cpu");
     if (!cpu) throw Error("pipeline " + pipeline + " has no cpu variant; goldens come only from the cpu profile");
+    if (!cpu->compile_error.empty()) throw Error(compile_error_message(*cpu) + "; nothing was blessed");
     std::vector<const CaseSpec *> cases;
     for (const auto &c : spec.cases) {
         if (case_name.empty() || c.name == case_name) cases.push_back(&c);

@@ -44,6 +44,9 @@ struct PipelineSpec {
     std::vector<CaseSpec> cases;
     Tolerance tolerance;
     std::string tolerance_reason;  // why this tolerance
+    // OpenCL extensions the GPU variants need (e.g. "cl_khr_fp16" for a pipeline built with
+    // FEATURES cl_half): an OpenCL profile whose selected device lacks one SKIPs, saying which.
+    std::vector<std::string> required_extensions;
     // Plain C++ reference: inputs in CaseSpec::inputs order; returns outputs in CaseSpec::outputs order.
     std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> reference;
     std::string generator_sha256;  // filled by the registrar from the build
