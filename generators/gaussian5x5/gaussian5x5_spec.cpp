@@ -49,6 +49,12 @@ harness::PipelineSpec make_gaussian5x5_spec() {
         c.outputs = {{"output", f32, shape, {}}};
         spec.cases.push_back(c);
     }
+    // A smooth ramp: the blur must reproduce it (up to the clamped borders).
+    CaseSpec ramp;
+    ramp.name = "gradient";
+    ramp.inputs = {{"input", f32, {257, 131}, {harness::Recipe::Kind::Gradient, 0, 1, 0}}};
+    ramp.outputs = {{"output", f32, {257, 131}, {}}};
+    spec.cases.push_back(ramp);
     spec.reference = reference;
     return spec;
 }

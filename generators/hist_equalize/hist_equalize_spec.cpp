@@ -46,6 +46,12 @@ harness::PipelineSpec make_hist_equalize_spec() {
         c.outputs = {{"histogram", i32, {256}, {}}, {"output", u8, shape, {}}};
         spec.cases.push_back(c);
     }
+    // All-max: one bin holds every pixel, the LUT maps 255 to 255 and everything else to 0.
+    CaseSpec all_max;
+    all_max.name = "all_max";
+    all_max.inputs = {{"input", u8, {64, 48}, {harness::Recipe::Kind::Constant, 255, 255, 0}}};
+    all_max.outputs = {{"histogram", i32, {256}, {}}, {"output", u8, {64, 48}, {}}};
+    spec.cases.push_back(all_max);
     spec.reference = reference;
     return spec;
 }

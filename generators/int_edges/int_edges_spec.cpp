@@ -58,6 +58,17 @@ harness::PipelineSpec make_int_edges_spec() {
         c.outputs = {{"add_sat", u16, shape, {}}, {"sub_sat", u16, shape, {}}, {"shifted", i16, shape, {}}};
         spec.cases.push_back(c);
     }
+    // Extremes only: 0 / 65535 and -32768 / 32767 in checkerboards of different cell sizes, so
+    // every combination of limits meets (max + max, 0 - max, shifts of the most negative value).
+    CaseSpec ext;
+    ext.name = "extremes";
+    const std::vector<int> shape{64, 48};
+    using K = harness::Recipe::Kind;
+    ext.inputs = {{"a", u16, shape, {K::Checkerboard, 0, 65535, 0, 1}},
+                  {"b", u16, shape, {K::Checkerboard, 65535, 0, 0, 2}},
+                  {"s", i16, shape, {K::Checkerboard, -32768, 32767, 0, 3}}};
+    ext.outputs = {{"add_sat", u16, shape, {}}, {"sub_sat", u16, shape, {}}, {"shifted", i16, shape, {}}};
+    spec.cases.push_back(ext);
     spec.reference = reference;
     return spec;
 }

@@ -47,8 +47,10 @@ public:
             // Mali: each work-item computes 4 adjacent outputs of a row as one float4 accumulator
             // (vload4 of B, scalar broadcast of A), work-groups of 8x4 work-items (32x4 outputs),
             // operands straight from global memory (no local memory: Mali's is ordinary cached RAM).
-            c.tile(j, i, jo, io, ji, ii, 32, 4, TailStrategy::GuardWithIf)
-                .split(ji, jt, jv, 4, TailStrategy::GuardWithIf)
+            // Tails shift inwards (sizes >= 32): GuardWithIf around the float4 makes Halide 21's
+            // OpenCL backend fail with "Unhandled intrinsic in C backend: extract_mask_element".
+            c.tile(j, i, jo, io, ji, ii, 32, 4)
+                .split(ji, jt, jv, 4)
                 .vectorize(jv)
                 .gpu_blocks(jo, io)
                 .gpu_threads(jt, ii);

@@ -48,11 +48,14 @@ public:
                 out.split(y, yo, yi, 16).parallel(yo).vectorize(x, 16);
             }
         } else if (s == "mali") {
-            // Mali: 8 pixels per work-item (8 x u8 out, 2 x 128-bit i32 math), 8x4 work-groups,
-            // no local memory; U and V recompute the 2x2 means in registers.
-            for (Func out : {Func(out_y), Func(out_u), Func(out_v)}) {
-                out.vectorize(x, 8).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
-            }
+            // Mali: 8x4 work-groups, no local memory. Y: 8 pixels per work-item (8 x u8 out,
+            // 2 x 128-bit i32 math). U and V: one pixel per work-item, because vectorizing the 2x2
+            // mean makes Halide 21 emit a pairwise "vector reduce add" that its OpenCL backend
+            // prints in C-backend syntax (`short8_ops::broadcast`, `.s10` swizzles) and
+            // clBuildProgram rejects (found by this pipeline on PoCL).
+            out_y.vectorize(x, 8).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+            out_u.gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+            out_v.gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
         } else if (s == "gpu") {
             // Generic GPU: one pixel per thread, 16x16 blocks; nothing is reused across threads,
             // so local memory would not pay.

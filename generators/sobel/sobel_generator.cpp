@@ -55,7 +55,7 @@ public:
             // memory and read by one thread per output pixel.
             for (Func out : {Func(magnitude), Func(angle)}) {
                 out.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
-                grad.clone_in(out).compute_at(out, xo).gpu_threads(x, y);
+                grad.in(out).compute_at(out, xo).gpu_threads(x, y);  // one wrapper per output
             }
         } else {
             throw CompileError("sobel: unknown schedule '" + s + "' (portable, host, mali, gpu)");

@@ -56,6 +56,13 @@ harness::PipelineSpec make_unsharp_mask_spec() {
         c.outputs = {{"output", u8, shape, {}}};
         spec.cases.push_back(c);
     }
+    // Hard 0/255 edges every 4 pixels: both clamps of the output are hit at every edge.
+    CaseSpec checker;
+    checker.name = "checker";
+    checker.inputs = {{"input", u8, {64, 48}, {harness::Recipe::Kind::Checkerboard, 0, 255, 0, 4}}};
+    checker.scalars = {{"amount", 24}};
+    checker.outputs = {{"output", u8, {64, 48}, {}}};
+    spec.cases.push_back(checker);
     spec.reference = reference;
     return spec;
 }
