@@ -77,7 +77,11 @@ void register_all() {
         const PipelineSpec &spec = reg.spec(p);
         for (const auto &prof : reg.profiles_of(p)) {
             nlohmann::json selected;
-            const std::string why = runtime_unavailable_reason(find_profile(prof).runtime, opencl, cuda, &selected);
+            std::string why = runtime_unavailable_reason(find_profile(prof).runtime, opencl, cuda, &selected);
+            if (why.empty() && find_profile(prof).runtime == "opencl") {
+                why = missing_extensions_reason(spec.required_extensions, selected);
+            }
+            if (why.empty()) why = compile_error_message(*reg.find(p, prof));
             if (!why.empty()) {
                 benchmark::AddCustomContext("skipped." + p + "/" + prof, why);
                 continue;

@@ -7,14 +7,19 @@
 #
 #   harness_add_pipeline(<name> GENERATOR <generator.cpp> SPEC <spec.cpp>
 #                        [PROFILES <profile>...] [PARAMS <generator-param=value>...]
-#                        [GENERATOR_TARGET <target>] [GENERATOR_NAME <registered name>]
-#                        [SUITE <object library>])
+#                        [FEATURES <halide-feature>...] [GENERATOR_TARGET <target>]
+#                        [GENERATOR_NAME <registered name>] [SUITE <object library>])
 #       One static library per pipeline x profile, named <name>__<profile with '-' as '_'>, with Halide
 #       REGISTRATION metadata; adds the spec and the registrations to the SUITE object library
 #       (default `harness_suite`) that the harness executables link. PROFILES defaults to every loaded
 #       profile. GENERATOR_TARGET shares one generator executable between pipelines whose generators
 #       live in one source (default <name>.generator, built from GENERATOR); GENERATOR_NAME is the
 #       name the generator is registered under (default <name>).
+#       FEATURES (e.g. cl_half) are appended as -<feature> to the target of every GPU profile (runtime
+#       other than none); a spec that needs a device extension for them lists it in
+#       PipelineSpec::required_extensions so that devices without it SKIP.
+#       The generator runs through harness_run_generator.sh: if it fails for one profile, the build
+#       goes on with a stub variant whose every run is an ERROR carrying the generator's message.
 include_guard(GLOBAL)
 set(_HARNESS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
@@ -94,6 +99,7 @@ function(harness_load_profiles json_file)
       list(APPEND selected "${name}")
       set_property(GLOBAL PROPERTY HARNESS_PROFILE_${name}_TARGET "${target}")
       set_property(GLOBAL PROPERTY HARNESS_PROFILE_${name}_SCHEDULE "${schedule}")
+      set_property(GLOBAL PROPERTY HARNESS_PROFILE_${name}_RUNTIME "${runtime}")
       if (NOT runtime STREQUAL "none")
         list(APPEND features "${runtime}")
       endif ()
@@ -123,8 +129,37 @@ function(harness_profile_ident out profile)
   set(${out} "${ident}" PARENT_SCOPE)
 endfunction()
 
+# The generator command of harness_add_pipeline(): an imported executable <generator target>.safe, a
+# script that runs the real generator through harness_run_generator.sh (stubs on failure).
+function(_harness_safe_generator out gen_target)
+  set(gen "${gen_target}")
+  if (NOT TARGET "${gen}")
+    set(gen "${PROJECT_NAME}::halide_generators::${gen_target}")  # cross-compiling: host build's
+  endif ()
+  set(stub_flags "")
+  if (CMAKE_CXX_COMPILER_TARGET)
+    list(APPEND stub_flags "--target=${CMAKE_CXX_COMPILER_TARGET}")
+  endif ()
+  if (CMAKE_SYSROOT)
+    list(APPEND stub_flags "--sysroot=${CMAKE_SYSROOT}")
+  endif ()
+  list(JOIN stub_flags "\" \"" stub_flags)
+  if (stub_flags)
+    set(stub_flags " \"${stub_flags}\"")
+  endif ()
+  set(script "${CMAKE_CURRENT_BINARY_DIR}/${gen_target}.safe.sh")
+  file(GENERATE OUTPUT "${script}"
+       CONTENT "#!/bin/sh\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"$<TARGET_FILE:${gen}>\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\"${stub_flags} -- \"$@\"\n"
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  add_executable(${gen_target}.safe IMPORTED)
+  set_target_properties(${gen_target}.safe PROPERTIES IMPORTED_LOCATION "${script}"
+                        HARNESS_DEPENDS "${gen};${_HARNESS_CMAKE_DIR}/harness_run_generator.sh")
+  set(${out} "${gen_target}.safe" PARENT_SCOPE)
+  set(${out}_DEPENDS "${gen}" "${_HARNESS_CMAKE_DIR}/harness_run_generator.sh" PARENT_SCOPE)
+endfunction()
+
 function(harness_add_pipeline name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC;GENERATOR_TARGET;GENERATOR_NAME;SUITE" "PROFILES;PARAMS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC;GENERATOR_TARGET;GENERATOR_NAME;SUITE" "PROFILES;PARAMS;FEATURES")
   if (NOT ARG_GENERATOR OR NOT ARG_SPEC)
     message(FATAL_ERROR "harness_add_pipeline(${name}): GENERATOR and SPEC are required")
   endif ()
@@ -151,11 +186,22 @@ function(harness_add_pipeline name)
   if (NOT "cpu" IN_LIST profiles AND NOT HARNESS_OBJECTS_ONLY)
     message(FATAL_ERROR "harness_add_pipeline(${name}): the cpu profile is required (it produces the goldens)")
   endif ()
+  foreach (feature IN LISTS ARG_FEATURES)
+    if (NOT feature MATCHES "^[a-z0-9_]+$")
+      message(FATAL_ERROR "harness_add_pipeline(${name}): FEATURES entry '${feature}' is not a Halide target feature name")
+    endif ()
+  endforeach ()
 
   cmake_path(ABSOLUTE_PATH ARG_GENERATOR OUTPUT_VARIABLE gen_src)
   cmake_path(ABSOLUTE_PATH ARG_SPEC OUTPUT_VARIABLE spec_src)
-  if (NOT TARGET ${gen_target})
+  if (NOT TARGET ${gen_target} AND NOT TARGET ${PROJECT_NAME}::halide_generators::${gen_target})
     add_halide_generator(${gen_target} SOURCES "${gen_src}")
+  endif ()
+  if (NOT TARGET ${gen_target}.safe)
+    _harness_safe_generator(safe_gen ${gen_target})
+  else ()
+    set(safe_gen ${gen_target}.safe)
+    get_property(safe_gen_DEPENDS TARGET ${gen_target}.safe PROPERTY HARNESS_DEPENDS)
   endif ()
 
   file(SHA256 "${gen_src}" gen_hash)
@@ -172,14 +218,20 @@ function(harness_add_pipeline name)
     endif ()
     get_property(target GLOBAL PROPERTY HARNESS_PROFILE_${profile}_TARGET)
     get_property(schedule GLOBAL PROPERTY HARNESS_PROFILE_${profile}_SCHEDULE)
+    get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
+    if (ARG_FEATURES AND NOT runtime STREQUAL "none")
+      list(JOIN ARG_FEATURES "-" feature_str)
+      string(APPEND target "-${feature_str}")
+    endif ()
     harness_profile_ident(ident "${profile}")
     set(lib "${name}__${ident}")
-    add_halide_library(${lib} FROM ${gen_target}
+    add_halide_library(${lib} FROM ${safe_gen}
                        GENERATOR ${gen_name}
                        FUNCTION_NAME ${lib}
                        TARGETS ${target}
                        USE_RUNTIME harness_halide_runtime
                        PARAMS schedule=${schedule} ${ARG_PARAMS}
+                       DEPENDS ${safe_gen_DEPENDS}
                        REGISTRATION reg_src)
     if (HARNESS_OBJECTS_ONLY)
       set_property(GLOBAL APPEND PROPERTY HARNESS_OBJECT_LIBS "${lib}")

@@ -94,6 +94,15 @@ struct Availability {
     nlohmann::json selected = nlohmann::json::object();  // profile -> chosen OpenCL platform/device
 };
 
+// Why `pipeline` cannot run on `profile` here ("" if it can): the profile's runtime is missing, or
+// the selected OpenCL device lacks an extension the spec requires.
+std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile) {
+    const std::string &why = a.reason.at(profile);
+    if (!why.empty()) return why;
+    if (find_profile(profile).runtime != "opencl" || !a.selected.contains(profile)) return "";
+    return missing_extensions_reason(spec.required_extensions, a.selected[profile]);
+}
+
 Availability check_availability() {
     Availability a;
     const nlohmann::json opencl = probe_opencl(), cuda = probe_cuda();
@@ -137,9 +146,11 @@ int cmd_list(const std::vector<std::string> &argv) {
         const PipelineSpec &spec = reg.spec(name);
         nlohmann::json pj{{"name", name}, {"summary", spec.summary}, {"tolerance", spec.tolerance.name()}};
         for (const auto &prof : reg.profiles_of(name)) {
+            const Variant *v = reg.find(name, prof);
+            const std::string why = !v->compile_error.empty() ? compile_error_message(*v)
+                                                              : pipeline_unavailable_reason(avail, spec, prof);
             pj["profiles"].push_back({{"name", prof}, {"runtime", find_profile(prof).runtime},
-                                      {"target", reg.find(name, prof)->metadata->target},
-                                      {"runnable", avail.reason.at(prof).empty()}});
+                                      {"target", v->metadata->target}, {"runnable", why.empty()}, {"reason", why}});
         }
         for (const auto &c : spec.cases) pj["cases"].push_back({{"name", c.name}, {"nightly", c.nightly}});
         out["pipelines"].push_back(pj);
@@ -176,15 +187,17 @@ int cmd_describe(const std::vector<std::string> &argv) {
     const PipelineSpec &spec = reg.spec(args.positional()[0]);
     const Variant *cpu = reg.find(spec.name, "cpu");
     nlohmann::json out{{"name", spec.name}, {"summary", spec.summary}, {"tolerance", spec.tolerance.to_json()},
-                       {"tolerance_reason", spec.tolerance_reason}, {"generator_sha256", spec.generator_sha256}};
+                       {"tolerance_reason", spec.tolerance_reason}, {"generator_sha256", spec.generator_sha256},
+                       {"required_extensions", spec.required_extensions}};
     for (int i = 0; i < cpu->metadata->num_arguments; i++) {
         const auto &a = cpu->metadata->arguments[i];
         out["arguments"].push_back({{"name", a.name}, {"kind", arg_kind(a.kind)}, {"type", dtype_name(a.type)},
                                     {"dimensions", a.dimensions}});
     }
     for (const auto &prof : reg.profiles_of(spec.name)) {
-        out["profiles"].push_back({{"name", prof}, {"target", reg.find(spec.name, prof)->metadata->target},
-                                   {"schedule", find_profile(prof).schedule}});
+        const Variant *v = reg.find(spec.name, prof);
+        out["profiles"].push_back({{"name", prof}, {"target", v->metadata->target},
+                                   {"schedule", find_profile(prof).schedule}, {"compile_error", compile_error_message(*v)}});
     }
     for (const auto &c : spec.cases) {
         nlohmann::json cj{{"name", c.name}, {"nightly", c.nightly}, {"scalars", c.scalars}};
@@ -277,7 +290,14 @@ RunRecord run_one(const RunSettings &st, const std::string &p, const std::string
     id.mode = mode;
     id.target = reg.find(p, prof)->metadata->target;
     RunRecord r = id;
-    std::string why = avail.reason.at(prof);
+    const Variant *variant = reg.find(p, prof);
+    if (!variant->compile_error.empty()) {
+        // A build-time failure is an ERROR wherever it is run, device or not.
+        r.outcome = Outcome::Error;
+        r.message = compile_error_message(*variant);
+        return r;
+    }
+    std::string why = pipeline_unavailable_reason(avail, reg.spec(p), prof);
     if (why.empty()) why = buffer_mode_unavailable_reason(buffer_mode_from_name(mode), find_profile(prof).runtime);
     if (!why.empty()) {
         r.outcome = Outcome::Skip;

@@ -1,5 +1,6 @@
 #include "harness/inputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -27,10 +28,42 @@ double SplitMix64::uniform_real(double lo, double hi) {
 
 namespace {
 
+// The value of a shape-driven recipe (gradient, checkerboard, constant) at element (x, y).
+double pattern_value(const Recipe &r, int x, int y, int w, int h) {
+    switch (r.kind) {
+    case Recipe::Kind::Gradient: {
+        const double tx = w > 1 ? double(x) / (w - 1) : 0.0, ty = h > 1 ? double(y) / (h - 1) : 0.0;
+        return r.lo + (r.hi - r.lo) * ((tx + ty) / 2);
+    }
+    case Recipe::Kind::Checkerboard: return ((x / r.cell + y / r.cell) % 2) ? r.hi : r.lo;
+    default: return r.lo;
+    }
+}
+
 template<typename T>
 void fill(Array &a, const Recipe &r, SplitMix64 &rng) {
     T *p = a.data<T>();
     const size_t n = a.elements();
+    if (r.kind == Recipe::Kind::Gradient || r.kind == Recipe::Kind::Checkerboard || r.kind == Recipe::Kind::Constant) {
+        const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
+        const double tmax = static_cast<double>(std::numeric_limits<T>::max());
+        if (std::is_integral<T>::value && (std::min(r.lo, r.hi) < tmin || std::max(r.lo, r.hi) > tmax)) {
+            throw Error("input recipe " + r.describe() + " does not fit " + dtype_name(a.type) +
+                        "; fix the values in the spec");
+        }
+        if (r.kind == Recipe::Kind::Checkerboard && r.cell < 1) {
+            throw Error("input recipe " + r.describe() + " needs cell >= 1");
+        }
+        const int w = a.shape.empty() ? 1 : a.shape[0];
+        const int h = a.shape.size() < 2 ? 1 : a.shape[1];
+        for (size_t i = 0; i < n; i++) {
+            const int x = static_cast<int>(i % static_cast<size_t>(w));
+            const int y = static_cast<int>((i / static_cast<size_t>(w)) % static_cast<size_t>(h));
+            const double v = pattern_value(r, x, y, w, h);
+            p[i] = static_cast<T>(std::is_integral<T>::value ? std::floor(v + 0.5) : v);
+        }
+        return;
+    }
     if (r.kind == Recipe::Kind::UniformInt) {
         const double tmin = static_cast<double>(std::numeric_limits<T>::lowest());
         const double tmax = static_cast<double>(std::numeric_limits<T>::max());

@@ -285,9 +285,22 @@ std::string runtime_unavailable_reason(const std::string &runtime, const nlohman
                      {"platform_version", (*platform).value("version", "")},
                      {"device", device->value("name", "")},
                      {"device_version", device->value("version", "")},
-                     {"driver_version", device->value("driver_version", "")}};
+                     {"driver_version", device->value("driver_version", "")},
+                     {"extensions", device->value("extensions", "")}};
     }
     return "";
+}
+
+std::string missing_extensions_reason(const std::vector<std::string> &required, const nlohmann::json &selected) {
+    if (required.empty() || !selected.is_object()) return "";
+    const std::string have = " " + selected.value("extensions", std::string()) + " ";
+    std::string missing;
+    for (const auto &ext : required) {
+        if (have.find(" " + ext + " ") == std::string::npos) missing += (missing.empty() ? "" : ", ") + ext;
+    }
+    if (missing.empty()) return "";
+    return "OpenCL device '" + selected.value("device", std::string("?")) + "' lacks " + missing +
+           ", which this pipeline needs; run it on a device that reports it";
 }
 
 }  // namespace harness

@@ -1,19 +1,38 @@
 #include "harness/registry.h"
 
 #include <algorithm>
+#include <string>
 
 #include "harness/error.h"
 #include "harness/profile.h"
 
 namespace harness {
 
+std::string compile_error_message(const Variant &v) {
+    if (v.compile_error.empty()) return "";
+    std::string msg;
+    bool space = false;
+    for (const char ch : v.compile_error) {
+        if (ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ') {
+            space = !msg.empty();
+            continue;
+        }
+        if (space) msg += ' ';
+        space = false;
+        msg += ch;
+    }
+    return "variant " + v.function_name + " failed to compile (the build kept a stub): " + msg;
+}
+
 Registry &Registry::instance() {
     static Registry registry;
     return registry;
 }
 
-void Registry::add_variant(int (*argv_call)(void **), const halide_filter_metadata_t *metadata) {
+void Registry::add_variant(int (*argv_call)(void **), const halide_filter_metadata_t *metadata,
+                           const std::string &compile_error) {
     Variant v;
+    v.compile_error = compile_error;
     v.argv_call = argv_call;
     v.metadata = metadata;
     v.function_name = metadata->name;
@@ -87,6 +106,9 @@ const Variant *Registry::find(const std::string &pipeline, const std::string &pr
 extern "C" void halide_register_argv_and_metadata(int (*filter_argv_call)(void **),
                                                   const struct halide_filter_metadata_t *filter_metadata,
                                                   const char *const *extra_key_value_pairs) {
-    (void)extra_key_value_pairs;
-    harness::Registry::instance().add_variant(filter_argv_call, filter_metadata);
+    std::string compile_error;
+    for (const char *const *kv = extra_key_value_pairs; kv && kv[0] && kv[1]; kv += 2) {
+        if (std::string(kv[0]) == "harness_compile_error") compile_error = kv[1];
+    }
+    harness::Registry::instance().add_variant(filter_argv_call, filter_metadata, compile_error);
 }

@@ -261,6 +261,7 @@ RunRecord run_case(const RunRequest &req) {
         const Variant *v = reg.find(req.pipeline, req.profile);
         if (!v) throw Error("pipeline " + req.pipeline + " has no " + req.profile + " variant in this build; rebuild with that profile");
         r.target = v->metadata->target;
+        if (!v->compile_error.empty()) throw Error(compile_error_message(*v));
 
         std::vector<Array> inputs = case_inputs(c);
         std::vector<std::string> input_sums;
@@ -338,6 +339,7 @@ std::vector<std::tuple<std::string, std::string, nlohmann::json>> bless_pending(
     const std::string &pipeline = spec.name;
     const Variant *cpu = reg.find(pipeline, "cpu");
     if (!cpu) throw Error("pipeline " + pipeline + " has no cpu variant; goldens come only from the cpu profile");
+    if (!cpu->compile_error.empty()) throw Error(compile_error_message(*cpu) + "; nothing was blessed");
     std::vector<const CaseSpec *> cases;
     for (const auto &c : spec.cases) {
         if (case_name.empty() || c.name == case_name) cases.push_back(&c);

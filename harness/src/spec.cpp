@@ -9,8 +9,16 @@ namespace harness {
 
 std::string Recipe::describe() const {
     std::ostringstream s;
-    s << (kind == Kind::UniformInt ? "uniform_int[" : "uniform_float[") << lo << "," << hi
-      << (kind == Kind::UniformInt ? "]" : ")") << " seed=" << seed << " splitmix64";
+    switch (kind) {
+    case Kind::UniformInt:
+    case Kind::UniformFloat:
+        s << (kind == Kind::UniformInt ? "uniform_int[" : "uniform_float[") << lo << "," << hi
+          << (kind == Kind::UniformInt ? "]" : ")") << " seed=" << seed << " splitmix64";
+        break;
+    case Kind::Gradient: s << "gradient[" << lo << "," << hi << "]"; break;
+    case Kind::Checkerboard: s << "checkerboard[" << lo << "," << hi << "] cell=" << cell; break;
+    case Kind::Constant: s << "constant[" << lo << "]"; break;
+    }
     return s.str();
 }
 

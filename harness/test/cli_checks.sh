@@ -128,6 +128,14 @@ case "$scenario" in
     ls "$tmp/golden/brighten" | grep -q tmp && fail "a temporary file was left behind" ;;
   unwritable_report)
     expect_usage "cannot write report to /proc/forbidden" "$exe" report --results /dev/null --out /proc/forbidden ;;
+  compile_error_is_error)
+    # <exe> is aot-harness-selftest: its bad_schedule pipeline's gpu schedule cannot compile. The
+    # build kept a stub; running it is an ERROR (exit 2) carrying Halide's message, on any machine,
+    # while list shows the variant as not runnable with the same reason.
+    expect 2 "ERROR +bad_schedule/opencl/small .*failed to compile.*Funcs cannot be scheduled in between GPU block loops" \
+      "$exe" run --pipeline bad_schedule --profile opencl --case small --golden-dir "$tmp/golden"
+    expect 0 "" "$exe" list --json
+    grep -q "bad_schedule__opencl failed to compile" "$tmp/out" || fail "list --json does not show the compile error" ;;
   *) fail "unknown scenario" ;;
 esac
 after=$(snapshot "$tmp/golden")

@@ -26,4 +26,9 @@ nlohmann::json probe_cuda();
 std::string runtime_unavailable_reason(const std::string &runtime, const nlohmann::json &opencl,
                                        const nlohmann::json &cuda, nlohmann::json *selected = nullptr);
 
+// Why a device cannot run a pipeline that needs these OpenCL extensions: "" when `selected` (the
+// device runtime_unavailable_reason() chose, with its "extensions" string) has them all, or when
+// nothing is required; otherwise one line naming the device and every missing extension.
+std::string missing_extensions_reason(const std::vector<std::string> &required, const nlohmann::json &selected);
+
 }  // namespace harness

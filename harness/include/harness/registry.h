@@ -16,13 +16,22 @@ struct Variant {
     std::string function_name;
     int (*argv_call)(void **) = nullptr;
     const halide_filter_metadata_t *metadata = nullptr;
+    // Non-empty when the generator failed for this profile at build time (harness_run_generator.sh
+    // registered a stub): the generator's message. Every run of such a variant is an ERROR.
+    std::string compile_error;
 };
+
+// "" for a variant that compiled; otherwise one line for an ERROR record: "<function> failed to
+// compile for <target>: <generator message, whitespace collapsed>".
+std::string compile_error_message(const Variant &v);
 
 class Registry {
 public:
     static Registry &instance();
 
-    void add_variant(int (*argv_call)(void **), const halide_filter_metadata_t *metadata);
+    // `compile_error`: see Variant::compile_error ("" for a variant that compiled).
+    void add_variant(int (*argv_call)(void **), const halide_filter_metadata_t *metadata,
+                     const std::string &compile_error = "");
     void add_spec(PipelineSpec spec);
 
     // Checks that every variant has a spec, every spec has a cpu variant, and every variant's

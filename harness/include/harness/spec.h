@@ -14,12 +14,21 @@
 namespace harness {
 
 // How to fill an input buffer, deterministically and identically on every platform (see inputs.h).
+//   UniformInt    seeded uniform integers in [lo, hi]
+//   UniformFloat  seeded uniform floats in [lo, hi)
+//   Gradient      lo at (0, 0) rising linearly to hi at (w-1, h-1) along dims 0 and 1 (integers
+//                 rounded half up); the same in every further dimension (channels)
+//   Checkerboard  cells of `cell` x `cell` elements alternating lo (at the origin) and hi
+//   Constant      every element lo (all-zero, all-max)
+// Only the uniform kinds use `seed`. Values are computed with IEEE basic operations only, so every
+// platform produces the same bytes.
 struct Recipe {
-    enum class Kind { UniformInt, UniformFloat };
+    enum class Kind { UniformInt, UniformFloat, Gradient, Checkerboard, Constant };
     Kind kind = Kind::UniformInt;
     double lo = 0, hi = 255;  // inclusive for integers, [lo, hi) for floats
     uint64_t seed = 1;
-    // "uniform_int[0,255] seed=7"
+    int cell = 8;  // Checkerboard only
+    // "uniform_int[0,255] seed=7 splitmix64", "gradient[0,255]", "checkerboard[0,255] cell=8", "constant[0]"
     std::string describe() const;
 };
 
@@ -44,6 +53,9 @@ struct PipelineSpec {
     std::vector<CaseSpec> cases;
     Tolerance tolerance;
     std::string tolerance_reason;  // why this tolerance
+    // OpenCL extensions the GPU variants need (e.g. "cl_khr_fp16" for a pipeline built with
+    // FEATURES cl_half): an OpenCL profile whose selected device lacks one SKIPs, saying which.
+    std::vector<std::string> required_extensions;
     // Plain C++ reference: inputs in CaseSpec::inputs order; returns outputs in CaseSpec::outputs order.
     std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> reference;
     std::string generator_sha256;  // filled by the registrar from the build

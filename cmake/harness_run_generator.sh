@@ -1,0 +1,112 @@
+#!/bin/sh
+# harness_run_generator.sh: runs one Halide generator invocation for harness_add_pipeline(); if the
+# generator fails (a schedule this target cannot compile, a CompileError, a crash), the build goes on:
+# this script writes stub outputs instead, so that the variant still links and registers, and every
+# run of it reports ERROR carrying the generator's message (seed 002: one bad variant must not break
+# the build of the others).
+#
+# usage: harness_run_generator.sh <generator> <c++ compiler> <ar> [<compiler flag>...] -- <generator args>
+#   <generator args> are what add_halide_library passes: -n NAME -f FUNCTION -e OUTPUTS -o DIR target=T ...
+# Stubs written on failure (only those named in -e):
+#   NAME.h                 declarations of FUNCTION_argv / FUNCTION_metadata
+#   NAME.o | NAME.a        an empty object (or archive), so the static library still builds
+#   NAME.registration.cpp  defines FUNCTION_argv (raises the message as a Halide error and returns
+#                          halide_error_code_generic_error), FUNCTION_metadata (no arguments) and
+#                          registers them with extra key "harness_compile_error" = the message.
+set -u
+gen=$1 cxx=$2 ar=$3
+shift 3
+cxxflags=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do cxxflags="$cxxflags $1"; shift; done
+[ $# -gt 0 ] && shift  # the --
+
+log=$(mktemp "${TMPDIR:-/tmp}/harness_gen.XXXXXX")
+trap 'rm -f "$log" "$log.cpp"' EXIT
+"$gen" "$@" 2>"$log"
+status=$?
+if [ "$status" -eq 0 ]; then
+  cat "$log" >&2
+  exit 0
+fi
+
+name="" fn="" emits="" outdir="." target=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    -n) name=$2; shift 2 ;;
+    -f) fn=$2; shift 2 ;;
+    -e) emits=$2; shift 2 ;;
+    -o) outdir=$2; shift 2 ;;
+    -g|-d|-p|-r|-s|-t) shift 2 ;;
+    target=*) target=${1#target=}; shift ;;
+    *) shift ;;
+  esac
+done
+[ -n "$fn" ] || fn=$name
+if [ -z "$name" ] || [ -z "$emits" ]; then
+  cat "$log" >&2
+  echo "harness_run_generator.sh: generator failed ($status) and its arguments name no -n/-e; cannot write stubs" >&2
+  exit "$status"
+fi
+
+# The message: the generator's stderr, trimmed, at most 2000 bytes, safe inside a raw string literal.
+msg=$(sed -e 's/)harness_stub"/) harness_stub"/g' "$log" | head -c 2000)
+[ -n "$msg" ] || msg="generator exited with status $status and printed nothing"
+msg="generator ${name} failed for target ${target}: $msg"
+
+echo "harness: WARNING: $msg" >&2
+echo "harness: WARNING: ${name} becomes a stub variant whose every run reports ERROR with this message" >&2
+
+ident=$(printf '%s' "$fn" | sed 's/[^A-Za-z0-9_]/_/g')
+for kind in $(printf '%s' "$emits" | tr ',' ' '); do
+  case $kind in
+    c_header)
+      cat >"$outdir/$name.h" <<EOF
+// Stub written by harness_run_generator.sh: the generator failed; see ${name}.registration.cpp.
+#pragma once
+struct halide_filter_metadata_t;
+extern "C" int ${fn}_argv(void **args);
+extern "C" const struct halide_filter_metadata_t *${fn}_metadata();
+EOF
+      ;;
+    object)
+      printf '// empty: %s failed to compile\n' "$name" >"$log.cpp"
+      # shellcheck disable=SC2086
+      "$cxx" $cxxflags -c -x c++ "$log.cpp" -o "$outdir/$name.o" || exit 1
+      ;;
+    static_library)
+      printf '// empty: %s failed to compile\n' "$name" >"$log.cpp"
+      # shellcheck disable=SC2086
+      "$cxx" $cxxflags -c -x c++ "$log.cpp" -o "$outdir/$name.stub.o" || exit 1
+      rm -f "$outdir/$name.a"
+      "$ar" qc "$outdir/$name.a" "$outdir/$name.stub.o" || exit 1
+      rm -f "$outdir/$name.stub.o"
+      ;;
+    registration)
+      {
+        echo "// Stub written by harness_run_generator.sh: the generator failed for this target."
+        echo "#include \"HalideRuntime.h\""
+        echo "namespace {"
+        echo "const char kHarnessCompileError_${ident}[] = R\"harness_stub(${msg})harness_stub\";"
+        echo "const char *const kHarnessExtra_${ident}[] = {\"harness_compile_error\", kHarnessCompileError_${ident}, nullptr};"
+        echo "}  // namespace"
+        echo "extern \"C\" int ${fn}_argv(void **) {"
+        echo "    halide_error(nullptr, kHarnessCompileError_${ident});"
+        echo "    return halide_error_code_generic_error;"
+        echo "}"
+        echo "extern \"C\" const halide_filter_metadata_t *${fn}_metadata() {"
+        echo "    static const halide_filter_metadata_t md{halide_filter_metadata_t::VERSION, 0, nullptr, \"${target}\", \"${fn}\"};"
+        echo "    return &md;"
+        echo "}"
+        echo "namespace {"
+        echo "struct HarnessStubRegisterer_${ident} {"
+        echo "    HarnessStubRegisterer_${ident}() {"
+        echo "        halide_register_argv_and_metadata(${fn}_argv, ${fn}_metadata(), kHarnessExtra_${ident});"
+        echo "    }"
+        echo "} harness_stub_registerer_${ident};"
+        echo "}  // namespace"
+      } >"$outdir/$name.registration.cpp"
+      ;;
+    *) ;;  # other outputs (stmt, assembly, ...) are simply absent
+  esac
+done
+exit 0

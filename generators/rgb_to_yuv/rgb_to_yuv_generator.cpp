@@ -1,0 +1,77 @@
+// rgb_to_yuv: planar u8 RGB -> planar YUV 4:2:0 (BT.601 studio range, integer), three outputs:
+//   out_y(x, y) = ((66 R + 129 G + 25 B + 128) >> 8) + 16                    full resolution
+//   out_u(x, y) = ((-38 R' - 74 G' + 112 B' + 128) >> 8) + 128               half resolution, where
+//   out_v(x, y) = ((112 R' - 94 G' - 18 B' + 128) >> 8) + 128                R' = rounded mean of the
+//                                                                              2x2 block (edges clamped)
+// >> of a negative value is an arithmetic (floor) shift. Three outputs of different sizes: each
+// must be copied back from the device.
+#include "Halide.h"
+
+namespace {
+
+using namespace Halide;
+
+class RgbToYuv : public Generator<RgbToYuv> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", "portable"};
+
+    Input<Buffer<uint8_t, 3>> input{"input"};
+    Output<Buffer<uint8_t, 2>> out_y{"out_y"};
+    Output<Buffer<uint8_t, 2>> out_u{"out_u"};
+    Output<Buffer<uint8_t, 2>> out_v{"out_v"};
+
+    void generate() {
+        // Algorithm
+        Func clamped = BoundaryConditions::repeat_edge(input);
+        in32(x, y, c) = cast<int32_t>(clamped(x, y, c));
+        Expr r = in32(x, y, 0), g = in32(x, y, 1), b = in32(x, y, 2);
+        out_y(x, y) = cast<uint8_t>(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16);
+        sub(x, y, c) = (in32(2 * x, 2 * y, c) + in32(2 * x + 1, 2 * y, c) + in32(2 * x, 2 * y + 1, c) +
+                        in32(2 * x + 1, 2 * y + 1, c) + 2) >> 2;
+        Expr rs = sub(x, y, 0), gs = sub(x, y, 1), bs = sub(x, y, 2);
+        out_u(x, y) = cast<uint8_t>(clamp(((-38 * rs - 74 * gs + 112 * bs + 128) >> 8) + 128, 0, 255));
+        out_v(x, y) = cast<uint8_t>(clamp(((112 * rs - 94 * gs - 18 * bs + 128) >> 8) + 128, 0, 255));
+
+        // Estimates
+        input.set_estimates({{0, 1920}, {0, 1080}, {0, 3}});
+        out_y.set_estimates({{0, 1920}, {0, 1080}});
+        out_u.set_estimates({{0, 960}, {0, 540}});
+        out_v.set_estimates({{0, 960}, {0, 540}});
+
+        // Schedule
+        const std::string s = schedule;
+        if (s == "portable") {
+            // Plain loops, everything inlined.
+        } else if (s == "host") {
+            // Rows in parallel, 16 x u8 per vector (i32 math widened by LLVM).
+            for (Func out : {Func(out_y), Func(out_u), Func(out_v)}) {
+                out.split(y, yo, yi, 16).parallel(yo).vectorize(x, 16);
+            }
+        } else if (s == "mali") {
+            // Mali: 8x4 work-groups, no local memory. Y: 8 pixels per work-item (8 x u8 out,
+            // 2 x 128-bit i32 math). U and V: one pixel per work-item, because vectorizing the 2x2
+            // mean makes Halide 21 emit a pairwise "vector reduce add" that its OpenCL backend
+            // prints in C-backend syntax (`short8_ops::broadcast`, `.s10` swizzles) and
+            // clBuildProgram rejects (found by this pipeline on PoCL).
+            out_y.vectorize(x, 8).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+            out_u.gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+            out_v.gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+        } else if (s == "gpu") {
+            // Generic GPU: one pixel per thread, 16x16 blocks; nothing is reused across threads,
+            // so local memory would not pay.
+            for (Func out : {Func(out_y), Func(out_u), Func(out_v)}) {
+                out.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+            }
+        } else {
+            throw CompileError("rgb_to_yuv: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+        }
+    }
+
+private:
+    Var x{"x"}, y{"y"}, c{"c"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    Func in32{"in32"}, sub{"sub"};
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(RgbToYuv, rgb_to_yuv)

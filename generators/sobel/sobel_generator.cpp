@@ -1,0 +1,72 @@
+// sobel: 3x3 Sobel gradients of a u8 image (clamped edges), then two f32 outputs:
+//   magnitude(x, y) = sqrt(gx^2 + gy^2)     angle(x, y) = atan2(gy, gx)   (radians, [-pi, pi])
+// gx, gy are exact integers (|g| <= 1020) converted to f32; the non-linear math (sqrt, atan2) is
+// where devices differ: OpenCL allows 3 ULP for sqrt and 6 ULP for atan2.
+#include "Halide.h"
+
+namespace {
+
+using namespace Halide;
+
+class Sobel : public Generator<Sobel> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", "portable"};
+
+    Input<Buffer<uint8_t, 2>> input{"input"};
+    Output<Buffer<float, 2>> magnitude{"magnitude"};
+    Output<Buffer<float, 2>> angle{"angle"};
+
+    void generate() {
+        // Algorithm
+        Func clamped = BoundaryConditions::repeat_edge(input);
+        in32(x, y) = cast<int32_t>(clamped(x, y));
+        Expr gx = (in32(x + 1, y - 1) + 2 * in32(x + 1, y) + in32(x + 1, y + 1)) -
+                  (in32(x - 1, y - 1) + 2 * in32(x - 1, y) + in32(x - 1, y + 1));
+        Expr gy = (in32(x - 1, y + 1) + 2 * in32(x, y + 1) + in32(x + 1, y + 1)) -
+                  (in32(x - 1, y - 1) + 2 * in32(x, y - 1) + in32(x + 1, y - 1));
+        grad(x, y) = {cast<float>(gx), cast<float>(gy)};
+        magnitude(x, y) = sqrt(grad(x, y)[0] * grad(x, y)[0] + grad(x, y)[1] * grad(x, y)[1]);
+        angle(x, y) = atan2(grad(x, y)[1], grad(x, y)[0]);
+
+        // Estimates
+        input.set_estimates({{0, 1920}, {0, 1080}});
+        magnitude.set_estimates({{0, 1920}, {0, 1080}});
+        angle.set_estimates({{0, 1920}, {0, 1080}});
+
+        // Schedule
+        const std::string s = schedule;
+        if (s == "portable") {
+            // Plain loops, everything inlined.
+        } else if (s == "host") {
+            // Strips of 16 rows in parallel, native f32 vectors; gradients inlined (integer adds are
+            // cheaper than a round trip through memory).
+            const int v = natural_vector_size<float>();
+            for (Func out : {Func(magnitude), Func(angle)}) {
+                out.split(y, yo, yi, 16).parallel(yo).vectorize(x, v);
+            }
+        } else if (s == "mali") {
+            // Mali: 4 x f32 lanes per work-item, 8x4 work-groups, gradients recomputed in registers
+            // by each output's kernel (no local memory).
+            for (Func out : {Func(magnitude), Func(angle)}) {
+                out.vectorize(x, 4).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+            }
+        } else if (s == "gpu") {
+            // Generic GPU: 16x16 tiles; the gradient tile is computed once per block into local
+            // memory and read by one thread per output pixel.
+            for (Func out : {Func(magnitude), Func(angle)}) {
+                out.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+                grad.in(out).compute_at(out, xo).gpu_threads(x, y);  // one wrapper per output
+            }
+        } else {
+            throw CompileError("sobel: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+        }
+    }
+
+private:
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    Func in32{"in32"}, grad{"grad"};
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(Sobel, sobel)

@@ -1,0 +1,102 @@
+// Runner and bless, on the test-only bad_schedule pipeline (harness/test/pipelines/bad_schedule):
+// bless refuses a cpu result that disagrees with the reference and then writes nothing; a variant
+// whose generator failed at build time runs as an ERROR carrying the generator's message.
+#include "harness/runner.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "harness/error.h"
+#include "harness/registry.h"
+#include "harness/runtime_hooks.h"
+
+namespace harness {
+namespace {
+
+class TempDir {
+public:
+    TempDir() {
+        char tmpl[] = "/tmp/runner_test.XXXXXX";
+        const char *p = mkdtemp(tmpl);
+        if (!p) throw Error("mkdtemp failed");
+        path_ = p;
+    }
+    ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+    const std::string &path() const { return path_; }
+    // True when nothing (file or directory) was created inside.
+    bool is_empty() const {
+        return std::system(("test -z \"$(find '" + path_ + "' -mindepth 1 -print -quit)\"").c_str()) == 0;
+    }
+
+private:
+    std::string path_;
+};
+
+// Swaps in a spec for the duration of a test, then restores the registered one.
+class SpecOverride {
+public:
+    explicit SpecOverride(PipelineSpec spec) : saved_(Registry::instance().spec(spec.name)) {
+        Registry::instance().add_spec(std::move(spec));
+    }
+    ~SpecOverride() { Registry::instance().add_spec(saved_); }
+
+private:
+    PipelineSpec saved_;
+};
+
+TEST(Bless, WritesGoldensWhenTheReferenceAgrees) {
+    install_halide_error_handler();
+    TempDir dir;
+    const auto written = bless(dir.path(), {"bad_schedule"}, "");
+    ASSERT_EQ(written.size(), 1u);
+    EXPECT_NE(written[0].find("golden/bad_schedule/small.npy"), std::string::npos);
+    EXPECT_EQ(access((dir.path() + "/bad_schedule/small.npy").c_str(), R_OK), 0);
+    EXPECT_EQ(access((dir.path() + "/MANIFEST.json").c_str(), R_OK), 0);
+}
+
+TEST(Bless, RejectsAWrongReferenceAndWritesNothing) {
+    install_halide_error_handler();
+    PipelineSpec wrong = Registry::instance().spec("bad_schedule");
+    wrong.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
+        Array out = inputs.at(0);
+        out.data<uint8_t>()[5] ^= 1;  // one element off by one: the reference disagrees
+        return std::vector<Array>{out};
+    };
+    SpecOverride override_spec(wrong);
+    TempDir dir;
+    try {
+        bless(dir.path(), {"bad_schedule"}, "");
+        FAIL() << "bless accepted a cpu result that disagrees with the reference";
+    } catch (const Error &e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("disagrees with the reference"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("nothing was blessed"), std::string::npos) << msg;
+    }
+    EXPECT_TRUE(dir.is_empty()) << "bless wrote into " << dir.path() << " although it failed";
+}
+
+TEST(RunCase, VariantThatFailedToCompileIsAnErrorWithTheMessage) {
+    const Variant *v = Registry::instance().find("bad_schedule", "opencl");
+    if (!v) GTEST_SKIP() << "no opencl profile in this build";
+    ASSERT_FALSE(v->compile_error.empty()) << "the impossible gpu schedule compiled";
+    TempDir dir;
+    const RunRecord r = run_case({"bad_schedule", "opencl", "small", "host", dir.path(), ""});
+    EXPECT_EQ(r.outcome, Outcome::Error);
+    EXPECT_NE(r.message.find("bad_schedule__opencl failed to compile"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("Funcs cannot be scheduled in between GPU block loops"), std::string::npos) << r.message;
+    EXPECT_EQ(r.message.find('\n'), std::string::npos) << "the message must be one line";
+}
+
+TEST(RunCase, CompiledVariantsOfTheSamePipelineAreIntact) {
+    const Variant *cpu = Registry::instance().find("bad_schedule", "cpu");
+    ASSERT_NE(cpu, nullptr);
+    EXPECT_TRUE(cpu->compile_error.empty());
+    EXPECT_GT(cpu->metadata->num_arguments, 0);
+}
+
+}  // namespace
+}  // namespace harness
