@@ -229,11 +229,13 @@ nlohmann::json probe_cuda_here() {
 }  // namespace
 
 nlohmann::json probe_opencl() {
-    return in_child(probe_opencl_here, "OpenCL");
+    static const nlohmann::json result = in_child(probe_opencl_here, "OpenCL");  // once per process
+    return result;
 }
 
 nlohmann::json probe_cuda() {
-    return in_child(probe_cuda_here, "CUDA");
+    static const nlohmann::json result = in_child(probe_cuda_here, "CUDA");
+    return result;
 }
 
 std::string runtime_unavailable_reason(const std::string &runtime, const nlohmann::json &opencl,

@@ -1,6 +1,6 @@
 // What GPU runtimes this machine offers: OpenCL platforms/devices and the CUDA driver.
 //
-// Probes run in a forked child that reports over a pipe and leaves with _exit(), so a driver that
+// Probes run once per process, in a forked child that reports over a pipe and leaves with _exit(), so a driver that
 // crashes while loading or tearing down (seed 000) cannot take the harness with it.
 #pragma once
 #include <string>
