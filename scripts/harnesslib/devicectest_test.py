@@ -9,7 +9,8 @@ Skipped), the merged results.json (PASS / FAIL / SKIP records) and the logs.
   local  a temp dir on this machine, the device's ctest (ctest path)
   qemu   build-aarch64 under qemu-aarch64 (SKIP, exit 77, when build-aarch64 is absent)
   adb    a fake `adb` on PATH mapping push/shell/pull to a local directory, a device PATH without ctest
-         (the run_tests.sh path); checks that push, shell and pull were all used with -s SERIAL
+         (the run_tests.sh path); checks that push, shell and pull were all used with -s SERIAL; then
+         --faults (the build's faults/ tests, relocated) must pass
   ssh    a throwaway sshd on 127.0.0.1 (free high port, throwaway host and user keys, only that key
          authorized, stopped at the end), once with the remote's ctest and once with --no-ctest
 """
@@ -70,7 +71,7 @@ esac
 
 # What a phone's shell offers (toybox): enough for device-ctest's commands, but no ctest.
 DEVICE_TOOLS = ["sh", "cat", "chmod", "cp", "date", "dirname", "env", "head", "mkdir", "mktemp", "rm", "tee",
-                "uname", "tar", "sed", "ls"]
+                "uname", "tar", "sed", "ls", "grep"]
 
 
 class Failure(Exception):
@@ -209,6 +210,12 @@ def test_adb(tmp, build):
         check(any(line.startswith("adb -s emulator-5554 " + verb) for line in log), "adb %s was not used" % verb)
     check(os.listdir(os.path.join(device_root, "data", "local", "tmp")) == [],
           "the staged tree was left on the device")
+    # --faults: the build's faults/ tests, relocated (their `sh expect_outcome.sh` runs on the device too).
+    r = run_device_ctest(["--runner", "adb", "--target", "emulator-5554", "--faults", "--build", build,
+                          "--out", out, "--", "-R", "^faults/(bless|teardown)$"], env=env)
+    check(r.returncode == 0, "--faults: exit %d, expected 0" % r.returncode)
+    got = {n: s for n, s, _, _ in devicectest.read_junit(os.path.join(out, "device-adb", "junit.xml"))}
+    check(got == {"faults/bless": "Passed", "faults/teardown": "Passed"}, "--faults JUnit: %s" % got)
 
 
 def free_port():
