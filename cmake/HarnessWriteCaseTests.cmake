@@ -1,12 +1,26 @@
 # Script mode (cmake -P), run after aot-harness is built: writes OUT with one add_test() per
 # pipeline x profile x case reported by `aot-harness list --json`.
 #   -D HARNESS_EXE=... -D OUT=... -D TIMEOUT=... [-D EMULATOR=...]
+# For a relocatable tree (scripts/device-ctest stages one for a device), also:
+#   -D LIST_JSON=<file>     read the `list --json` output from this file instead of running HARNESS_EXE
+#   -D GOLDEN_DIR=<dir>     pass --golden-dir <dir> to every run
+#   -D RESULTS_DIR=<dir>    pass --json <dir>/<test name with / as __>.json to every run
+# HARNESS_EXE and the two directories may then be relative: CTest runs each test in the directory of
+# the CTestTestfile.cmake that includes OUT.
 set(EMULATOR_TEXT "${EMULATOR}")
 separate_arguments(EMULATOR)
-execute_process(COMMAND ${EMULATOR} "${HARNESS_EXE}" list --json
-                OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
-if (NOT rc EQUAL 0)
-  message(FATAL_ERROR "harness: '${HARNESS_EXE} list --json' failed (${rc}): ${err}")
+if (LIST_JSON)
+  file(READ "${LIST_JSON}" json)
+else ()
+  execute_process(COMMAND ${EMULATOR} "${HARNESS_EXE}" list --json
+                  OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if (NOT rc EQUAL 0)
+    message(FATAL_ERROR "harness: '${HARNESS_EXE} list --json' failed (${rc}): ${err}")
+  endif ()
+endif ()
+set(extra_args "")
+if (GOLDEN_DIR)
+  set(extra_args " --golden-dir [=[${GOLDEN_DIR}]=]")
 endif ()
 set(lines "# Generated from `aot-harness list --json`: one test per pipeline x profile x case.\n")
 string(JSON npipes LENGTH "${json}" pipelines)
@@ -52,8 +66,13 @@ foreach (i RANGE ${plast})
           string(APPEND name "/${mode}")
           string(APPEND mode_labels ";modes")
         endif ()
+        set(args "${extra_args}")
+        if (RESULTS_DIR)
+          string(REPLACE "/" "__" file_name "${name}")
+          string(APPEND args " --json [=[${RESULTS_DIR}/${file_name}.json]=]")
+        endif ()
         string(APPEND lines
-          "add_test([=[${name}]=] ${EMULATOR} [=[${HARNESS_EXE}]=] run --pipeline ${pname} --profile ${prof} --case ${cname} --mode ${mode} --timeout ${TIMEOUT})\n"
+          "add_test([=[${name}]=] ${EMULATOR} [=[${HARNESS_EXE}]=] run --pipeline ${pname} --profile ${prof} --case ${cname} --mode ${mode} --timeout ${TIMEOUT}${args})\n"
           "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${mode_labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof} ENVIRONMENT [=[HARNESS_EXEC_WRAPPER=${EMULATOR_TEXT}]=])\n")
       endforeach ()
     endforeach ()
