@@ -51,9 +51,16 @@ void commit_goldens(const std::string &dir, const std::vector<std::pair<std::str
 // Called by Manifest::load, so every command sees a complete set. Returns what it did ("" = nothing).
 std::string recover_interrupted_bless(const std::string &dir);
 
-// Loads a golden and checks it against its manifest entry (sha256, dtype, shape). Throws Error
+// Entries of nightly-size cases carry "stored": false: the repository keeps their sha256, dtype and
+// shape but not the bytes, which the cpu variant reproduces when the case runs (and must reproduce
+// bit for bit). This keeps the repository small; the check is as strong.
+bool golden_is_stored(const nlohmann::json &entry);
+
+// Loads a golden and checks it against its manifest entry (sha256, dtype, shape); for an entry that
+// is not stored, `reproduced` holds the cpu variant's .npy bytes to check instead. Throws Error
 // naming the file and how to restore (git checkout) or re-bless it.
-Array load_verified_golden(const std::string &dir, const Manifest &manifest, const std::string &relpath);
+Array load_verified_golden(const std::string &dir, const Manifest &manifest, const std::string &relpath,
+                           const std::string *reproduced = nullptr);
 
 // Checks every manifest entry and every .npy under dir. Returns one line per problem (empty: all good).
 std::vector<std::string> verify_goldens(const std::string &dir);
