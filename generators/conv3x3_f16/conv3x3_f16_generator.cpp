@@ -41,7 +41,9 @@ public:
             // Plain loops, conversion inlined.
         } else if (s == "host") {
             // Strips of 32 rows in parallel, 16-wide vectors (f16c converts 8 lanes per instruction).
-            output.split(y, yo, yi, 32).parallel(yo).vectorize(x, 16);
+            // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
+            // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
+            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
         } else if (s == "mali") {
             // Mali: 8 x f16 lanes per work-item (one 128-bit half8 op), 8x4 work-groups, the f16
             // conversions recomputed per tap in registers (no local memory).

@@ -38,7 +38,9 @@ public:
         } else if (s == "host") {
             // Strips of 32 rows in parallel, 8-wide f32 vectors, blur_x sliding within a strip.
             const int v = natural_vector_size<float>();
-            output.split(y, yo, yi, 32).parallel(yo).vectorize(x, v);
+            // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
+            // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
+            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, v);
             blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, v);
         } else if (s == "mali") {
             // Mali: 4 x f32 lanes per work-item (128-bit vload/vstore), 8x4 work-groups, blur_x

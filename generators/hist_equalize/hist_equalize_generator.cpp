@@ -51,7 +51,9 @@ public:
             hist.update().split(r.y, ryo, ryi, 32);
             Func partial = hist.update().rfactor(ryo, u);
             partial.compute_root().update().parallel(u);
-            output.split(y, yo, yi, 16).parallel(yo).vectorize(x, 16);
+            // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
+            // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
+            output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
         } else if (s == "mali" || s == "gpu") {
             // Both GPU schedules: every pixel adds 1 to its bin with a global atomic; the scan runs
             // on one GPU thread; the LUT and outputs are plain kernels. Mali: 8x4 work-groups and

@@ -42,7 +42,9 @@ public:
             // cheaper than a round trip through memory).
             const int v = natural_vector_size<float>();
             for (Func out : {Func(magnitude), Func(angle)}) {
-                out.split(y, yo, yi, 16).parallel(yo).vectorize(x, v);
+                // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
+                // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
+                out.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, v);
             }
         } else if (s == "mali") {
             // Mali: 4 x f32 lanes per work-item, 8x4 work-groups, gradients recomputed in registers

@@ -44,7 +44,9 @@ public:
             blur_y.compute_root();
         } else if (s == "host") {
             // Fused: strips of 32 rows in parallel, blur_x in a sliding window, blur_y inlined.
-            output.split(y, yo, yi, 32).parallel(yo).vectorize(x, 16);
+            // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
+            // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
+            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
             blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, 16);
         } else if (s == "mali") {
             // Mali: blur_x and blur_y materialised in global memory (no local memory), each kernel
