@@ -2,6 +2,8 @@
 // them in registration order, so rooflines and baselines are measured before the pipelines):
 //
 //   BM_memcpy/host/threads:<n>/<MiB>       host memcpy, 1 and all threads: the CPU roofline
+//   BM_memcpy/host-store-loop/threads:<n>/<MiB>  the same copy with ordinary stores (what a Halide
+//                                          pipeline emits), to show what the roofline costs them
 //   BM_memcpy/<runtime>/device/<MiB>       device-to-device copy of each GPU runtime that runs here
 //   BM_opencv/<pipeline>/<size>/threads:<n> the OpenCV equivalent (baselines/opencv_baselines.cpp)
 //   BM_<pipeline>/<profile>/<size>/<mode>  every compiled variant whose profile can run here
@@ -15,9 +17,8 @@
 //
 // Counters: pixels_per_second (output width x height; bytes for memcpy), bytes_per_second (inputs
 // read once + outputs written once; read + write for memcpy), pct_of_copy_bw (against the copy
-// bandwidth measured at start-up, best of 5 copies of 256 MiB: host 1 thread for single-threaded
-// profiles, the better of 1 and all threads for parallel ones (on a loaded 2-core VM two copy threads
-// can be slower than one; the roofline is what a copy can reach), the device-to-device copy of the
+// bandwidth measured at start-up, median of 5 copies of 256 MiB: host memcpy with 1 thread for
+// single-threaded profiles, with all threads for parallel ones, the device-to-device copy of the
 // runtime for GPU profiles, host all threads if that copy is unavailable) and speedup_vs_opencv (OpenCV time /
 // pipeline time, OpenCV with the profile's thread count) where the pipeline has a baseline.
 //
@@ -86,7 +87,7 @@ struct Roofline {
             if (it != device.end() && it->second > 0) return it->second;
             return host_all;
         }
-        return profile_threads(p) == 1 ? host_1 : std::max(host_1, host_all);
+        return profile_threads(p) == 1 ? host_1 : host_all;
     }
 };
 Roofline g_roof;
@@ -149,9 +150,9 @@ void fail(benchmark::State &state, const std::string &name, const std::string &m
 
 // ---- BM_memcpy ----------------------------------------------------------------------------------
 
-void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int threads, double roof,
-                   std::string device) {
-    bench::HostCopy copy(bytes, threads);
+void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int threads,
+                   bench::HostCopy::Kind kind, double roof, std::string device) {
+    bench::HostCopy copy(bytes, threads, kind);
     copy.run();
     double total = 0;
     for (auto _ : state) {
@@ -335,8 +336,8 @@ void register_all() {
     {
         bench::HostCopy one(copy_bytes, 1), all(copy_bytes, nthreads);
         const int reps = g_opt.quick ? 1 : 5;
-        g_roof.host_1 = bench::best_bandwidth(one, reps);
-        g_roof.host_all = bench::best_bandwidth(all, reps);
+        g_roof.host_1 = bench::median_bandwidth(one, reps);
+        g_roof.host_all = bench::median_bandwidth(all, reps);
     }
     benchmark::AddCustomContext("copy_bw_GBps.host.threads:1", std::to_string(g_roof.host_1 / 1e9));
     benchmark::AddCustomContext("copy_bw_GBps.host.threads:" + std::to_string(nthreads),
@@ -344,7 +345,7 @@ void register_all() {
     for (const auto &[runtime, r] : gpu_runtimes) {
         try {
             bench::DeviceCopy dev(runtime, copy_bytes);
-            g_roof.device[runtime] = bench::best_bandwidth(dev, g_opt.quick ? 1 : 5);
+            g_roof.device[runtime] = bench::median_bandwidth(dev, g_opt.quick ? 1 : 5);
             if (g_roof.device[runtime] <= 0) throw std::runtime_error(dev.error());
             benchmark::AddCustomContext("copy_bw_GBps." + runtime + ".device", std::to_string(g_roof.device[runtime] / 1e9));
         } catch (const std::exception &e) {
@@ -352,11 +353,15 @@ void register_all() {
                                         std::string("unavailable, host all-threads used: ") + e.what());
         }
     }
-    for (const int t : {1, nthreads}) {
-        const std::string name = "BM_memcpy/host/threads:" + std::to_string(t) + "/" + mib;
-        configure(benchmark::RegisterBenchmark(name.c_str(), run_host_copy, name, copy_bytes, t,
-                                               t == 1 ? g_roof.host_1 : g_roof.host_all, cpu_model));
-        if (nthreads == 1) break;
+    using Kind = bench::HostCopy::Kind;
+    for (const Kind kind : {Kind::Memcpy, Kind::StoreLoop}) {
+        for (const int t : {1, nthreads}) {
+            const std::string name = std::string(kind == Kind::Memcpy ? "BM_memcpy/host" : "BM_memcpy/host-store-loop") +
+                                     "/threads:" + std::to_string(t) + "/" + mib;
+            configure(benchmark::RegisterBenchmark(name.c_str(), run_host_copy, name, copy_bytes, t, kind,
+                                                   t == 1 ? g_roof.host_1 : g_roof.host_all, cpu_model));
+            if (nthreads == 1) break;
+        }
     }
     for (const auto &[runtime, r] : gpu_runtimes) {
         const std::string name = "BM_memcpy/" + runtime + "/device/" + mib;
@@ -392,8 +397,7 @@ void register_all() {
                 if (cv != bench::opencv_baselines().end()) {
                     const int t = profile_threads(prof);
                     base.reset(new BaselineBench{baseline_name(p, c->name, t), &cv->second, c, t,
-                                                 t == 1 ? g_roof.host_1 : std::max(g_roof.host_1, g_roof.host_all),
-                                                 cpu_model});
+                                                 t == 1 ? g_roof.host_1 : g_roof.host_all, cpu_model});
                     const bool seen = std::any_of(baselines.begin(), baselines.end(),
                                                   [&](const BaselineBench &x) { return x.name == base->name; });
                     if (!seen) baselines.push_back(*base);

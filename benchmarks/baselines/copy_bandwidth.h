@@ -9,11 +9,17 @@
 
 namespace bench {
 
-// A host memcpy of `bytes` split into `threads` contiguous chunks, one thread each. Both buffers are
-// touched at construction so that no page fault lands in a timed copy.
+// A host copy of `bytes` in 1 MiB chunks taken dynamically by `threads` threads (like Halide's thread
+// pool, so that on a loaded machine one descheduled thread does not hold up a static half). Both
+// buffers are touched at construction so that no page fault lands in a timed copy.
+//   memcpy: glibc memcpy, which switches to non-temporal stores for large copies (no read for
+//     ownership of the destination): the fastest copy, the roofline.
+//   store loop: a plain vectorised loop with ordinary stores, as a Halide pipeline emits them; the
+//     destination's cache lines are read before being written, so its counted bandwidth is lower.
 class HostCopy {
 public:
-    HostCopy(size_t bytes, int threads);
+    enum class Kind { Memcpy, StoreLoop };
+    HostCopy(size_t bytes, int threads, Kind kind = Kind::Memcpy);
     ~HostCopy();
     // One copy; returns its wall time in seconds.
     double run();
@@ -22,6 +28,7 @@ public:
 private:
     size_t bytes_;
     int threads_;
+    Kind kind_;
     std::unique_ptr<unsigned char[]> src_, dst_;
 };
 
@@ -45,8 +52,9 @@ private:
     std::string error_;
 };
 
-// Best bandwidth (bytes/s, read + write) of `reps` timed copies after one warm-up copy.
-double best_bandwidth(HostCopy &copy, int reps);
-double best_bandwidth(DeviceCopy &copy, int reps);
+// Median bandwidth (bytes/s, read + write) of `reps` timed copies after one warm-up copy: the same
+// statistic as the benchmarks report with --benchmark_repetitions.
+double median_bandwidth(HostCopy &copy, int reps);
+double median_bandwidth(DeviceCopy &copy, int reps);
 
 }  // namespace bench

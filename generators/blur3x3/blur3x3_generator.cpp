@@ -34,7 +34,7 @@ public:
         } else if (s == "host") {
             // Strips of 32 rows in parallel, row sums kept in a sliding window per strip (Halide
             // folds it to 4 rows: 15 KB at 1920 wide, in L1). Measured on the 2-core shared VM
-            // (AVX2, Halide 21, 2024-11-23): 4096x4096 6.4-6.7 ms, 1920x1080 ~1.0 ms, ~4x cv::blur.
+            // (AVX2, Halide 21, 2026-11-23): 4096x4096 6.4-6.7 ms, 1920x1080 ~1.0 ms, ~4x cv::blur.
             // Compute-bound here, not memory-bound: in cache (1024x256, one thread) it runs at
             // ~1.5-1.7 Gpix/s per core (~20 AVX2 instructions per 32 pixels in each of the row-sum
             // and output loops), i.e. <= ~3.4 Gpix/s = 6.8 GB/s on 2 cores, below 80% of copy bw.

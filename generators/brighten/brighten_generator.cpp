@@ -34,7 +34,7 @@ public:
             // Plain loops: the golden reference variant.
         } else if (s == "host") {
             // Rows in parallel, full native vectors of u8. Memory-bound: one read, one write per byte.
-            // Measured on the 2-core shared VM (AVX2, Halide 21, 2024-11-23, median of 5):
+            // Measured on the 2-core shared VM (AVX2, Halide 21, 2026-11-23, median of 5):
             // 1920x1080x3 ~0.75-1.2 ms (>=100% of copy bw: 12 MB stays partly in L3),
             // 4096x4096x3 ~7.3-12 ms (~80% of copy bw), 1.26-1.33x cv::convertTo. Tried and
             // within noise (+-5%): 2x natural vectors (0.79 vs 0.74 ms at 1080p), 8-64-row chunks
