@@ -56,6 +56,16 @@ const std::map<std::string, OpenCvBaseline> &opencv_baselines() {
 
 void opencv_set_threads(int n) { cv::setNumThreads(n); }
 
-std::string opencv_version() { return cv::getVersionString(); }
+std::string opencv_version() {
+    // "4.6.0, TBB (ver 2021.8 interface 12080)": the parallel framework decides what setNumThreads does.
+    const std::string info = cv::getBuildInformation();
+    const size_t at = info.find("Parallel framework:");
+    std::string framework = "no parallel framework";
+    if (at != std::string::npos) {
+        const size_t begin = info.find_first_not_of(' ', at + 19), end = info.find('\n', at);
+        framework = info.substr(begin, end - begin);
+    }
+    return cv::getVersionString() + ", " + framework;
+}
 
 }  // namespace bench

@@ -25,7 +25,8 @@ struct OpenCvBaseline {
 // pipeline name -> its OpenCV baseline.
 const std::map<std::string, OpenCvBaseline> &opencv_baselines();
 
-// cv::setNumThreads(n) and the OpenCV version string, so that the harness needs no OpenCV header.
+// cv::setNumThreads(n), and the OpenCV version with its parallel framework, so that the harness
+// needs no OpenCV header.
 void opencv_set_threads(int n);
 std::string opencv_version();
 
