@@ -17,9 +17,10 @@
 //
 // Counters: pixels_per_second (output width x height; bytes for memcpy), bytes_per_second (inputs
 // read once + outputs written once; read + write for memcpy), pct_of_copy_bw (against the copy
-// bandwidth measured at start-up, median of 5 copies of 256 MiB: host memcpy with 1 thread for
+// bandwidth of BM_memcpy in the same run, median of its repetitions: host memcpy with 1 thread for
 // single-threaded profiles, with all threads for parallel ones, the device-to-device copy of the
-// runtime for GPU profiles, host all threads if that copy is unavailable) and speedup_vs_opencv (OpenCV time /
+// runtime for GPU profiles, host all threads if that copy is unavailable; if BM_memcpy is filtered
+// out, the median of 5 copies of 256 MiB measured at start-up) and speedup_vs_opencv (OpenCV time /
 // pipeline time, OpenCV with the profile's thread count) where the pipeline has a baseline.
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
@@ -77,17 +78,34 @@ int all_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_c
 // Halide's thread pool (one thread per core); GPU profiles are compared with all-threads OpenCV.
 int profile_threads(const Profile &p) { return p.schedule == "portable" ? 1 : all_threads(); }
 
-// Copy bandwidths (bytes/s, read + write) measured once at start-up.
+// Copy bandwidth (bytes/s, read + write) that a benchmark compares with: the median of the runs of
+// its BM_memcpy benchmark in this process (they run first), or, if that was filtered out, the
+// measurement taken at start-up.
+std::map<std::string, std::vector<double>> g_copy_bw;  // BM_memcpy name -> bandwidth of each run
+double median(std::vector<double> v);
+
+struct RoofRef {
+    std::string memcpy_name;
+    double startup = 0;
+    double value() const {
+        auto it = g_copy_bw.find(memcpy_name);
+        return it != g_copy_bw.end() && !it->second.empty() ? median(it->second) : startup;
+    }
+};
+
 struct Roofline {
+    std::string mib;  // "256MiB"
     double host_1 = 0, host_all = 0;
-    std::map<std::string, double> device;  // runtime -> device-to-device copy
-    double for_profile(const Profile &p) const {
+    std::map<std::string, double> device;  // runtime -> device-to-device copy (absent: unavailable)
+    RoofRef host(int threads) const {
+        return {"BM_memcpy/host/threads:" + std::to_string(threads) + "/" + mib, threads == 1 ? host_1 : host_all};
+    }
+    RoofRef for_profile(const Profile &p) const {
         if (p.is_gpu()) {
             auto it = device.find(p.runtime);
-            if (it != device.end() && it->second > 0) return it->second;
-            return host_all;
+            if (it != device.end() && it->second > 0) return {"BM_memcpy/" + p.runtime + "/device/" + mib, it->second};
         }
-        return profile_threads(p) == 1 ? host_1 : host_all;
+        return host(profile_threads(p));
     }
 };
 Roofline g_roof;
@@ -150,6 +168,7 @@ void fail(benchmark::State &state, const std::string &name, const std::string &m
 
 // ---- BM_memcpy ----------------------------------------------------------------------------------
 
+// For BM_memcpy, pct_of_copy_bw compares with the start-up measurement: how steady the machine was.
 void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int threads,
                    bench::HostCopy::Kind kind, double roof, std::string device) {
     bench::HostCopy copy(bytes, threads, kind);
@@ -161,6 +180,7 @@ void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int 
         total += s;
     }
     const double b = static_cast<double>(bytes);
+    g_copy_bw[name].push_back(2 * b * state.iterations() / total);
     set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof, device, "");
 }
 
@@ -177,6 +197,7 @@ void run_device_copy(benchmark::State &state, std::string name, std::string runt
             total += s;
         }
         const double b = static_cast<double>(bytes);
+        g_copy_bw[name].push_back(2 * b * state.iterations() / total);
         set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof, device, driver);
     } catch (const std::exception &e) {
         fail(state, name, e.what());
@@ -190,7 +211,7 @@ struct BaselineBench {
     const bench::OpenCvBaseline *baseline;
     const CaseSpec *c;
     int threads;
-    double roof;
+    RoofRef roof;
     std::string device;
 };
 
@@ -212,7 +233,7 @@ void run_baseline(benchmark::State &state, BaselineBench b) {
     }
     const double per_iter = total / state.iterations();
     g_baseline_seconds[b.name].push_back(per_iter);
-    set_counters(state, b.name, per_iter, work_of(*b.c), b.roof, b.device, "");
+    set_counters(state, b.name, per_iter, work_of(*b.c), b.roof.value(), b.device, "");
 }
 
 // The OpenCV time for a pipeline benchmark: the median of the runs of its baseline benchmark in this
@@ -241,7 +262,7 @@ struct PipelineBench {
     const Variant *variant;
     const CaseSpec *c;
     bool roundtrip;
-    double roof;
+    RoofRef roof;
     std::string device, driver;
     std::unique_ptr<BaselineBench> baseline;  // null: no OpenCV equivalent
 };
@@ -281,7 +302,7 @@ void run_pipeline(benchmark::State &state, const PipelineBench *b) {
         total += s;
     }
     const double per_iter = total / state.iterations();
-    set_counters(state, b->name, per_iter, work_of(*b->c), b->roof, b->device, b->driver);
+    set_counters(state, b->name, per_iter, work_of(*b->c), b->roof.value(), b->device, b->driver);
     if (b->baseline) state.counters["speedup_vs_opencv"] = cv_seconds / per_iter;
     state.SetLabel(b->variant->metadata->target);
 }
@@ -333,6 +354,7 @@ void register_all() {
     // Rooflines, measured now so that every benchmark's pct_of_copy_bw uses the same value.
     const size_t copy_bytes = g_opt.quick ? (8u << 20) : (256u << 20);
     const std::string mib = std::to_string(copy_bytes >> 20) + "MiB";
+    g_roof.mib = mib;
     {
         bench::HostCopy one(copy_bytes, 1), all(copy_bytes, nthreads);
         const int reps = g_opt.quick ? 1 : 5;
@@ -397,7 +419,7 @@ void register_all() {
                 if (cv != bench::opencv_baselines().end()) {
                     const int t = profile_threads(prof);
                     base.reset(new BaselineBench{baseline_name(p, c->name, t), &cv->second, c, t,
-                                                 t == 1 ? g_roof.host_1 : g_roof.host_all, cpu_model});
+                                                 g_roof.host(t), cpu_model});
                     const bool seen = std::any_of(baselines.begin(), baselines.end(),
                                                   [&](const BaselineBench &x) { return x.name == base->name; });
                     if (!seen) baselines.push_back(*base);
