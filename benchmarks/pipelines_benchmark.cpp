@@ -16,12 +16,12 @@
 // Every benchmark uses manual time (steady_clock around each iteration).
 //
 // Counters: pixels_per_second (output width x height; bytes for memcpy), bytes_per_second (inputs
-// read once + outputs written once; read + write for memcpy), pct_of_copy_bw (against the copy
-// bandwidth of BM_memcpy in the same run, median of its repetitions: host memcpy with 1 thread for
-// single-threaded profiles, with all threads for parallel ones, the device-to-device copy of the
-// runtime for GPU profiles, host all threads if that copy is unavailable; if BM_memcpy is filtered
-// out, the median of 5 copies of 256 MiB measured at start-up) and speedup_vs_opencv (OpenCV time /
-// pipeline time, OpenCV with the profile's thread count) where the pipeline has a baseline.
+// read once + outputs written once; read + write for memcpy), and, measured interleaved with the
+// benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after each timed
+// iteration, so that both sides see the same machine), pct_of_copy_bw (host memcpy with the
+// profile's threads, device-to-device copy for GPU profiles) and speedup_vs_opencv (OpenCV with the
+// profile's thread count) where the pipeline has a baseline. BM_memcpy's pct_of_copy_bw compares
+// with the copy measured at start-up (context copy_bw_GBps.*): how steady the machine was.
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
 // --harness_big (the GPU size past L2), --check-thresholds=FILE (exit 1 listing floors not met).
@@ -38,6 +38,7 @@
 
 #include "baselines/copy_bandwidth.h"
 #include "baselines/opencv_baselines.h"
+#include "paired_reference.h"
 #include "harness/environment.h"
 #include "harness/error.h"
 #include "harness/opencl_info.h"
@@ -78,46 +79,15 @@ int all_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_c
 // Halide's thread pool (one thread per core); GPU profiles are compared with all-threads OpenCV.
 int profile_threads(const Profile &p) { return p.schedule == "portable" ? 1 : all_threads(); }
 
-// Copy bandwidth (bytes/s, read + write) that a benchmark compares with: the median of the runs of
-// its BM_memcpy benchmark in this process (they run first), or, if that was filtered out, the
-// measurement taken at start-up.
-std::map<std::string, std::vector<double>> g_copy_bw;  // BM_memcpy name -> bandwidth of each run
-double median(std::vector<double> v);
-
-struct RoofRef {
-    std::string memcpy_name;
-    double startup = 0;
-    double value() const {
-        auto it = g_copy_bw.find(memcpy_name);
-        return it != g_copy_bw.end() && !it->second.empty() ? median(it->second) : startup;
-    }
-};
-
+// Copy bandwidths (bytes/s, read + write) measured at start-up: context, and BM_memcpy's reference.
 struct Roofline {
-    std::string mib;  // "256MiB"
     double host_1 = 0, host_all = 0;
-    std::map<std::string, double> device;  // runtime -> device-to-device copy (absent: unavailable)
-    RoofRef host(int threads) const {
-        return {"BM_memcpy/host/threads:" + std::to_string(threads) + "/" + mib, threads == 1 ? host_1 : host_all};
-    }
-    RoofRef for_profile(const Profile &p) const {
-        if (p.is_gpu()) {
-            auto it = device.find(p.runtime);
-            if (it != device.end() && it->second > 0) return {"BM_memcpy/" + p.runtime + "/device/" + mib, it->second};
-        }
-        return host(profile_threads(p));
-    }
+    std::map<std::string, double> device;  // runtime -> device-to-device copy
 };
 Roofline g_roof;
 
-// Results shared between benchmarks, by benchmark name.
-std::map<std::string, std::vector<double>> g_baseline_seconds;  // OpenCV seconds per iteration, per run
-std::map<std::string, bench::Measured> g_measured;             // for --check-thresholds
+std::map<std::string, bench::Measured> g_measured;  // benchmark name -> results, for --check-thresholds
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
 
 // The inputs of the last case asked for (consecutive benchmarks share a case; one slot keeps the
 // 16384^2 inputs from piling up).
@@ -150,11 +120,12 @@ Work work_of(const CaseSpec &c) {
     return w;
 }
 
-void set_counters(benchmark::State &state, const std::string &name, double seconds_per_iter, Work w, double copy_bw,
-                  const std::string &device, const std::string &driver) {
+// `copy_seconds`: the time a copy of the same bytes took, measured alongside.
+void set_counters(benchmark::State &state, const std::string &name, double seconds_per_iter, Work w,
+                  double copy_seconds, const std::string &device, const std::string &driver) {
     state.counters["pixels_per_second"] = w.pixels / seconds_per_iter;
     state.counters["bytes_per_second"] = w.bytes / seconds_per_iter;
-    state.counters["pct_of_copy_bw"] = copy_bw > 0 ? 100.0 * w.bytes / seconds_per_iter / copy_bw : 0;
+    state.counters["pct_of_copy_bw"] = 100.0 * copy_seconds / seconds_per_iter;
     bench::Measured &m = g_measured[name];
     m.device = device;
     m.driver = driver;
@@ -168,9 +139,10 @@ void fail(benchmark::State &state, const std::string &name, const std::string &m
 
 // ---- BM_memcpy ----------------------------------------------------------------------------------
 
-// For BM_memcpy, pct_of_copy_bw compares with the start-up measurement: how steady the machine was.
+// BM_memcpy's pct_of_copy_bw compares with the start-up measurement `roof` (bytes/s).
 void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int threads,
                    bench::HostCopy::Kind kind, double roof, std::string device) {
+    bench::opencv_set_threads(threads);
     bench::HostCopy copy(bytes, threads, kind);
     copy.run();
     double total = 0;
@@ -180,8 +152,7 @@ void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int 
         total += s;
     }
     const double b = static_cast<double>(bytes);
-    g_copy_bw[name].push_back(2 * b * state.iterations() / total);
-    set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof, device, "");
+    set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof > 0 ? 2 * b / roof : 0, device, "");
 }
 
 void run_device_copy(benchmark::State &state, std::string name, std::string runtime, size_t bytes, double roof,
@@ -197,82 +168,66 @@ void run_device_copy(benchmark::State &state, std::string name, std::string runt
             total += s;
         }
         const double b = static_cast<double>(bytes);
-        g_copy_bw[name].push_back(2 * b * state.iterations() / total);
-        set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof, device, driver);
+        set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof > 0 ? 2 * b / roof : 0, device,
+                     driver);
     } catch (const std::exception &e) {
         fail(state, name, e.what());
     }
 }
 
-// ---- BM_opencv ----------------------------------------------------------------------------------
+// ---- BM_opencv and BM_<pipeline> ----------------------------------------------------------------
 
-struct BaselineBench {
+// One benchmark of the table: an OpenCV baseline (variant == nullptr) or a compiled variant.
+struct Bench {
     std::string name;
-    const bench::OpenCvBaseline *baseline;
-    const CaseSpec *c;
-    int threads;
-    RoofRef roof;
-    std::string device;
+    const Variant *variant = nullptr;
+    const bench::OpenCvBaseline *baseline = nullptr;  // the OpenCV call timed (baseline) or paired (pipeline)
+    const CaseSpec *c = nullptr;
+    bool roundtrip = false;
+    int threads = 1;          // CPU threads of the profile (OpenCV's thread count)
+    std::string gpu_runtime;  // "" for CPU profiles and baselines
+    std::string device, driver;
 };
 
-std::string baseline_name(const std::string &pipeline, const std::string &size, int threads) {
-    return "BM_opencv/" + pipeline + "/" + size + "/threads:" + std::to_string(threads);
-}
-
-void run_baseline(benchmark::State &state, BaselineBench b) {
-    bench::opencv_set_threads(b.threads);
-    auto call = b.baseline->bind(*b.c, inputs_of(*b.c));
-    call();  // warm-up: OpenCV's thread pool, output pages
+// Times `body` per iteration (manual time) with a paired reference round after each iteration, then
+// sets the counters. `body` returns "" or an error.
+template <typename Body>
+void timed_loop(benchmark::State &state, const Bench &b, bench::PairedReference &ref, Body body) {
+    if (std::string e = ref.run_once(); !e.empty()) return fail(state, b.name, "reference copy failed: " + e);
     double total = 0;
     for (auto _ : state) {
         const auto t0 = Clock::now();
-        call();
+        const std::string err = body();
         const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (!err.empty()) return fail(state, b.name, err);
         state.SetIterationTime(s);
         total += s;
+        if (std::string e = ref.run_once(); !e.empty()) return fail(state, b.name, "reference copy failed: " + e);
     }
     const double per_iter = total / state.iterations();
-    g_baseline_seconds[b.name].push_back(per_iter);
-    set_counters(state, b.name, per_iter, work_of(*b.c), b.roof.value(), b.device, "");
+    set_counters(state, b.name, per_iter, work_of(*b.c), ref.copy_seconds(), b.device, b.driver);
+    if (b.variant && ref.has_opencv()) state.counters["speedup_vs_opencv"] = ref.opencv_seconds() / per_iter;
 }
 
-// The OpenCV time for a pipeline benchmark: the median of the runs of its baseline benchmark in this
-// process; if that was filtered out, a short measurement now.
-double baseline_seconds(const BaselineBench &b) {
-    auto it = g_baseline_seconds.find(b.name);
-    if (it != g_baseline_seconds.end() && !it->second.empty()) return median(it->second);
-    bench::opencv_set_threads(b.threads);
-    auto call = b.baseline->bind(*b.c, inputs_of(*b.c));
-    call();
-    std::vector<double> times;
-    const auto start = Clock::now();
-    while (times.size() < 3 || (!g_opt.quick && std::chrono::duration<double>(Clock::now() - start).count() < 0.2)) {
-        const auto t0 = Clock::now();
+void run_baseline(benchmark::State &state, const Bench *b) {
+    const std::vector<Array> &inputs = inputs_of(*b->c);
+    bench::PairedReference ref(work_of(*b->c).bytes, b->threads, "", nullptr, *b->c, inputs);
+    auto call = b->baseline->bind(*b->c, inputs);
+    call();  // warm-up: OpenCV's thread pool, output pages
+    timed_loop(state, *b, ref, [&] {
         call();
-        times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-    }
-    g_baseline_seconds[b.name] = {median(times)};
-    return median(times);
+        return std::string();
+    });
 }
 
-// ---- BM_<pipeline> ------------------------------------------------------------------------------
-
-struct PipelineBench {
-    std::string name;
-    const Variant *variant;
-    const CaseSpec *c;
-    bool roundtrip;
-    RoofRef roof;
-    std::string device, driver;
-    std::unique_ptr<BaselineBench> baseline;  // null: no OpenCV equivalent
-};
-
-void run_pipeline(benchmark::State &state, const PipelineBench *b) {
-    const double cv_seconds = b->baseline ? baseline_seconds(*b->baseline) : 0;
+void run_pipeline(benchmark::State &state, const Bench *b) {
     std::vector<Array> inputs = inputs_of(*b->c);  // Invocation keeps views of these
     std::unique_ptr<Invocation> inv;
+    std::unique_ptr<bench::PairedReference> ref;
     try {
         inv = std::make_unique<Invocation>(*b->variant, *b->c, inputs);
+        ref = std::make_unique<bench::PairedReference>(work_of(*b->c).bytes, b->threads, b->gpu_runtime, b->baseline,
+                                                       *b->c, inputs);
     } catch (const std::exception &e) {
         return fail(state, b->name, e.what());
     }
@@ -281,9 +236,7 @@ void run_pipeline(benchmark::State &state, const PipelineBench *b) {
     if (!b->roundtrip && (inv->call_resident() != 0 || inv->device_sync() != 0)) {
         return fail(state, b->name, "pipeline failed on the resident warm-up: " + take_halide_error());
     }
-    double total = 0;
-    for (auto _ : state) {
-        const auto t0 = Clock::now();
+    timed_loop(state, *b, *ref, [&]() -> std::string {
         int rc;
         if (b->roundtrip) {
             inv->touch_inputs();
@@ -293,17 +246,10 @@ void run_pipeline(benchmark::State &state, const PipelineBench *b) {
             rc = inv->call_resident();
             if (rc == 0) rc = inv->device_sync();
         }
-        const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (rc != 0) {
-            const std::string msg = take_halide_error();
-            return fail(state, b->name, "pipeline failed: " + (msg.empty() ? err : msg));
-        }
-        state.SetIterationTime(s);
-        total += s;
-    }
-    const double per_iter = total / state.iterations();
-    set_counters(state, b->name, per_iter, work_of(*b->c), b->roof.value(), b->device, b->driver);
-    if (b->baseline) state.counters["speedup_vs_opencv"] = cv_seconds / per_iter;
+        if (rc == 0) return "";
+        const std::string msg = take_halide_error();
+        return "pipeline failed: " + (msg.empty() ? err : msg);
+    });
     state.SetLabel(b->variant->metadata->target);
 }
 
@@ -354,7 +300,6 @@ void register_all() {
     // Rooflines, measured now so that every benchmark's pct_of_copy_bw uses the same value.
     const size_t copy_bytes = g_opt.quick ? (8u << 20) : (256u << 20);
     const std::string mib = std::to_string(copy_bytes >> 20) + "MiB";
-    g_roof.mib = mib;
     {
         bench::HostCopy one(copy_bytes, 1), all(copy_bytes, nthreads);
         const int reps = g_opt.quick ? 1 : 5;
@@ -391,11 +336,10 @@ void register_all() {
                                                g_roof.device[runtime], r.device, r.driver));
     }
 
-    // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case.
+    // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
+    // are registered before the pipelines, one per (pipeline, size, thread count) that a profile uses.
     static std::deque<CaseSpec> owned;
-    static std::deque<PipelineBench> benches;
-    std::vector<BaselineBench> baselines;
-    std::vector<PipelineBench *> order;
+    static std::deque<Bench> baselines, pipelines;
     for (const auto &p : reg.pipelines()) {
         const PipelineSpec &spec = reg.spec(p);
         std::vector<std::pair<const CaseSpec *, bool>> cases;  // case, gpu_only
@@ -408,37 +352,32 @@ void register_all() {
         } else {
             cases.emplace_back(&spec.find_case(g_opt.quick ? "small" : "large"), false);
         }
-        const auto cv = bench::opencv_baselines().find(p);
+        const auto cv_it = bench::opencv_baselines().find(p);
+        const bench::OpenCvBaseline *cv = cv_it == bench::opencv_baselines().end() ? nullptr : &cv_it->second;
+        if (cv) benchmark::AddCustomContext("opencv_baseline." + p, cv->what);
         for (const auto &[c, gpu_only] : cases) {
             for (const auto &prof_name : reg.profiles_of(p)) {
                 auto rit = runnable.find(prof_name);
                 if (rit == runnable.end()) continue;
                 const Profile &prof = *rit->second.profile;
                 if (gpu_only && !prof.is_gpu()) continue;
-                std::unique_ptr<BaselineBench> base;
-                if (cv != bench::opencv_baselines().end()) {
-                    const int t = profile_threads(prof);
-                    base.reset(new BaselineBench{baseline_name(p, c->name, t), &cv->second, c, t,
-                                                 g_roof.host(t), cpu_model});
-                    const bool seen = std::any_of(baselines.begin(), baselines.end(),
-                                                  [&](const BaselineBench &x) { return x.name == base->name; });
-                    if (!seen) baselines.push_back(*base);
+                const int t = profile_threads(prof);
+                const std::string base_name = "BM_opencv/" + p + "/" + c->name + "/threads:" + std::to_string(t);
+                if (cv && std::none_of(baselines.begin(), baselines.end(), [&](const Bench &x) { return x.name == base_name; })) {
+                    baselines.push_back({base_name, nullptr, cv, c, false, t, "", cpu_model, ""});
                 }
                 for (const bool roundtrip : {false, true}) {
                     if (roundtrip && !prof.is_gpu()) continue;
                     const std::string name =
                         "BM_" + p + "/" + prof_name + "/" + c->name + "/" + (roundtrip ? "roundtrip" : "resident");
-                    benches.push_back({name, reg.find(p, prof_name), c, roundtrip, g_roof.for_profile(prof),
-                                       rit->second.device, rit->second.driver,
-                                       base ? std::make_unique<BaselineBench>(*base) : nullptr});
-                    order.push_back(&benches.back());
+                    pipelines.push_back({name, reg.find(p, prof_name), cv, c, roundtrip, t,
+                                         prof.is_gpu() ? prof.runtime : "", rit->second.device, rit->second.driver});
                 }
             }
         }
-        if (cv != bench::opencv_baselines().end()) benchmark::AddCustomContext("opencv_baseline." + p, cv->second.what);
     }
-    for (const auto &b : baselines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, b));
-    for (const PipelineBench *b : order) configure(benchmark::RegisterBenchmark(b->name.c_str(), run_pipeline, b));
+    for (const Bench &b : baselines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
+    for (const Bench &b : pipelines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
 
     benchmark::AddCustomContext("halide_version", env.value("halide_version", std::string("?")));
     nlohmann::json targets;

@@ -1,14 +1,13 @@
 #include "copy_bandwidth.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 #include "HalideBuffer.h"
+#include "opencv_baselines.h"
 #include "HalideRuntime.h"
 #ifdef HARNESS_HAVE_OPENCL
 #include "HalideRuntimeOpenCL.h"
@@ -49,22 +48,21 @@ __attribute__((noinline)) void store_loop(unsigned char *dst, const unsigned cha
 
 }  // namespace
 
+constexpr size_t kChunk = 1u << 20;
+
 double HostCopy::run() {
-    constexpr size_t kChunk = 1u << 20;
     const size_t chunks = (bytes_ + kChunk - 1) / kChunk;
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t c; (c = next.fetch_add(1)) < chunks;) {
-            const size_t begin = c * kChunk, len = std::min(kChunk, bytes_ - begin);
-            if (kind_ == Kind::Memcpy) std::memcpy(dst_.get() + begin, src_.get() + begin, len);
-            else store_loop(dst_.get() + begin, src_.get() + begin, len);
-        }
+    auto chunk = [this](size_t c) {
+        const size_t begin = c * kChunk, len = std::min(kChunk, bytes_ - begin);
+        if (kind_ == Kind::Memcpy) std::memcpy(dst_.get() + begin, src_.get() + begin, len);
+        else store_loop(dst_.get() + begin, src_.get() + begin, len);
     };
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads_; t++) pool.emplace_back(worker);
-    worker();
-    for (auto &th : pool) th.join();
+    if (threads_ == 1 || chunks == 1) {
+        for (size_t c = 0; c < chunks; c++) chunk(c);
+    } else {
+        opencv_parallel_for(chunks, chunk);
+    }
     return seconds_since(t0);
 }
 

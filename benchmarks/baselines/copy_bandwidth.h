@@ -9,9 +9,11 @@
 
 namespace bench {
 
-// A host copy of `bytes` in 1 MiB chunks taken dynamically by `threads` threads (like Halide's thread
-// pool, so that on a loaded machine one descheduled thread does not hold up a static half). Both
-// buffers are touched at construction so that no page fault lands in a timed copy.
+// A host copy of `bytes` in 1 MiB chunks. With threads > 1 the chunks go to OpenCV's thread pool
+// (opencv_parallel_for: dynamic, like Halide's pool, so that on a loaded machine a descheduled
+// thread does not hold up a static half, and no thread start-up in the timed copy); the caller sets
+// the pool's size with opencv_set_threads(threads). Both buffers are touched at construction so
+// that no page fault lands in a timed copy.
 //   memcpy: glibc memcpy, which switches to non-temporal stores for large copies (no read for
 //     ownership of the destination): the fastest copy, the roofline.
 //   store loop: a plain vectorised loop with ordinary stores, as a Halide pipeline emits them; the

@@ -54,7 +54,17 @@ const std::map<std::string, OpenCvBaseline> &opencv_baselines() {
     return baselines;
 }
 
-void opencv_set_threads(int n) { cv::setNumThreads(n); }
+void opencv_set_threads(int n) {
+    if (cv::getNumThreads() != n) cv::setNumThreads(n);  // re-creates the pool: not in timed code
+}
+
+void opencv_parallel_for(size_t n, const std::function<void(size_t)> &body) {
+    cv::parallel_for_(cv::Range(0, static_cast<int>(n)),
+                      [&](const cv::Range &r) {
+                          for (int i = r.start; i < r.end; i++) body(static_cast<size_t>(i));
+                      },
+                      static_cast<double>(n));
+}
 
 std::string opencv_version() {
     // "4.6.0, TBB (ver 2021.8 interface 12080)": the parallel framework decides what setNumThreads does.

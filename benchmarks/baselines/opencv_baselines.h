@@ -28,6 +28,8 @@ const std::map<std::string, OpenCvBaseline> &opencv_baselines();
 // cv::setNumThreads(n), and the OpenCV version with its parallel framework, so that the harness
 // needs no OpenCV header.
 void opencv_set_threads(int n);
+// cv::parallel_for_ over [0, n) with n stripes: OpenCV's thread pool (TBB here).
+void opencv_parallel_for(size_t n, const std::function<void(size_t)> &body);
 std::string opencv_version();
 
 }  // namespace bench
