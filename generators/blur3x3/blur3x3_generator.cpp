@@ -34,8 +34,9 @@ public:
         } else if (s == "host") {
             // Strips of 32 rows in parallel, row sums kept in a sliding window per strip (Halide
             // folds it), and 4 output rows per pass over x, unrolled: the rows share the loads and
-            // pair sums of their row sums (6 loads + 4 adds for 2 rows become 4 + 3), which made
-            // this compute-bound loop memory-bound. Measured on the 2-core shared VM (AVX2,
+            // pair sums of their row sums (6 loads + 4 adds for 2 rows become 4 + 3): fewer
+            // instructions per pixel. Still CPU-bound on the loaded 2-vCPU VM (44-46 % of copy
+            // bandwidth, benchmarks/RESULTS.md). Measured on the 2-core shared VM (AVX2,
             // Halide 21 JIT, 2026-11-23, min of 10 interleaved runs): 1920x1080 0.69 -> 0.49 ms,
             // 4096x4096 2.49 -> 2.07 ms (quiet moment; 5.2 -> 4.5 ms under load); in cache
             // (1024x256, one thread) 0.139 -> 0.045 ms. Before (one row per pass, same strips):
