@@ -1,17 +1,44 @@
-// pipeline-benchmarks: registers BM_<pipeline>/<profile>/<case>/<mode> for every compiled variant
-// whose profile can run here, from the harness registry and specs.
+// pipeline-benchmarks: registers, from the harness registry, in this order (Google Benchmark runs
+// them in registration order, so rooflines and baselines are measured before the pipelines):
 //
-// Modes:
-//   resident   inputs copied to the device once; the timed loop runs the pipeline and waits for the
-//              device (outputs stay there). For CPU profiles this is simply the call.
-//   roundtrip  each iteration marks the inputs dirty, runs, copies outputs back and frees device
-//              memory: what an application that hands host buffers to Halide pays.
-// Counters: pixels_per_second (output width x height), bytes_per_second (inputs read once + outputs
-// written once).
+//   BM_memcpy/host/threads:<n>/<MiB>       host memcpy, 1 and all threads: the CPU roofline
+//   BM_memcpy/host-store-loop/threads:<n>/<MiB>  the same copy with ordinary stores (what a Halide
+//                                          pipeline emits), to show what the roofline costs them
+//   BM_memcpy/<runtime>/device/<MiB>       device-to-device copy of each GPU runtime that runs here
+//   BM_opencv/<pipeline>/<size>/threads:<n> the OpenCV equivalent (baselines/opencv_baselines.cpp)
+//   BM_<pipeline>/<profile>/<size>/<mode>  every compiled variant whose profile can run here
+//
+// Sizes: 1920x1080 and 4096x4096 for pipelines whose spec has make_case (else the spec's `large`
+// case), plus 16384x16384 for GPU profiles with --harness_big (past a 50 MB L2: inputs + outputs
+// > 4x L2). Modes: `resident` (inputs already on the device, outputs left there, device synchronised
+// inside the timed region) for every profile; `roundtrip` (inputs marked dirty, run, outputs copied
+// back, device memory released) for GPU profiles only: on the CPU it is the same call.
+// Every benchmark uses manual time (steady_clock around each iteration).
+//
+// Counters: pixels_per_second (output width x height; bytes for memcpy), bytes_per_second (inputs
+// read once + outputs written once; read + write for memcpy), and, measured interleaved with the
+// benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after each timed
+// iteration, so that both sides see the same machine), pct_of_copy_bw (host memcpy with the
+// profile's threads, device-to-device copy for GPU profiles) and speedup_vs_opencv (OpenCV with the
+// profile's thread count) where the pipeline has a baseline. BM_memcpy's pct_of_copy_bw compares
+// with the copy measured at start-up (context copy_bw_GBps.*): how steady the machine was.
+//
+// Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
+// --harness_big (the GPU size past L2), --check-thresholds=FILE (exit 1 listing floors not met).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <thread>
 
+#include "baselines/copy_bandwidth.h"
+#include "baselines/opencv_baselines.h"
+#include "paired_reference.h"
 #include "harness/environment.h"
 #include "harness/error.h"
 #include "harness/opencl_info.h"
@@ -19,53 +46,217 @@
 #include "harness/registry.h"
 #include "harness/runner.h"
 #include "harness/runtime_hooks.h"
+#include "thresholds.h"
 
 namespace {
 
 using namespace harness;
+using Clock = std::chrono::steady_clock;
 
-struct Bench {
-    const Variant *variant;
-    const CaseSpec *c;
-    bool roundtrip;
+struct Options {
+    bool quick = false, big = false;
+    std::string thresholds;
+};
+Options g_opt;
+
+struct BenchSize {
+    std::string name;
+    int width, height;
+    bool gpu_only;
 };
 
-void run_benchmark(benchmark::State &state, Bench b) {
-    std::vector<Array> inputs = case_inputs(*b.c);
-    Invocation inv(*b.variant, *b.c, inputs);
-    std::string err;
-    if (inv.call(&err) != 0) {  // warm-up: compiles kernels, checks it runs at all
-        state.SkipWithError(("pipeline failed: " + err).c_str());
-        return;
+// The benchmark sizes, data-driven.
+std::vector<BenchSize> bench_sizes() {
+    if (g_opt.quick) return {{"64x48", 64, 48, false}};
+    std::vector<BenchSize> s{{"1920x1080", 1920, 1080, false}, {"4096x4096", 4096, 4096, false}};
+    if (g_opt.big) s.push_back({"16384x16384", 16384, 16384, true});
+    return s;
+}
+
+int all_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// Threads a profile's code uses on the CPU: the portable schedule is single-threaded, the others use
+// Halide's thread pool (one thread per core); GPU profiles are compared with all-threads OpenCV.
+int profile_threads(const Profile &p) { return p.schedule == "portable" ? 1 : all_threads(); }
+
+// Copy bandwidths (bytes/s, read + write) measured at start-up: context, and BM_memcpy's reference.
+struct Roofline {
+    double host_1 = 0, host_all = 0;
+    std::map<std::string, double> device;  // runtime -> device-to-device copy
+};
+Roofline g_roof;
+
+std::map<std::string, bench::Measured> g_measured;  // benchmark name -> results, for --check-thresholds
+
+
+// The inputs of the last case asked for (consecutive benchmarks share a case; one slot keeps the
+// 16384^2 inputs from piling up).
+const std::vector<Array> &inputs_of(const CaseSpec &c) {
+    static const CaseSpec *cached = nullptr;
+    static std::vector<Array> inputs;
+    if (cached != &c) {
+        inputs.clear();
+        inputs = case_inputs(c);
+        cached = &c;
     }
-    if (!b.roundtrip && inv.call_resident() != 0) {
-        state.SkipWithError("pipeline failed on the resident warm-up");
-        return;
-    }
+    return inputs;
+}
+
+struct Work {
+    double pixels = 0, bytes = 0;
+};
+
+Work work_of(const CaseSpec &c) {
+    Work w;
+    const auto count = [](const BufferSpec &b) {
+        double n = b.type.bytes();
+        for (int d : b.shape) n *= d;
+        return n;
+    };
+    for (const auto &b : c.inputs) w.bytes += count(b);
+    for (const auto &b : c.outputs) w.bytes += count(b);
+    const auto &shape = c.outputs.at(0).shape;
+    w.pixels = static_cast<double>(shape.at(0)) * (shape.size() > 1 ? shape[1] : 1);
+    return w;
+}
+
+// `copy_seconds`: the time a copy of the same bytes took, measured alongside.
+void set_counters(benchmark::State &state, const std::string &name, double seconds_per_iter, Work w,
+                  double copy_seconds, const std::string &device, const std::string &driver) {
+    state.counters["pixels_per_second"] = w.pixels / seconds_per_iter;
+    state.counters["bytes_per_second"] = w.bytes / seconds_per_iter;
+    state.counters["pct_of_copy_bw"] = 100.0 * copy_seconds / seconds_per_iter;
+    bench::Measured &m = g_measured[name];
+    m.device = device;
+    m.driver = driver;
+    m.mpix_per_s.push_back(w.pixels / seconds_per_iter / 1e6);
+}
+
+void fail(benchmark::State &state, const std::string &name, const std::string &msg) {
+    g_measured[name].error = msg;
+    state.SkipWithError(msg.c_str());
+}
+
+// ---- BM_memcpy ----------------------------------------------------------------------------------
+
+// BM_memcpy's pct_of_copy_bw compares with the start-up measurement `roof` (bytes/s).
+void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int threads,
+                   bench::HostCopy::Kind kind, double roof, std::string device) {
+    bench::opencv_set_threads(threads);
+    bench::HostCopy copy(bytes, threads, kind);
+    copy.run();
+    double total = 0;
     for (auto _ : state) {
-        int rc;
-        if (b.roundtrip) {
-            inv.touch_inputs();
-            rc = inv.call(&err);
-        } else {
-            rc = inv.call_resident();
-            if (rc == 0) rc = inv.device_sync();
-        }
-        if (rc != 0) {
-            state.SkipWithError(("pipeline failed: " + take_halide_error()).c_str());
-            return;
-        }
+        const double s = copy.run();
+        state.SetIterationTime(s);
+        total += s;
     }
-    const std::vector<Array> outputs = inv.outputs();
-    const Array &out = outputs.at(0);
-    const double pixels = static_cast<double>(out.shape.at(0)) * (out.shape.size() > 1 ? out.shape[1] : 1);
-    double bytes = 0;
-    for (const auto &a : inputs) bytes += static_cast<double>(a.bytes.size());
-    for (const auto &a : outputs) bytes += static_cast<double>(a.bytes.size());
-    const auto iters = static_cast<double>(state.iterations());
-    state.counters["pixels_per_second"] = benchmark::Counter(pixels * iters, benchmark::Counter::kIsRate);
-    state.counters["bytes_per_second"] = benchmark::Counter(bytes * iters, benchmark::Counter::kIsRate);
-    state.SetLabel(b.variant->metadata->target);
+    const double b = static_cast<double>(bytes);
+    set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof > 0 ? 2 * b / roof : 0, device, "");
+}
+
+void run_device_copy(benchmark::State &state, std::string name, std::string runtime, size_t bytes, double roof,
+                     std::string device, std::string driver) {
+    try {
+        bench::DeviceCopy copy(runtime, bytes);
+        if (copy.run() <= 0) return fail(state, name, copy.error());
+        double total = 0;
+        for (auto _ : state) {
+            const double s = copy.run();
+            if (s <= 0) return fail(state, name, copy.error());
+            state.SetIterationTime(s);
+            total += s;
+        }
+        const double b = static_cast<double>(bytes);
+        set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof > 0 ? 2 * b / roof : 0, device,
+                     driver);
+    } catch (const std::exception &e) {
+        fail(state, name, e.what());
+    }
+}
+
+// ---- BM_opencv and BM_<pipeline> ----------------------------------------------------------------
+
+// One benchmark of the table: an OpenCV baseline (variant == nullptr) or a compiled variant.
+struct Bench {
+    std::string name;
+    const Variant *variant = nullptr;
+    const bench::OpenCvBaseline *baseline = nullptr;  // the OpenCV call timed (baseline) or paired (pipeline)
+    const CaseSpec *c = nullptr;
+    bool roundtrip = false;
+    int threads = 1;          // CPU threads of the profile (OpenCV's thread count)
+    std::string gpu_runtime;  // "" for CPU profiles and baselines
+    std::string device, driver;
+};
+
+// Times `body` per iteration (manual time) with a paired reference round after each iteration, then
+// sets the counters. `body` returns "" or an error.
+template <typename Body>
+void timed_loop(benchmark::State &state, const Bench &b, bench::PairedReference &ref, Body body) {
+    if (std::string e = ref.run_once(); !e.empty()) return fail(state, b.name, "reference copy failed: " + e);
+    double total = 0;
+    for (auto _ : state) {
+        const auto t0 = Clock::now();
+        const std::string err = body();
+        const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (!err.empty()) return fail(state, b.name, err);
+        state.SetIterationTime(s);
+        total += s;
+        if (std::string e = ref.run_once(); !e.empty()) return fail(state, b.name, "reference copy failed: " + e);
+    }
+    const double per_iter = total / state.iterations();
+    set_counters(state, b.name, per_iter, work_of(*b.c), ref.copy_seconds(), b.device, b.driver);
+    if (b.variant && ref.has_opencv()) state.counters["speedup_vs_opencv"] = ref.opencv_seconds() / per_iter;
+}
+
+void run_baseline(benchmark::State &state, const Bench *b) {
+    const std::vector<Array> &inputs = inputs_of(*b->c);
+    bench::PairedReference ref(work_of(*b->c).bytes, b->threads, "", nullptr, *b->c, inputs);
+    auto call = b->baseline->bind(*b->c, inputs);
+    call();  // warm-up: OpenCV's thread pool, output pages
+    timed_loop(state, *b, ref, [&] {
+        call();
+        return std::string();
+    });
+}
+
+void run_pipeline(benchmark::State &state, const Bench *b) {
+    std::vector<Array> inputs = inputs_of(*b->c);  // Invocation keeps views of these
+    std::unique_ptr<Invocation> inv;
+    std::unique_ptr<bench::PairedReference> ref;
+    try {
+        inv = std::make_unique<Invocation>(*b->variant, *b->c, inputs);
+        ref = std::make_unique<bench::PairedReference>(work_of(*b->c).bytes, b->threads, b->gpu_runtime, b->baseline,
+                                                       *b->c, inputs);
+    } catch (const std::exception &e) {
+        return fail(state, b->name, e.what());
+    }
+    std::string err;
+    if (inv->call(&err) != 0) return fail(state, b->name, "pipeline failed: " + err);  // compiles kernels
+    if (!b->roundtrip && (inv->call_resident() != 0 || inv->device_sync() != 0)) {
+        return fail(state, b->name, "pipeline failed on the resident warm-up: " + take_halide_error());
+    }
+    timed_loop(state, *b, *ref, [&]() -> std::string {
+        int rc;
+        if (b->roundtrip) {
+            inv->touch_inputs();
+            rc = inv->call_resident();
+            if (rc == 0) rc = inv->copy_back_and_release(&err);
+        } else {
+            rc = inv->call_resident();
+            if (rc == 0) rc = inv->device_sync();
+        }
+        if (rc == 0) return "";
+        const std::string msg = take_halide_error();
+        return "pipeline failed: " + (msg.empty() ? err : msg);
+    });
+    state.SetLabel(b->variant->metadata->target);
+}
+
+benchmark::internal::Benchmark *configure(benchmark::internal::Benchmark *bm) {
+    bm->Unit(benchmark::kMillisecond)->UseManualTime();
+    if (g_opt.quick) bm->Iterations(1);
+    return bm;
 }
 
 void register_all() {
@@ -73,41 +264,180 @@ void register_all() {
     reg.validate();
     install_halide_error_handler();
     const nlohmann::json opencl = probe_opencl(), cuda = probe_cuda();
+    const nlohmann::json env = environment_info();
+    const std::string cpu_model = env.value("/host_cpu/model"_json_pointer, std::string("unknown cpu"));
+    const int nthreads = all_threads();
+
+    // Which profiles run here, and on which device.
+    struct Runnable {
+        const Profile *profile;
+        std::string device, driver;
+        nlohmann::json selected;  // the OpenCL platform/device Halide will pick
+    };
+    std::map<std::string, Runnable> runnable;
+    std::map<std::string, Runnable> gpu_runtimes;  // runtime -> a device it runs on
+    for (const auto &prof : profiles()) {
+        if (prof.target.empty()) continue;
+        nlohmann::json selected;
+        const std::string why = runtime_unavailable_reason(prof.runtime, opencl, cuda, &selected);
+        if (!why.empty()) {
+            benchmark::AddCustomContext("skipped." + prof.name, why);
+            continue;
+        }
+        Runnable r{&prof, cpu_model, "", selected};
+        if (prof.runtime == "opencl") {
+            r.device = selected.value("device", "");
+            r.driver = selected.value("platform", "") + " " + selected.value("driver_version", "");
+            benchmark::AddCustomContext("device." + prof.name, selected.dump());
+        } else if (prof.runtime == "cuda") {
+            r.device = cuda.value("/devices/0/name"_json_pointer, std::string("cuda device"));
+            r.driver = "CUDA " + std::to_string(cuda.value("driver_version", 0));
+            benchmark::AddCustomContext("device." + prof.name, r.device + " / " + r.driver);
+        }
+        runnable[prof.name] = r;
+        if (prof.is_gpu()) gpu_runtimes.emplace(prof.runtime, r);
+    }
+
+    // Rooflines, measured now so that every benchmark's pct_of_copy_bw uses the same value.
+    const size_t copy_bytes = g_opt.quick ? (8u << 20) : (256u << 20);
+    const std::string mib = std::to_string(copy_bytes >> 20) + "MiB";
+    {
+        bench::HostCopy one(copy_bytes, 1), all(copy_bytes, nthreads);
+        const int reps = g_opt.quick ? 1 : 5;
+        g_roof.host_1 = bench::median_bandwidth(one, reps);
+        g_roof.host_all = bench::median_bandwidth(all, reps);
+    }
+    benchmark::AddCustomContext("copy_bw_GBps.host.threads:1", std::to_string(g_roof.host_1 / 1e9));
+    benchmark::AddCustomContext("copy_bw_GBps.host.threads:" + std::to_string(nthreads),
+                                std::to_string(g_roof.host_all / 1e9));
+    for (const auto &[runtime, r] : gpu_runtimes) {
+        try {
+            bench::DeviceCopy dev(runtime, copy_bytes);
+            g_roof.device[runtime] = bench::median_bandwidth(dev, g_opt.quick ? 1 : 5);
+            if (g_roof.device[runtime] <= 0) throw std::runtime_error(dev.error());
+            benchmark::AddCustomContext("copy_bw_GBps." + runtime + ".device", std::to_string(g_roof.device[runtime] / 1e9));
+        } catch (const std::exception &e) {
+            benchmark::AddCustomContext("copy_bw_GBps." + runtime + ".device",
+                                        std::string("unavailable, host all-threads used: ") + e.what());
+        }
+    }
+    using Kind = bench::HostCopy::Kind;
+    for (const Kind kind : {Kind::Memcpy, Kind::StoreLoop}) {
+        for (const int t : {1, nthreads}) {
+            const std::string name = std::string(kind == Kind::Memcpy ? "BM_memcpy/host" : "BM_memcpy/host-store-loop") +
+                                     "/threads:" + std::to_string(t) + "/" + mib;
+            configure(benchmark::RegisterBenchmark(name.c_str(), run_host_copy, name, copy_bytes, t, kind,
+                                                   t == 1 ? g_roof.host_1 : g_roof.host_all, cpu_model));
+            if (nthreads == 1) break;
+        }
+    }
+    for (const auto &[runtime, r] : gpu_runtimes) {
+        const std::string name = "BM_memcpy/" + runtime + "/device/" + mib;
+        configure(benchmark::RegisterBenchmark(name.c_str(), run_device_copy, name, runtime, copy_bytes,
+                                               g_roof.device[runtime], r.device, r.driver));
+    }
+
+    // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
+    // are registered before the pipelines, one per (pipeline, size, thread count) that a profile uses.
+    static std::deque<CaseSpec> owned;
+    static std::deque<Bench> baselines, pipelines;
     for (const auto &p : reg.pipelines()) {
         const PipelineSpec &spec = reg.spec(p);
-        for (const auto &prof : reg.profiles_of(p)) {
-            nlohmann::json selected;
-            std::string why = runtime_unavailable_reason(find_profile(prof).runtime, opencl, cuda, &selected);
-            if (why.empty() && find_profile(prof).runtime == "opencl") {
-                why = missing_extensions_reason(spec.required_extensions, selected);
+        std::vector<std::pair<const CaseSpec *, bool>> cases;  // case, gpu_only
+        if (spec.make_case) {
+            for (const auto &s : bench_sizes()) {
+                owned.push_back(spec.make_case(s.width, s.height));
+                owned.back().name = s.name;
+                cases.emplace_back(&owned.back(), s.gpu_only);
             }
-            if (why.empty()) why = compile_error_message(*reg.find(p, prof));
-            if (!why.empty()) {
-                benchmark::AddCustomContext("skipped." + p + "/" + prof, why);
-                continue;
-            }
-            if (!selected.is_null()) benchmark::AddCustomContext("device." + prof, selected.dump());
-            for (const auto &c : spec.cases) {
+        } else {
+            cases.emplace_back(&spec.find_case(g_opt.quick ? "small" : "large"), false);
+        }
+        const auto cv_it = bench::opencv_baselines().find(p);
+        const bench::OpenCvBaseline *cv = cv_it == bench::opencv_baselines().end() ? nullptr : &cv_it->second;
+        if (cv) benchmark::AddCustomContext("opencv_baseline." + p, cv->what);
+        for (const auto &[c, gpu_only] : cases) {
+            for (const auto &prof_name : reg.profiles_of(p)) {
+                auto rit = runnable.find(prof_name);
+                if (rit == runnable.end()) continue;
+                const Profile &prof = *rit->second.profile;
+                // Per pipeline: a variant that failed to compile, or a device without an extension
+                // the spec needs, is skipped with the reason in the context.
+                std::string why = compile_error_message(*reg.find(p, prof_name));
+                if (why.empty() && prof.runtime == "opencl") why = missing_extensions_reason(spec.required_extensions, rit->second.selected);
+                if (!why.empty()) {
+                    benchmark::AddCustomContext("skipped." + p + "/" + prof_name + "/" + c->name, why);
+                    continue;
+                }
+                if (gpu_only && !prof.is_gpu()) continue;
+                const int t = profile_threads(prof);
+                const std::string base_name = "BM_opencv/" + p + "/" + c->name + "/threads:" + std::to_string(t);
+                if (cv && std::none_of(baselines.begin(), baselines.end(), [&](const Bench &x) { return x.name == base_name; })) {
+                    baselines.push_back({base_name, nullptr, cv, c, false, t, "", cpu_model, ""});
+                }
                 for (const bool roundtrip : {false, true}) {
-                    const std::string name = "BM_" + p + "/" + prof + "/" + c.name + "/" + (roundtrip ? "roundtrip" : "resident");
-                    benchmark::RegisterBenchmark(name.c_str(), run_benchmark, Bench{reg.find(p, prof), &c, roundtrip})
-                        ->Unit(benchmark::kMillisecond)
-                        ->UseRealTime();
+                    if (roundtrip && !prof.is_gpu()) continue;
+                    const std::string name =
+                        "BM_" + p + "/" + prof_name + "/" + c->name + "/" + (roundtrip ? "roundtrip" : "resident");
+                    pipelines.push_back({name, reg.find(p, prof_name), cv, c, roundtrip, t,
+                                         prof.is_gpu() ? prof.runtime : "", rit->second.device, rit->second.driver});
                 }
             }
         }
     }
-    benchmark::AddCustomContext("halide_version", std::to_string(HALIDE_VERSION_MAJOR) + "." +
-                                                      std::to_string(HALIDE_VERSION_MINOR) + "." +
-                                                      std::to_string(HALIDE_VERSION_PATCH));
+    for (const Bench &b : baselines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
+    for (const Bench &b : pipelines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
+
+    benchmark::AddCustomContext("halide_version", env.value("halide_version", std::string("?")));
     nlohmann::json targets;
     for (const auto &prof : profiles()) targets[prof.name] = prof.target;
     benchmark::AddCustomContext("profile_targets", targets.dump());
+    nlohmann::json cl_devices = nlohmann::json::array();
+    for (const auto &pl : opencl.value("platforms", nlohmann::json::array())) {
+        for (const auto &d : pl.value("devices", nlohmann::json::array())) {
+            cl_devices.push_back({{"platform", pl.value("name", "")}, {"platform_version", pl.value("version", "")},
+                                  {"device", d.value("name", "")}, {"driver_version", d.value("driver_version", "")}});
+        }
+    }
+    benchmark::AddCustomContext("opencl_devices", cl_devices.dump());
+    benchmark::AddCustomContext("host_cpu", cpu_model + ", " + std::to_string(nthreads) + " threads");
+    benchmark::AddCustomContext("opencv_version", bench::opencv_version());
+    benchmark::AddCustomContext("mode", g_opt.quick ? "quick (smoke: tiny sizes, one iteration; no timing value)" : "full");
+}
+
+// Removes this binary's own flags from argv (Google Benchmark rejects unknown ones).
+void parse_own_flags(int *argc, char **argv) {
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const std::string a = argv[i];
+        if (a == "--quick") g_opt.quick = true;
+        else if (a == "--harness_big") g_opt.big = true;
+        else if (a.rfind("--check-thresholds=", 0) == 0) g_opt.thresholds = a.substr(std::strlen("--check-thresholds="));
+        else argv[out++] = argv[i];
+    }
+    *argc = out;
+}
+
+int check_floors() {
+    int checked = 0;
+    const auto violations = bench::check_thresholds(g_opt.thresholds, g_measured, &checked);
+    std::printf("thresholds %s: %d floor(s) applied, %zu not met\n", g_opt.thresholds.c_str(), checked,
+                violations.size());
+    for (const auto &v : violations) {
+        if (!v.error.empty()) {
+            std::printf("  FAILED %s [%s]: %s\n", v.benchmark.c_str(), v.entry.c_str(), v.error.c_str());
+        } else {
+            std::printf("  BELOW FLOOR %s [%s]: %.2f Mpix/s < %.2f Mpix/s\n", v.benchmark.c_str(), v.entry.c_str(),
+                        v.measured, v.floor);
+        }
+    }
+    return violations.empty() ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
+    parse_own_flags(&argc, argv);
     try {
         register_all();
     } catch (const std::exception &e) {
@@ -118,5 +448,11 @@ int main(int argc, char **argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    return 0;
+    if (g_opt.thresholds.empty()) return 0;
+    try {
+        return check_floors();
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());
+        return 2;
+    }
 }

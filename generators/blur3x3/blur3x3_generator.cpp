@@ -32,9 +32,25 @@ public:
             // Sliding window over rows: each row sum computed once, no vectors, no threads.
             sum_x.store_root().compute_at(output, y);
         } else if (s == "host") {
-            // Strips of 32 rows in parallel, row sums kept in a sliding window per strip.
+            // Strips of 32 rows in parallel, row sums kept in a sliding window per strip (Halide
+            // folds it), and 4 output rows per pass over x, unrolled: the rows share the loads and
+            // pair sums of their row sums (6 loads + 4 adds for 2 rows become 4 + 3): fewer
+            // instructions per pixel. Still CPU-bound on the loaded 2-vCPU VM (44-46 % of copy
+            // bandwidth, benchmarks/RESULTS.md). Measured on the 2-core shared VM (AVX2,
+            // Halide 21 JIT, 2026-11-23, min of 10 interleaved runs): 1920x1080 0.69 -> 0.49 ms,
+            // 4096x4096 2.49 -> 2.07 ms (quiet moment; 5.2 -> 4.5 ms under load); in cache
+            // (1024x256, one thread) 0.139 -> 0.045 ms. Before (one row per pass, same strips):
+            // ~20 AVX2 instructions per 32 pixels in each loop, ~1.5-1.7 Gpix/s per core.
+            // Tried, within noise: strips of 4/8/16/64/128 rows, 2 rows per pass (0.51 ms), strips
+            // of 64 (0.48 ms), row sums per strip without sliding, row sums inlined, 2x wider
+            // row-sum vectors; column tiles of 512/1024 with the window per tile were 3x slower.
             const int v = natural_vector_size<uint16_t>();
-            output.split(y, yo, yi, 32).parallel(yo).vectorize(x, 2 * v);
+            output.split(y, yo, yi, 32)
+                .split(yi, yi, yii, 4)
+                .reorder(yii, x, yi, yo)
+                .unroll(yii)
+                .parallel(yo)
+                .vectorize(x, 2 * v);
             sum_x.store_at(output, yo).compute_at(output, yi).vectorize(x, v);
         } else if (s == "mali") {
             // Mali: 8 x u16 lanes per work-item (128-bit), 8x4 work-groups; the row sums are
@@ -50,7 +66,7 @@ public:
     }
 
 private:
-    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yii{"yii"};
     Func sum_x{"sum_x"};
 };
 

@@ -1,5 +1,6 @@
 // blur3x3: cases, inputs, tolerance and the plain C++ reference (direct 3x3 mean, clamped edges).
 #include <algorithm>
+#include <string>
 
 #include "harness/spec.h"
 
@@ -30,6 +31,16 @@ std::vector<Array> reference(const CaseSpec &, const std::vector<Array> &inputs)
     return {out};
 }
 
+CaseSpec make_case(int width, int height) {
+    const halide_type_t u8{halide_type_uint, 8, 1};
+    CaseSpec c;
+    c.name = std::to_string(width) + "x" + std::to_string(height);
+    const std::vector<int> shape{width, height};
+    c.inputs = {{"input", u8, shape, {harness::Recipe::Kind::UniformInt, 0, 255, 0xB1'0003}}};
+    c.outputs = {{"output", u8, shape, {}}};
+    return c;
+}
+
 harness::PipelineSpec make_blur3x3_spec() {
     harness::PipelineSpec spec;
     spec.name = "blur3x3";
@@ -37,16 +48,13 @@ harness::PipelineSpec make_blur3x3_spec() {
     // Sums fit u16 exactly and the division is exact integer arithmetic: no rounding freedom.
     spec.tolerance = harness::Tolerance::exact();
     spec.tolerance_reason = "integer sums and a rounded integer division: bit-exact on every target";
-    const halide_type_t u8{halide_type_uint, 8, 1};
     for (const auto &size : harness::standard_image_sizes()) {
-        CaseSpec c;
+        CaseSpec c = make_case(size.width, size.height);
         c.name = size.name;
         c.nightly = size.nightly;
-        const std::vector<int> shape{size.width, size.height};
-        c.inputs = {{"input", u8, shape, {harness::Recipe::Kind::UniformInt, 0, 255, 0xB1'0003}}};
-        c.outputs = {{"output", u8, shape, {}}};
         spec.cases.push_back(c);
     }
+    spec.make_case = make_case;
     spec.reference = reference;
     return spec;
 }

@@ -1,5 +1,6 @@
 // brighten: cases, inputs, tolerance and the plain C++ reference.
 #include <algorithm>
+#include <string>
 
 #include "harness/spec.h"
 
@@ -22,6 +23,18 @@ std::vector<Array> reference(const CaseSpec &c, const std::vector<Array> &inputs
     return {out};
 }
 
+CaseSpec make_case(int width, int height) {
+    const halide_type_t u8{halide_type_uint, 8, 1};
+    CaseSpec c;
+    c.name = std::to_string(width) + "x" + std::to_string(height);
+    const std::vector<int> shape{width, height, 3};
+    c.inputs = {{"input", u8, shape, {harness::Recipe::Kind::UniformInt, 0, 255, 0xB41'0001}}};
+    // gain 1.25 and a positive offset: both saturation ends are reached.
+    c.scalars = {{"gain", 20}, {"offset", 30}};
+    c.outputs = {{"output", u8, shape, {}}};
+    return c;
+}
+
 harness::PipelineSpec make_brighten_spec() {
     harness::PipelineSpec spec;
     spec.name = "brighten";
@@ -29,18 +42,13 @@ harness::PipelineSpec make_brighten_spec() {
     // Integer arithmetic with no rounding freedom: every target must agree bit for bit.
     spec.tolerance = harness::Tolerance::exact();
     spec.tolerance_reason = "integer-only arithmetic: any difference is a bug";
-    const halide_type_t u8{halide_type_uint, 8, 1};
     for (const auto &size : harness::standard_image_sizes()) {
-        CaseSpec c;
+        CaseSpec c = make_case(size.width, size.height);
         c.name = size.name;
         c.nightly = size.nightly;
-        const std::vector<int> shape{size.width, size.height, 3};
-        c.inputs = {{"input", u8, shape, {harness::Recipe::Kind::UniformInt, 0, 255, 0xB41'0001}}};
-        // gain 1.25 and a positive offset: both saturation ends are reached.
-        c.scalars = {{"gain", 20}, {"offset", 30}};
-        c.outputs = {{"output", u8, shape, {}}};
         spec.cases.push_back(c);
     }
+    spec.make_case = make_case;
     spec.reference = reference;
     return spec;
 }

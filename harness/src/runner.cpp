@@ -140,6 +140,11 @@ void Invocation::touch_inputs() {
     for (auto &b : input_views_) b.set_host_dirty(true);
 }
 
+int Invocation::copy_back_and_release(std::string *error) {
+    ModeBinding binding(BufferMode::Host, runtime_);
+    return binding.finish(input_ptrs_, output_ptrs_, false, error);
+}
+
 int Invocation::call(std::string *error, uint8_t canary, bool skip_copy_back) {
     take_halide_error();
     for (auto &g : outputs_) g.fill(canary);

@@ -35,6 +35,9 @@ public:
     int call_resident();
     int device_sync();
     void touch_inputs();
+    // After call_resident(), what call() does in host mode: copies the outputs back to the host and
+    // releases every device allocation (inputs and outputs). Returns 0 or a Halide error code.
+    int copy_back_and_release(std::string *error = nullptr);
 
     // The outputs' interiors as dense arrays, in CaseSpec::outputs order.
     std::vector<Array> outputs() const;

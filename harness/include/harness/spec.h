@@ -62,6 +62,10 @@ struct PipelineSpec {
     // Test-only fault injected by the harness for this pipeline ("" in the suite):
     // "skip_copy_back" leaves outputs on the device (seed 000's all-zero output).
     std::string test_fault;
+    // Optional: the case at an arbitrary image size (width x height), same recipe and scalars as the
+    // standard cases; the benchmarks use it for 1920x1080, 4096x4096 and the GPU size past L2.
+    // Empty for pipelines without a free image size (the benchmarks then use the `large` case).
+    std::function<CaseSpec(int width, int height)> make_case;
 
     // The case called `name`; throws Error listing the known cases.
     const CaseSpec &find_case(const std::string &name) const;
