@@ -35,8 +35,9 @@ public:
             // Strips of 32 rows in parallel, row sums kept in a sliding window per strip (Halide
             // folds it), and 4 output rows per pass over x, unrolled: the rows share the loads and
             // pair sums of their row sums (6 loads + 4 adds for 2 rows become 4 + 3): fewer
-            // instructions per pixel. Still CPU-bound on the loaded 2-vCPU VM (44-46 % of copy
-            // bandwidth, benchmarks/RESULTS.md). Measured on the 2-core shared VM (AVX2,
+            // instructions per pixel. In pipeline-benchmarks: 61 % of copy bandwidth at 4096^2
+            // (66-68 % at a quiet minute), 4.2x cv::blur; below the 80 % target, see
+            // benchmarks/RESULTS.md for why. Measured on the 2-core shared VM (AVX2,
             // Halide 21 JIT, 2026-11-23, min of 10 interleaved runs): 1920x1080 0.69 -> 0.49 ms,
             // 4096x4096 2.49 -> 2.07 ms (quiet moment; 5.2 -> 4.5 ms under load); in cache
             // (1024x256, one thread) 0.139 -> 0.045 ms. Before (one row per pass, same strips):
@@ -44,6 +45,8 @@ public:
             // Tried, within noise: strips of 4/8/16/64/128 rows, 2 rows per pass (0.51 ms), strips
             // of 64 (0.48 ms), row sums per strip without sliding, row sums inlined, 2x wider
             // row-sum vectors; column tiles of 512/1024 with the window per tile were 3x slower.
+            // At a quiet minute, 4096^2, all 1.99-2.07 ms: 8 rows per pass, strips of 64, input
+            // prefetch in x (64/256) or y (2/4); column tiles of 1024/2048 3.0-3.2 ms.
             const int v = natural_vector_size<uint16_t>();
             output.split(y, yo, yi, 32)
                 .split(yi, yi, yii, 4)
