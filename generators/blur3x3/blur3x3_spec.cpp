@@ -48,13 +48,7 @@ harness::PipelineSpec make_blur3x3_spec() {
     // Sums fit u16 exactly and the division is exact integer arithmetic: no rounding freedom.
     spec.tolerance = harness::Tolerance::exact();
     spec.tolerance_reason = "integer sums and a rounded integer division: bit-exact on every target";
-    for (const auto &size : harness::standard_image_sizes()) {
-        CaseSpec c = make_case(size.width, size.height);
-        c.name = size.name;
-        c.nightly = size.nightly;
-        spec.cases.push_back(c);
-    }
-    spec.make_case = make_case;
+    harness::add_image_cases(spec, make_case);
     spec.reference = reference;
     return spec;
 }

@@ -42,13 +42,7 @@ harness::PipelineSpec make_brighten_spec() {
     // Integer arithmetic with no rounding freedom: every target must agree bit for bit.
     spec.tolerance = harness::Tolerance::exact();
     spec.tolerance_reason = "integer-only arithmetic: any difference is a bug";
-    for (const auto &size : harness::standard_image_sizes()) {
-        CaseSpec c = make_case(size.width, size.height);
-        c.name = size.name;
-        c.nightly = size.nightly;
-        spec.cases.push_back(c);
-    }
-    spec.make_case = make_case;
+    harness::add_image_cases(spec, make_case);
     spec.reference = reference;
     return spec;
 }

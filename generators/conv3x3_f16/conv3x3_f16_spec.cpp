@@ -55,15 +55,13 @@ harness::PipelineSpec make_conv3x3_f16_spec() {
     spec.tolerance_reason = "f16 arithmetic: native half on GPUs may contract to FMA (1-2 f16 ULPs)";
     spec.required_extensions = {"cl_khr_fp16"};
     const halide_type_t f32{halide_type_float, 32, 1};
-    for (const auto &size : harness::standard_image_sizes()) {
+    harness::add_image_cases(spec, [=](int width, int height) {
         CaseSpec c;
-        c.name = size.name;
-        c.nightly = size.nightly;
-        const std::vector<int> shape{size.width, size.height};
+        const std::vector<int> shape{width, height};
         c.inputs = {{"input", f32, shape, {harness::Recipe::Kind::UniformFloat, 0, 1, 0xF16'0001}}};
         c.outputs = {{"output", f32, shape, {}}};
-        spec.cases.push_back(c);
-    }
+        return c;
+    });
     spec.reference = reference;
     return spec;
 }

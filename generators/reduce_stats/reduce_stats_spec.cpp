@@ -35,14 +35,12 @@ harness::PipelineSpec make_reduce_stats_spec() {
     spec.tolerance = harness::Tolerance::abs_rel(1e-4, 1e-4);
     spec.tolerance_reason = "f32 summation order differs between serial and rfactor schedules";
     const halide_type_t f32{halide_type_float, 32, 1};
-    for (const auto &size : harness::standard_image_sizes()) {
+    harness::add_image_cases(spec, [=](int width, int height) {
         CaseSpec c;
-        c.name = size.name;
-        c.nightly = size.nightly;
-        c.inputs = {{"input", f32, {size.width, size.height}, {harness::Recipe::Kind::UniformFloat, 0, 1, 0x5E0'0001}}};
+        c.inputs = {{"input", f32, {width, height}, {harness::Recipe::Kind::UniformFloat, 0, 1, 0x5E0'0001}}};
         c.outputs = {{"stats", f32, {3}, {}}};
-        spec.cases.push_back(c);
-    }
+        return c;
+    });
     spec.reference = reference;
     return spec;
 }

@@ -54,15 +54,13 @@ harness::PipelineSpec make_rgb_to_yuv_spec() {
     spec.tolerance = harness::Tolerance::exact();
     spec.tolerance_reason = "integer arithmetic with floor shifts: any difference is a bug (or an output never copied back)";
     const halide_type_t u8{halide_type_uint, 8, 1};
-    for (const auto &size : harness::standard_image_sizes()) {
+    harness::add_image_cases(spec, [=](int width, int height) {
         CaseSpec c;
-        c.name = size.name;
-        c.nightly = size.nightly;
-        const int cw = (size.width + 1) / 2, ch = (size.height + 1) / 2;
-        c.inputs = {{"input", u8, {size.width, size.height, 3}, {harness::Recipe::Kind::UniformInt, 0, 255, 0x7E0'0001}}};
-        c.outputs = {{"out_y", u8, {size.width, size.height}, {}}, {"out_u", u8, {cw, ch}, {}}, {"out_v", u8, {cw, ch}, {}}};
-        spec.cases.push_back(c);
-    }
+        const int cw = (width + 1) / 2, ch = (height + 1) / 2;
+        c.inputs = {{"input", u8, {width, height, 3}, {harness::Recipe::Kind::UniformInt, 0, 255, 0x7E0'0001}}};
+        c.outputs = {{"out_y", u8, {width, height}, {}}, {"out_u", u8, {cw, ch}, {}}, {"out_v", u8, {cw, ch}, {}}};
+        return c;
+    });
     spec.reference = reference;
     return spec;
 }

@@ -46,15 +46,13 @@ harness::PipelineSpec make_sobel_spec() {
     spec.tolerance = harness::Tolerance::abs_rel(1e-5, 1e-5);
     spec.tolerance_reason = "sqrt/atan2 are not correctly rounded on GPUs (OpenCL allows 3 and 6 ULP)";
     const halide_type_t u8{halide_type_uint, 8, 1}, f32{halide_type_float, 32, 1};
-    for (const auto &size : harness::standard_image_sizes()) {
+    harness::add_image_cases(spec, [=](int width, int height) {
         CaseSpec c;
-        c.name = size.name;
-        c.nightly = size.nightly;
-        const std::vector<int> shape{size.width, size.height};
+        const std::vector<int> shape{width, height};
         c.inputs = {{"input", u8, shape, {harness::Recipe::Kind::UniformInt, 0, 255, 0x50BE'0001}}};
         c.outputs = {{"magnitude", f32, shape, {}}, {"angle", f32, shape, {}}};
-        spec.cases.push_back(c);
-    }
+        return c;
+    });
     spec.reference = reference;
     return spec;
 }

@@ -46,16 +46,14 @@ harness::PipelineSpec make_unsharp_mask_spec() {
     spec.tolerance = harness::Tolerance::exact();
     spec.tolerance_reason = "integer stages with floor shifts: fused or materialised, every target must agree bit for bit";
     const halide_type_t u8{halide_type_uint, 8, 1};
-    for (const auto &size : harness::standard_image_sizes()) {
+    harness::add_image_cases(spec, [=](int width, int height) {
         CaseSpec c;
-        c.name = size.name;
-        c.nightly = size.nightly;
-        const std::vector<int> shape{size.width, size.height};
+        const std::vector<int> shape{width, height};
         c.inputs = {{"input", u8, shape, {harness::Recipe::Kind::UniformInt, 0, 255, 0x0275'0001}}};
         c.scalars = {{"amount", 24}};  // 1.5: noise input, so both saturation ends are reached
         c.outputs = {{"output", u8, shape, {}}};
-        spec.cases.push_back(c);
-    }
+        return c;
+    });
     // Hard 0/255 edges every 4 pixels: both clamps of the output are hit at every edge.
     CaseSpec checker;
     checker.name = "checker";

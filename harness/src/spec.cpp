@@ -40,6 +40,16 @@ const std::vector<ImageSize> &standard_image_sizes() {
     return sizes;
 }
 
+void add_image_cases(PipelineSpec &spec, std::function<CaseSpec(int width, int height)> make) {
+    for (const auto &size : standard_image_sizes()) {
+        CaseSpec c = make(size.width, size.height);
+        c.name = size.name;
+        c.nightly = size.nightly;
+        spec.cases.push_back(std::move(c));
+    }
+    spec.make_case = std::move(make);
+}
+
 SpecRegistrar::SpecRegistrar(PipelineSpec (*make)(), const char *generator_sha256) {
     PipelineSpec spec = make();
     spec.generator_sha256 = generator_sha256;

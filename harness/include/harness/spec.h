@@ -79,6 +79,10 @@ struct ImageSize {
 };
 const std::vector<ImageSize> &standard_image_sizes();
 
+// Adds one case per standard image size, built by `make(width, height)` (which need not set the
+// name or the nightly flag), and keeps `make` as spec.make_case for benchmarks at other sizes.
+void add_image_cases(PipelineSpec &spec, std::function<CaseSpec(int width, int height)> make);
+
 class SpecRegistrar {
 public:
     SpecRegistrar(PipelineSpec (*make)(), const char *generator_sha256);
