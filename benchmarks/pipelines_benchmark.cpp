@@ -38,6 +38,7 @@
 
 #include "baselines/copy_bandwidth.h"
 #include "baselines/opencv_baselines.h"
+#include "harness_overhead.h"
 #include "paired_reference.h"
 #include "harness/environment.h"
 #include "harness/error.h"
@@ -391,6 +392,7 @@ void register_all() {
     }
     for (const Bench &b : baselines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
     for (const Bench &b : pipelines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
+    bench::register_harness_overhead(g_opt.quick);
 
     benchmark::AddCustomContext("halide_version", env.value("halide_version", std::string("?")));
     nlohmann::json targets;

@@ -61,7 +61,9 @@ std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &r
 GuardedArray::GuardedArray(halide_type_t type, const std::vector<int> &shape, int guard) : shape_(shape) {
     std::vector<int> padded_shape;
     for (size_t d = 0; d < shape.size(); d++) {
-        pad_.push_back(d == 0 ? guard : (guard > 0 ? 2 : 0));
+        // Rows get 2 guard rows above and below; channels and higher dimensions none (a write
+        // past the last row or before the first lands there or in the next plane's guard).
+        pad_.push_back(d == 0 ? guard : (d == 1 && guard > 0 ? 2 : 0));
         padded_shape.push_back(shape[d] + 2 * pad_.back());
     }
     padded_ = Array(type, padded_shape);

@@ -145,9 +145,13 @@ int Invocation::copy_back_and_release(std::string *error) {
     return binding.finish(input_ptrs_, output_ptrs_, false, error);
 }
 
+void Invocation::fill_outputs(uint8_t canary) {
+    for (auto &g : outputs_) g.fill(canary);
+}
+
 int Invocation::call(std::string *error, uint8_t canary, bool skip_copy_back) {
     take_halide_error();
-    for (auto &g : outputs_) g.fill(canary);
+    fill_outputs(canary);
     // The host bytes are the truth: without host_dirty Halide would allocate device memory for an
     // input and never copy into it (seed 000's second cause).
     touch_inputs();

@@ -26,7 +26,7 @@ const std::vector<BufferMode> &all_buffer_modes();
 std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &runtime);
 
 // Output storage surrounded by guard bands: `guard` elements on each side of dimension 0 and
-// 2 on each side of the others. view() is a Halide buffer of exactly `shape` inside it.
+// 2 rows on each side of dimension 1 (none for higher dimensions). view() is a Halide buffer of exactly `shape` inside it.
 class GuardedArray {
 public:
     static constexpr uint8_t kGuardByte = 0x5A;

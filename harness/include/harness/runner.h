@@ -29,6 +29,8 @@ public:
     // fault) and releases device memory. Returns Halide's error code (0 = ok) or -1 for a harness-side
     // device error; `error` receives the message.
     int call(std::string *error, uint8_t canary = 0xCD, bool skip_copy_back = false);
+    // The first step of call(): outputs filled with `canary`, guard bands with their pattern.
+    void fill_outputs(uint8_t canary);
 
     // Benchmark helpers (host mode): a bare call, a device sync of the outputs, and marking inputs
     // dirty so the next call copies them again.
