@@ -48,11 +48,12 @@ harness::PipelineSpec make_conv3x3_f16_spec() {
     harness::PipelineSpec spec;
     spec.name = "conv3x3_f16";
     spec.summary = "3x3 binomial convolution in f16 arithmetic (cl_half on OpenCL), f32 in and out";
-    // CPU targets round every f16 operation exactly as the reference does; GPUs with native half
-    // may fuse a product into the next sum (FMA) and round once instead of twice. An f16 ULP at
-    // 1.0 is 2^-10 ~ 1e-3: allow about two of them.
-    spec.tolerance = harness::Tolerance::abs_rel(1e-3, 1e-3);
-    spec.tolerance_reason = "f16 arithmetic: native half on GPUs may contract to FMA (1-2 f16 ULPs)";
+    // GPUs with native half may fuse a product into the next sum (FMA) and round once instead of
+    // twice, and the host (f16c) variant was measured 4 f16 ULPs from the cpu golden at one pixel of
+    // the 1920x1080 case (0.78125 vs 0.7792969, 2026-11-23). An f16 ULP just below 1.0 is 2^-11:
+    // 2e-3 + 2e-3 x |value| admits about four of them, while a wrong tap moves a value by >= 1/16.
+    spec.tolerance = harness::Tolerance::abs_rel(2e-3, 2e-3);
+    spec.tolerance_reason = "f16 arithmetic: FMA contraction and f16c rounding differ by up to 4 f16 ULPs";
     spec.required_extensions = {"cl_khr_fp16"};
     const halide_type_t f32{halide_type_float, 32, 1};
     harness::add_image_cases(spec, [=](int width, int height) {
