@@ -9,16 +9,11 @@ namespace {
 
 using harness::Array;
 using harness::CaseSpec;
+using harness::floor_shift;
 
 int16_t wrap16(int v) {
     const int u = ((v % 65536) + 65536) % 65536;
     return static_cast<int16_t>(u < 32768 ? u : u - 65536);
-}
-
-// floor(v / 2^k) without relying on >> of negative numbers.
-int floor_shift(int v, int k) {
-    const int d = 1 << k;
-    return v >= 0 ? v / d : -((-v + d - 1) / d);
 }
 
 std::vector<Array> reference(const CaseSpec &, const std::vector<Array> &inputs) {

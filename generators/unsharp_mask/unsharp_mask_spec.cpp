@@ -7,12 +7,7 @@ namespace {
 
 using harness::Array;
 using harness::CaseSpec;
-
-// floor(v / 2^k) without relying on >> of negative numbers.
-int floor_shift(int v, int k) {
-    const int d = 1 << k;
-    return v >= 0 ? v / d : -((-v + d - 1) / d);
-}
+using harness::floor_shift;
 
 std::vector<Array> reference(const CaseSpec &c, const std::vector<Array> &inputs) {
     const Array &in = inputs.at(0);

@@ -40,6 +40,11 @@ const std::vector<ImageSize> &standard_image_sizes() {
     return sizes;
 }
 
+int floor_shift(int v, int k) {
+    const int d = 1 << k;
+    return v >= 0 ? v / d : -((-v + d - 1) / d);
+}
+
 void add_image_cases(PipelineSpec &spec, std::function<CaseSpec(int width, int height)> make) {
     for (const auto &size : standard_image_sizes()) {
         CaseSpec c = make(size.width, size.height);

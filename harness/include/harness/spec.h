@@ -83,6 +83,10 @@ const std::vector<ImageSize> &standard_image_sizes();
 // name or the nightly flag), and keeps `make` as spec.make_case for benchmarks at other sizes.
 void add_image_cases(PipelineSpec &spec, std::function<CaseSpec(int width, int height)> make);
 
+// floor(v / 2^k) without relying on >> of negative numbers: for plain references of pipelines that
+// shift signed values (Halide's >> on signed integers rounds toward negative infinity).
+int floor_shift(int v, int k);
+
 class SpecRegistrar {
 public:
     SpecRegistrar(PipelineSpec (*make)(), const char *generator_sha256);
