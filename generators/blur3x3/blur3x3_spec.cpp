@@ -49,6 +49,13 @@ harness::PipelineSpec make_blur3x3_spec() {
     spec.tolerance = harness::Tolerance::exact();
     spec.tolerance_reason = "integer sums and a rounded integer division: bit-exact on every target";
     harness::add_image_cases(spec, make_case);
+    // A real photograph: edges and flat areas that random pixels do not have (golden/inputs/LICENSE.md).
+    CaseSpec photo = make_case(512, 512);
+    photo.name = "photo";
+    photo.inputs[0].recipe.kind = harness::Recipe::Kind::Image;
+    photo.inputs[0].recipe.file = "camera.png";
+    photo.inputs[0].recipe.file_sha256 = "b0793d2adda0fa6ae899c03989482bff9a42d3d5690fc7e3648f2795d730c23a";
+    spec.cases.push_back(photo);
     spec.reference = reference;
     return spec;
 }

@@ -43,6 +43,13 @@ harness::PipelineSpec make_brighten_spec() {
     spec.tolerance = harness::Tolerance::exact();
     spec.tolerance_reason = "integer-only arithmetic: any difference is a bug";
     harness::add_image_cases(spec, make_case);
+    // A real colour photograph (golden/inputs/LICENSE.md).
+    CaseSpec photo = make_case(451, 300);
+    photo.name = "photo";
+    photo.inputs[0].recipe.kind = harness::Recipe::Kind::Image;
+    photo.inputs[0].recipe.file = "chelsea.png";
+    photo.inputs[0].recipe.file_sha256 = "596aa1e7cb875eb79f437e310381d26b338a81c2da23439704a73c4651e8c4bb";
+    spec.cases.push_back(photo);
     spec.reference = reference;
     return spec;
 }

@@ -5,6 +5,14 @@
 #include <limits>
 
 #include "harness/error.h"
+#include "harness/files.h"
+#include "harness/golden.h"
+#include "harness/sha256.h"
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_NO_STDIO
+#include <stb/stb_image.h>
 
 namespace harness {
 
@@ -83,9 +91,53 @@ void fill(Array &a, const Recipe &r, SplitMix64 &rng) {
     }
 }
 
+std::string &input_dir() {
+    static std::string dir;
+    return dir;
+}
+
+// An Image recipe: the PNG's pixels, grey (2-D shape) or RGB converted to planar (3-D, 3 channels).
+Array load_image(const BufferSpec &spec) {
+    const Recipe &r = spec.recipe;
+    const std::string dir = input_dir().empty() ? default_golden_dir() + "/inputs" : input_dir();
+    const std::string path = dir + "/" + r.file;
+    const std::string bytes = read_file(path);
+    if (sha256_hex(bytes) != r.file_sha256) {
+        throw Error(path + " is not the file the spec names (sha256 differs); restore it with `git checkout -- golden/inputs/" +
+                    r.file + "`");
+    }
+    const bool planar = spec.shape.size() == 3;
+    if (!(spec.type.code == halide_type_uint && spec.type.bits == 8) || spec.shape.size() < 2 ||
+        (planar && spec.shape[2] != 3) || spec.shape.size() > 3) {
+        throw Error("input '" + spec.name + "': an image recipe needs a u8 WxH or WxHx3 buffer");
+    }
+    int w = 0, h = 0, n = 0;
+    unsigned char *px = stbi_load_from_memory(reinterpret_cast<const unsigned char *>(bytes.data()),
+                                              static_cast<int>(bytes.size()), &w, &h, &n, planar ? 3 : 1);
+    if (!px) throw Error(path + " is not a readable PNG (" + stbi_failure_reason() + ")");
+    if (w != spec.shape[0] || h != spec.shape[1]) {
+        stbi_image_free(px);
+        throw Error(path + " is " + std::to_string(w) + "x" + std::to_string(h) + ", the case wants " +
+                    shape_string(spec.shape) + "; fix the case");
+    }
+    Array a(spec.type, spec.shape);
+    const int c = planar ? 3 : 1;
+    const size_t plane = static_cast<size_t>(w) * h;
+    for (size_t i = 0; i < plane; i++) {
+        for (int k = 0; k < c; k++) a.bytes[i + plane * k] = px[i * c + k];
+    }
+    stbi_image_free(px);
+    return a;
+}
+
 }  // namespace
 
+void set_input_dir(const std::string &dir) {
+    input_dir() = dir;
+}
+
 Array make_input(const BufferSpec &spec) {
+    if (spec.recipe.kind == Recipe::Kind::Image) return load_image(spec);
     Array a(spec.type, spec.shape);
     SplitMix64 rng(spec.recipe.seed);
     const halide_type_t t = spec.type;

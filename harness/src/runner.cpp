@@ -282,6 +282,7 @@ RunRecord run_case(const RunRequest &req) {
     const auto t0 = std::chrono::steady_clock::now();
     try {
         const BufferMode mode = buffer_mode_from_name(req.mode);
+        set_input_dir(req.golden_dir + "/inputs");
         const Registry &reg = Registry::instance();
         const PipelineSpec &spec = reg.spec(req.pipeline);
         find_profile(req.profile);
@@ -447,6 +448,7 @@ std::vector<std::string> bless_with_reference(const std::string &golden_dir, con
 std::vector<std::string> bless_specs(const std::string &golden_dir, const std::vector<const PipelineSpec *> &specs,
                                      const std::string &case_name) {
     Manifest manifest = Manifest::load(golden_dir, /*allow_missing=*/true);
+    set_input_dir(golden_dir + "/inputs");
     std::vector<std::string> written;
     std::vector<std::pair<std::string, std::string>> files;
     install_halide_error_handler();

@@ -22,6 +22,10 @@ private:
     uint64_t state_;
 };
 
+// Where Image recipes' files are: <golden dir>/inputs (set by run and bless; default: next to the
+// default golden dir).
+void set_input_dir(const std::string &dir);
+
 // Allocates an array of the buffer's type and shape filled by its recipe.
 // Throws Error if the recipe's range does not fit the type.
 Array make_input(const BufferSpec &spec);

@@ -23,12 +23,16 @@ namespace harness {
 // Only the uniform kinds use `seed`. Values are computed with IEEE basic operations only, so every
 // platform produces the same bytes.
 struct Recipe {
-    enum class Kind { UniformInt, UniformFloat, Gradient, Checkerboard, Constant };
+    enum class Kind { UniformInt, UniformFloat, Gradient, Checkerboard, Constant, Image };
     Kind kind = Kind::UniformInt;
     double lo = 0, hi = 255;  // inclusive for integers, [lo, hi) for floats
     uint64_t seed = 1;
     int cell = 8;  // Checkerboard only
-    // "uniform_int[0,255] seed=7 splitmix64", "gradient[0,255]", "checkerboard[0,255] cell=8", "constant[0]"
+    // Image only: a PNG under golden/inputs/ (loaded with stb_image, grey for 2-D inputs, RGB to
+    // planar for 3-D ones) and its sha256, checked on every load.
+    std::string file, file_sha256;
+    // "uniform_int[0,255] seed=7 splitmix64", "gradient[0,255]", "checkerboard[0,255] cell=8",
+    // "constant[0]", "image golden/inputs/camera.png sha256=..."
     std::string describe() const;
 };
 
