@@ -7,7 +7,8 @@
 #
 #   harness_add_pipeline(<name> GENERATOR <generator.cpp> SPEC <spec.cpp>
 #                        [PROFILES <profile>...] [PARAMS <generator-param=value>...]
-#                        [FEATURES <halide-feature>...] [GENERATOR_TARGET <target>]
+#                        [FEATURES <halide-feature>...] [ALL_FEATURES <halide-feature>...]
+#                        [GENERATOR_TARGET <target>]
 #                        [GENERATOR_NAME <registered name>] [SUITE <object library>])
 #       One static library per pipeline x profile, named <name>__<profile with '-' as '_'>, with Halide
 #       REGISTRATION metadata; adds the spec and the registrations to the SUITE object library
@@ -16,7 +17,7 @@
 #       live in one source (default <name>.generator, built from GENERATOR); GENERATOR_NAME is the
 #       name the generator is registered under (default <name>).
 #       FEATURES (e.g. cl_half) are appended as -<feature> to the target of every GPU profile (runtime
-#       other than none); a spec that needs a device extension for them lists it in
+#       other than none), ALL_FEATURES (e.g. strict_float) to every profile's target; a spec that needs a device extension for them lists it in
 #       PipelineSpec::required_extensions so that devices without it SKIP.
 #       The generator runs through harness_run_generator.sh: if it fails for one profile, the build
 #       goes on with a stub variant whose every run is an ERROR carrying the generator's message.
@@ -159,7 +160,7 @@ function(_harness_safe_generator out gen_target)
 endfunction()
 
 function(harness_add_pipeline name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC;GENERATOR_TARGET;GENERATOR_NAME;SUITE" "PROFILES;PARAMS;FEATURES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC;GENERATOR_TARGET;GENERATOR_NAME;SUITE" "PROFILES;PARAMS;FEATURES;ALL_FEATURES")
   if (NOT ARG_GENERATOR OR NOT ARG_SPEC)
     message(FATAL_ERROR "harness_add_pipeline(${name}): GENERATOR and SPEC are required")
   endif ()
@@ -221,6 +222,10 @@ function(harness_add_pipeline name)
     get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
     if (ARG_FEATURES AND NOT runtime STREQUAL "none")
       list(JOIN ARG_FEATURES "-" feature_str)
+      string(APPEND target "-${feature_str}")
+    endif ()
+    if (ARG_ALL_FEATURES)
+      list(JOIN ARG_ALL_FEATURES "-" feature_str)
       string(APPEND target "-${feature_str}")
     endif ()
     harness_profile_ident(ident "${profile}")

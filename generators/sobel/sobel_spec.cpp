@@ -57,6 +57,17 @@ harness::PipelineSpec make_sobel_spec() {
     return spec;
 }
 
+// The same pipeline built with the strict_float target feature on every profile (no fast-math
+// reassociation or contraction): the difference between the two shows what fast math costs in
+// precision on each device.
+harness::PipelineSpec make_sobel_strict_spec() {
+    harness::PipelineSpec spec = make_sobel_spec();
+    spec.name = "sobel_strict";
+    spec.summary = "sobel built with strict_float on every profile";
+    return spec;
+}
+
 }  // namespace
 
 HARNESS_REGISTER_SPEC(make_sobel_spec);
+HARNESS_REGISTER_SPEC(make_sobel_strict_spec);
