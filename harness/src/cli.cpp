@@ -126,10 +126,9 @@ std::string find_in_path(const std::string &name) {
 }
 
 std::string self_exe() {
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
-    return std::string(buf, static_cast<size_t>(n));
+    const std::string path = self_exe_path();
+    if (path.empty()) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
+    return path;
 }
 
 int cmd_list(const std::vector<std::string> &argv) {

@@ -101,4 +101,10 @@ void write_file_atomic(const std::string &path, const std::string &bytes) {
     close(dfd);
 }
 
+std::string self_exe_path() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
 }  // namespace harness

@@ -29,14 +29,6 @@ bool is_dir(const std::string &p) {
     return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-std::string exe_dir() {
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) return "";
-    std::string p(buf, static_cast<size_t>(n));
-    return p.substr(0, p.rfind('/'));
-}
-
 std::string restore_hint(const std::string &relpath, const nlohmann::json *entry) {
     std::string hint = "restore it with `git checkout -- golden/" + relpath + "`";
     if (entry && entry->contains("pipeline")) {
@@ -46,16 +38,16 @@ std::string restore_hint(const std::string &relpath, const nlohmann::json *entry
     return hint;
 }
 
-// Every *.npy below dir, relative to it.
-void list_npy(const std::string &dir, const std::string &rel, std::set<std::string> &out) {
-    DIR *d = opendir((dir + "/" + rel).c_str());
+// Files below `root`, relative to it.
+void list_files(const std::string &root, const std::string &rel, std::vector<std::string> &out) {
+    DIR *d = opendir((root + "/" + rel).c_str());
     if (!d) return;
     while (dirent *e = readdir(d)) {
         const std::string name = e->d_name;
         if (name == "." || name == "..") continue;
         const std::string r = rel.empty() ? name : rel + "/" + name;
-        if (is_dir(dir + "/" + r)) list_npy(dir, r, out);
-        else if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0) out.insert(r);
+        if (is_dir(root + "/" + r)) list_files(root, r, out);
+        else out.push_back(r);
     }
     closedir(d);
 }
@@ -64,7 +56,8 @@ void list_npy(const std::string &dir, const std::string &rel, std::set<std::stri
 
 std::string default_golden_dir() {
     if (const char *env = std::getenv("HARNESS_GOLDEN_DIR"); env && *env) return env;
-    const std::string beside = exe_dir() + "/../../golden";
+    const std::string exe = self_exe_path();
+    const std::string beside = exe.substr(0, exe.rfind('/')) + "/../../golden";
     if (is_dir(beside)) return beside;
     return HARNESS_SOURCE_GOLDEN_DIR;
 }
@@ -129,20 +122,6 @@ void remove_tree(const std::string &path) {
         closedir(d);
     }
     rmdir(path.c_str());
-}
-
-// Files below `root`, relative to it.
-void list_files(const std::string &root, const std::string &rel, std::vector<std::string> &out) {
-    DIR *d = opendir((root + "/" + rel).c_str());
-    if (!d) return;
-    while (dirent *e = readdir(d)) {
-        const std::string name = e->d_name;
-        if (name == "." || name == "..") continue;
-        const std::string r = rel.empty() ? name : rel + "/" + name;
-        if (is_dir(root + "/" + r)) list_files(root, r, out);
-        else out.push_back(r);
-    }
-    closedir(d);
 }
 
 void fsync_dir(const std::string &dir) {
@@ -298,10 +277,12 @@ std::vector<std::string> verify_goldens(const std::string &dir) {
             problems.push_back(err.what());
         }
     }
-    std::set<std::string> files;
-    list_npy(dir, "", files);
+    std::vector<std::string> files;
+    list_files(dir, "", files);
+    std::sort(files.begin(), files.end());
     for (const auto &f : files) {
-        if (!in_manifest.count(f)) {
+        const bool npy = f.size() > 4 && f.compare(f.size() - 4, 4, ".npy") == 0;
+        if (npy && !in_manifest.count(f)) {
             problems.push_back("golden/" + f + " is not in golden/MANIFEST.json; delete it or bless its pipeline");
         }
     }

@@ -11,5 +11,7 @@ std::string read_file(const std::string &path);
 void write_file_atomic(const std::string &path, const std::string &bytes);
 // mkdir -p; returns 0 or the errno of the first failure (ENOTDIR when a component is not a directory).
 int make_dirs(const std::string &path);
+// This executable's path (/proc/self/exe), or "" if it cannot be resolved.
+std::string self_exe_path();
 
 }  // namespace harness
