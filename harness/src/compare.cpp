@@ -289,6 +289,7 @@ nlohmann::json CompareResult::to_json() const {
         j["worst_mismatch"] = worst_mismatch;
         j["worst_expected"] = num(worst_expected);
         j["worst_actual"] = num(worst_actual);
+        if (max_edge_distance >= 0) j["max_edge_distance"] = max_edge_distance;
     }
     return j;
 }
@@ -327,6 +328,8 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
     r.count = n;
     size_t output_nans = 0, first = n, worst = n;
     double worst_key = -1, sse = 0;
+    const bool image = expected.shape.size() >= 2 && expected.shape[0] >= 8 && expected.shape[1] >= 8;
+    const int w = image ? expected.shape[0] : 0, h = image ? expected.shape[1] : 0;
     for (size_t i = 0; i < n; i++) {
         Pair p;
         p.e = expected.value(i);
@@ -352,6 +355,10 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
         }
         if (ok) continue;
         r.mismatches++;
+        if (image) {
+            const int x = int(i % size_t(w)), y = int(i / size_t(w) % size_t(h));
+            r.max_edge_distance = std::max(r.max_edge_distance, std::min(std::min(x, w - 1 - x), std::min(y, h - 1 - y)));
+        }
         if (p.nan) r.nan_mismatches++;
         if (std::isnan(p.a) && !std::isnan(p.e)) output_nans++;
         if (first == n) first = i;
@@ -379,6 +386,10 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
     }
     const std::string outside = std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements (" +
                                 fmt_pct(r.mismatch_fraction) + "%) ";
+    if (r.mismatches > 0 && r.max_edge_distance >= 0 && r.max_edge_distance < 2) {
+        where += "; every mismatch lies within " + std::to_string(r.max_edge_distance + 1) +
+                 " element(s) of the image edge: check the boundary condition";
+    }
     const std::string nan_note =
         output_nans ? " (" + std::to_string(output_nans) + " NaN in the output where the golden has none)" : "";
     const std::string psnr_text = "PSNR " + (std::isfinite(r.psnr_db) ? fmt_fixed2(r.psnr_db) : fmt_num(r.psnr_db)) + " dB";

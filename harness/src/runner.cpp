@@ -1,6 +1,7 @@
 #include "harness/runner.h"
 
 
+#include <algorithm>
 #include <chrono>
 #include <tuple>
 #include <cstring>
@@ -149,12 +150,36 @@ void Invocation::fill_outputs(uint8_t canary) {
     for (auto &g : outputs_) g.fill(canary);
 }
 
-int Invocation::call(std::string *error, uint8_t canary, bool skip_copy_back) {
+int Invocation::leave_stale_inputs_on_device() {
+    std::vector<std::vector<uint8_t>> saved;
+    for (auto &b : input_views_) {
+        auto *p = static_cast<uint8_t *>(b.data());
+        saved.emplace_back(p, p + b.size_in_bytes());
+        std::fill(p, p + b.size_in_bytes(), uint8_t(0));
+    }
+    touch_inputs();
+    const int err = call_resident();  // copies the zeroed inputs to the device, which keeps them
+    for (size_t i = 0; i < input_views_.size(); i++) {
+        std::copy(saved[i].begin(), saved[i].end(), static_cast<uint8_t *>(input_views_[i].data()));
+        input_views_[i].set_host_dirty(false);  // the fault: modified, not marked dirty
+    }
+    return err;
+}
+
+int Invocation::call(std::string *error, uint8_t canary, const std::string &test_fault) {
     take_halide_error();
     fill_outputs(canary);
-    // The host bytes are the truth: without host_dirty Halide would allocate device memory for an
-    // input and never copy into it (seed 000's second cause).
-    touch_inputs();
+    if (test_fault == "stale_input") {
+        if (int err = leave_stale_inputs_on_device()) {
+            if (error) *error = take_halide_error();
+            return err;
+        }
+    } else {
+        // The host bytes are the truth: without host_dirty Halide would allocate device memory for an
+        // input and never copy into it (seed 000's second cause).
+        touch_inputs();
+    }
+    const bool skip_copy_back = test_fault == "skip_copy_back";
     ModeBinding binding(mode_, runtime_);
     std::string msg;
     int err = binding.prepare(input_ptrs_, output_ptrs_, &msg);
@@ -304,7 +329,7 @@ RunRecord run_case(const RunRequest &req) {
             canaries.push_back(kCanaries[rep % 3]);
             std::string halide_error;
             const auto t_call = std::chrono::steady_clock::now();
-            const int err = inv.call(&halide_error, canaries.back(), spec.test_fault == "skip_copy_back");
+            const int err = inv.call(&halide_error, canaries.back(), spec.test_fault);
             r.metrics["run_ms"].push_back(ms_since(t_call));
             if (err != 0) {
                 r.outcome = Outcome::Error;

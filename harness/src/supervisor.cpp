@@ -73,13 +73,16 @@ std::string first_matching_line(const std::string &path, const std::string &patt
 
 RunRecord supervise(const RunRecord &identity, const ChildCommand &cmd) {
     RunRecord r = classify(identity, cmd);
-    if (!cmd.fail_on_output.empty() && (r.outcome == Outcome::Pass || r.outcome == Outcome::TeardownFault)) {
-        const std::string line = first_matching_line(cmd.stderr_path, cmd.fail_on_output);
-        if (!line.empty()) {
-            if (r.result_outcome.empty()) r.result_outcome = outcome_name(r.outcome);
-            r.outcome = Outcome::Fail;
-            r.message = "output matched /" + cmd.fail_on_output + "/: " + line;
-        }
+    if (cmd.fail_on_output.empty() || r.outcome == Outcome::Skip || r.outcome == Outcome::Timeout) return r;
+    const std::string line = first_matching_line(cmd.stderr_path, cmd.fail_on_output);
+    if (line.empty()) return r;
+    const std::string matched = "output matched /" + cmd.fail_on_output + "/: " + line;
+    if (r.outcome == Outcome::Pass || r.outcome == Outcome::TeardownFault) {
+        if (r.result_outcome.empty()) r.result_outcome = outcome_name(r.outcome);
+        r.outcome = Outcome::Fail;
+        r.message = matched;
+    } else {
+        r.message += "; " + matched;  // already failing: the tool's report says why
     }
     return r;
 }

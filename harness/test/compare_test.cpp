@@ -297,5 +297,25 @@ TEST(Compare, EmptyArraysPass) {
     EXPECT_EQ(r.count, 0u);
 }
 
+TEST(Compare, MismatchesOnlyAtTheEdgePointAtTheBoundaryCondition) {
+    Array golden(dtype_from_name("uint8"), {16, 12});
+    Array edge = golden, interior = golden;
+    edge.data<uint8_t>()[0] = 9;             // (0,0)
+    edge.data<uint8_t>()[16 * 5 + 14] = 9;   // (14,5): one element in from the right edge
+    interior.data<uint8_t>()[16 * 6 + 8] = 9;  // (8,6)
+    const CompareResult e = compare(golden, edge, Tolerance::exact());
+    EXPECT_FALSE(e.passed);
+    EXPECT_EQ(e.max_edge_distance, 1);
+    EXPECT_TRUE(contains(e.message, "every mismatch lies within 2 element(s) of the image edge")) << e.message;
+    EXPECT_EQ(e.to_json()["max_edge_distance"], 1);
+    const CompareResult in = compare(golden, interior, Tolerance::exact());
+    EXPECT_EQ(in.max_edge_distance, 5);
+    EXPECT_FALSE(contains(in.message, "image edge")) << in.message;
+    // 1-D arrays are not images: no edge note.
+    const CompareResult line = compare(u8({1, 2, 3}), u8({9, 2, 3}), Tolerance::exact());
+    EXPECT_EQ(line.max_edge_distance, -1);
+    EXPECT_FALSE(contains(line.message, "image edge"));
+}
+
 }  // namespace
 }  // namespace harness

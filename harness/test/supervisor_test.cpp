@@ -19,8 +19,9 @@ protected:
         rmdir(dir_.c_str());
     }
     // Runs `script` in sh; $REC is the record path. A PASS record is at $PASS_RECORD.
-    RunRecord run(const std::string &script, double timeout = 10) {
+    RunRecord run(const std::string &script, double timeout = 10, const std::string &fail_on_output = "") {
         ChildCommand cmd;
+        cmd.fail_on_output = fail_on_output;
         cmd.record_path = dir_ + "/rec.json";
         cmd.stderr_path = dir_ + "/err.txt";
         cmd.timeout_s = timeout;
@@ -62,6 +63,23 @@ TEST_F(SupervisorTest, SignalWithoutRecordIsCrash) {
 
 TEST_F(SupervisorTest, ExitWithoutRecordIsError) {
     EXPECT_EQ(run("exit 0").outcome, Outcome::Error);
+}
+
+TEST_F(SupervisorTest, FailOnOutputTurnsPassIntoFailAndAnnotatesAFailure) {
+    const std::string re = "Invalid read|[Dd]ata race";
+    const RunRecord pass = run(R"(printf '%s' "$PASS_RECORD" > "$REC"; echo "Invalid read of size 1" >&2)", 10, re);
+    EXPECT_EQ(pass.outcome, Outcome::Fail);
+    EXPECT_EQ(pass.result_outcome, "PASS");
+    EXPECT_NE(pass.message.find(": Invalid read of size 1"), std::string::npos) << pass.message;
+    const std::string fail_record =
+        R"({"pipeline":"p","profile":"cpu","case":"small","mode":"host","outcome":"FAIL","message":"3 of 9 differ","duration_ms":1})";
+    const RunRecord fail =
+        run("printf '%s' '" + fail_record + "' > \"$REC\"; echo 'Read-write data race at 0x10' >&2; exit 1", 10, re);
+    EXPECT_EQ(fail.outcome, Outcome::Fail);
+    EXPECT_EQ(fail.message.rfind("3 of 9 differ; output matched", 0), 0u) << fail.message;
+    EXPECT_NE(fail.message.find("Read-write data race at 0x10"), std::string::npos);
+    // Nothing matching: the outcome stands.
+    EXPECT_EQ(run(R"(printf '%s' "$PASS_RECORD" > "$REC")", 10, re).outcome, Outcome::Pass);
 }
 
 TEST_F(SupervisorTest, HangIsTimeoutAndTheWholeGroupIsKilled) {

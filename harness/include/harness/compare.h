@@ -58,6 +58,10 @@ struct CompareResult {
     // First mismatch (lowest flat index) and worst (largest abs error) in Halide coordinates.
     std::vector<int> first_mismatch, worst_mismatch;
     double first_expected = 0, first_actual = 0, worst_expected = 0, worst_actual = 0;
+    // Images (2+ dimensions, at least 8x8): the largest distance of a mismatch from the nearest
+    // x/y edge, -1 when there is none or the array is not an image. Mismatches only within 2
+    // elements of the edge point at a boundary condition, and the message says so.
+    int max_edge_distance = -1;
 
     nlohmann::json to_json() const;
 };

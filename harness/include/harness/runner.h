@@ -25,10 +25,12 @@ public:
                int guard = 0);
 
     // One verified-style call: fills outputs with `canary` and the guard pattern, sets up the buffer
-    // mode, calls the pipeline, reads outputs back to the host (unless `skip_copy_back`, a test-only
-    // fault) and releases device memory. Returns Halide's error code (0 = ok) or -1 for a harness-side
-    // device error; `error` receives the message.
-    int call(std::string *error, uint8_t canary = 0xCD, bool skip_copy_back = false);
+    // mode, calls the pipeline, reads outputs back to the host and releases device memory. Returns
+    // Halide's error code (0 = ok) or -1 for a harness-side device error; `error` receives the message.
+    // `test_fault` (PipelineSpec::test_fault, test-only) injects a caller bug: "skip_copy_back" leaves
+    // the outputs on the device; "stale_input" first runs on a zeroed copy of the inputs, then restores
+    // the host bytes without marking them dirty, so the device keeps the stale copy.
+    int call(std::string *error, uint8_t canary = 0xCD, const std::string &test_fault = "");
     // The first step of call(): outputs filled with `canary`, guard bands with their pattern.
     void fill_outputs(uint8_t canary);
 
@@ -47,6 +49,9 @@ public:
     std::string check_guards() const;
 
 private:
+    // The "stale_input" test fault (see call()). Returns a Halide error code.
+    int leave_stale_inputs_on_device();
+
     const Variant &variant_;
     const CaseSpec &case_;
     BufferMode mode_;

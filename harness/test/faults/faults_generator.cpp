@@ -83,9 +83,79 @@ private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
 };
 
+// A histogram whose GPU update lets every work-item add into the shared bins. The `gpu` schedule
+// (opencl profile) uses atomics and is correct; the `mali` schedule has the atomics removed
+// (allow_race_conditions), so concurrent increments of one bin are lost.
+class FaultRace : public Halide::Generator<FaultRace> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    Input<Buffer<uint8_t, 2>> input{"input"};
+    Output<Buffer<int32_t, 1>> output{"output"};
+    void generate() {
+        RDom r(0, input.width(), 0, input.height());
+        output(x) = 0;
+        output(clamp(cast<int32_t>(input(r.x, r.y)), 0, 255)) += 1;
+        const std::string s = schedule;
+        if (s == "portable") return;
+        output.gpu_tile(x, xo, xi, 64);
+        Stage update = output.update();
+        if (s == "gpu") {
+            update.atomic();
+        } else {
+            update.allow_race_conditions();  // the fault: atomics removed
+        }
+        update.gpu_blocks(r.y).gpu_threads(r.x);
+    }
+
+private:
+    Var x{"x"}, xo{"xo"}, xi{"xi"};
+};
+
+// Reads one pixel past the input's right edge: out(x, y) = (in(x, y) + in(x + 1, y)) / 2. The
+// portable schedule clamps (repeat_edge) and gives the golden; the faulty variant drops the
+// boundary condition and is built with no_asserts, so nothing stops the read past the last pixel.
+class FaultReadPastEdge : public Halide::Generator<FaultReadPastEdge> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    Input<Buffer<uint8_t, 2>> input{"input"};
+    Output<Buffer<uint8_t, 2>> output{"output"};
+    void generate() {
+        const std::string s = schedule;
+        Func in = s == "portable" ? BoundaryConditions::repeat_edge(input) : Func(input);
+        output(x, y) = cast<uint8_t>((cast<uint16_t>(in(x, y)) + in(x + 1, y)) / 2);
+        if (s != "portable") output.gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+    }
+
+private:
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+};
+
+// 3x3 box blur with the wrong boundary condition: the golden clamps to the edge (repeat_edge),
+// the faulty variant pads with zeros (constant_exterior), so only the 1-pixel border differs.
+class FaultBoundary : public Halide::Generator<FaultBoundary> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    Input<Buffer<uint8_t, 2>> input{"input"};
+    Output<Buffer<uint8_t, 2>> output{"output"};
+    void generate() {
+        const std::string s = schedule;
+        Func in = s == "portable" ? BoundaryConditions::repeat_edge(input)
+                                  : BoundaryConditions::constant_exterior(input, uint8_t(0));
+        RDom k(-1, 3, -1, 3);
+        output(x, y) = cast<uint8_t>(sum(cast<uint16_t>(in(x + k.x, y + k.y))) / 9);
+        if (s != "portable") output.vectorize(x, 16).parallel(y);
+    }
+
+private:
+    Var x{"x"}, y{"y"};
+};
+
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(ExternFault, fault_extern)
 HALIDE_REGISTER_GENERATOR(FaultError, fault_error)
 HALIDE_REGISTER_GENERATOR(FaultNan, fault_nan)
 HALIDE_REGISTER_GENERATOR(FaultNoCopyBack, fault_no_copy_back)
+HALIDE_REGISTER_GENERATOR(FaultRace, fault_race)
+HALIDE_REGISTER_GENERATOR(FaultReadPastEdge, fault_read_past_edge)
+HALIDE_REGISTER_GENERATOR(FaultBoundary, fault_boundary)

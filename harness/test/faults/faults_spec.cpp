@@ -1,6 +1,7 @@
 // Specs and host extern stages of the test-only fault pipelines (see README.md in this folder).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -112,6 +113,77 @@ harness::PipelineSpec make_fault_no_copy_back() {
     return spec;
 }
 
+harness::PipelineSpec make_fault_stale_input() {
+    harness::PipelineSpec spec =
+        u8_spec("fault_stale_input", "input modified on the host but not marked dirty: the GPU reads the stale copy");
+    spec.test_fault = "stale_input";
+    return spec;
+}
+
+// out(x, y) = (in(x, y) + in(x + 1, y)) / 2 with x + 1 clamped to the last column.
+harness::PipelineSpec make_fault_read_past_edge() {
+    harness::PipelineSpec spec = u8_spec("fault_read_past_edge", "reads one pixel past the input's right edge");
+    spec.tolerance_reason = "integer average";
+    spec.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
+        const Array &in = inputs.at(0);
+        Array out = in;
+        const int w = in.shape[0], h = in.shape[1];
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                const int a = in.bytes[y * w + x], b = in.bytes[y * w + std::min(x + 1, w - 1)];
+                out.bytes[y * w + x] = static_cast<uint8_t>((a + b) / 2);
+            }
+        }
+        return std::vector<Array>{out};
+    };
+    return spec;
+}
+
+// 3x3 box blur, edges clamped (repeat_edge).
+harness::PipelineSpec make_fault_boundary() {
+    harness::PipelineSpec spec = u8_spec("fault_boundary", "3x3 box blur padding with zeros instead of clamping to the edge");
+    spec.tolerance_reason = "integer box blur";
+    spec.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
+        const Array &in = inputs.at(0);
+        Array out = in;
+        const int w = in.shape[0], h = in.shape[1];
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                int sum = 0;
+                for (int dy = -1; dy <= 1; dy++) {
+                    for (int dx = -1; dx <= 1; dx++) {
+                        sum += in.bytes[std::clamp(y + dy, 0, h - 1) * w + std::clamp(x + dx, 0, w - 1)];
+                    }
+                }
+                out.bytes[y * w + x] = static_cast<uint8_t>(sum / 9);
+            }
+        }
+        return std::vector<Array>{out};
+    };
+    return spec;
+}
+
+// A 256-bin histogram of a 64x48 image whose values are 0..3: four bins take every increment.
+harness::PipelineSpec make_fault_race() {
+    harness::PipelineSpec spec;
+    spec.name = "fault_race";
+    spec.summary = "GPU histogram update with the atomics removed (opencl-mali); with atomics (opencl)";
+    spec.tolerance = harness::Tolerance::exact();
+    spec.tolerance_reason = "integer counts";
+    const halide_type_t u8{halide_type_uint, 8, 1}, i32{halide_type_int, 32, 1};
+    CaseSpec c;
+    c.name = "small";
+    c.inputs = {{"input", u8, {64, 48}, {harness::Recipe::Kind::UniformInt, 0, 3, 13}}};
+    c.outputs = {{"output", i32, {256}, {}}};
+    spec.cases = {c};
+    spec.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
+        Array out({halide_type_int, 32, 1}, {256});
+        for (uint8_t v : inputs.at(0).bytes) out.data<int32_t>()[v]++;
+        return std::vector<Array>{out};
+    };
+    return spec;
+}
+
 harness::PipelineSpec make_fault_nan() {
     harness::PipelineSpec spec;
     spec.name = "fault_nan";
@@ -141,3 +213,7 @@ HARNESS_REGISTER_SPEC(make_fault_nondeterministic);
 HARNESS_REGISTER_SPEC(make_fault_error);
 HARNESS_REGISTER_SPEC(make_fault_no_copy_back);
 HARNESS_REGISTER_SPEC(make_fault_nan);
+HARNESS_REGISTER_SPEC(make_fault_stale_input);
+HARNESS_REGISTER_SPEC(make_fault_read_past_edge);
+HARNESS_REGISTER_SPEC(make_fault_boundary);
+HARNESS_REGISTER_SPEC(make_fault_race);
