@@ -70,14 +70,17 @@ std::string golden_relpath(const std::string &pipeline, const std::string &case_
 Manifest Manifest::load(const std::string &dir, bool allow_missing) {
     recover_interrupted_bless(dir);
     const std::string path = dir + "/MANIFEST.json";
-    Manifest m;
     if (access(path.c_str(), F_OK) != 0) {
-        if (allow_missing) return m;
+        if (allow_missing) return Manifest();
         throw Error(path + " is missing; restore it with `git checkout -- golden/MANIFEST.json` or bless the pipelines");
     }
+    return parse(read_file(path), path);
+}
+
+Manifest Manifest::parse(const std::string &json_text, const std::string &path) {
     nlohmann::json doc;
     try {
-        doc = nlohmann::json::parse(read_file(path));
+        doc = nlohmann::json::parse(json_text);
     } catch (const nlohmann::json::exception &e) {
         throw Error(path + " is not valid JSON (" + e.what() + "); restore it with `git checkout -- golden/MANIFEST.json`");
     }
@@ -92,6 +95,7 @@ Manifest Manifest::load(const std::string &dir, bool allow_missing) {
             }
         }
     }
+    Manifest m;
     m.goldens_ = doc["goldens"];
     return m;
 }
