@@ -28,7 +28,9 @@ public:
     // Throws Error naming the file for malformed JSON or entries.
     static Manifest load(const std::string &dir, bool allow_missing = false);
     // Parses and validates a manifest's JSON text; `path` names it in errors.
-    // Throws Error for malformed JSON, no "goldens" array, or an entry that lacks a field.
+    // Throws Error for malformed JSON, no "goldens" array, or an entry that lacks a field, has one of
+    // the wrong type (strings; "shape" a list of extents; "stored" true or false), a "file" outside
+    // the golden dir (absolute or with ".."), or a "file" listed twice.
     static Manifest parse(const std::string &json_text, const std::string &path);
     // The manifest's JSON text (entries sorted by file).
     std::string text() const;
