@@ -21,29 +21,6 @@ namespace harness {
 
 using HBuffer = Halide::Runtime::Buffer<void>;
 
-const std::vector<BufferMode> &all_buffer_modes() {
-    static const std::vector<BufferMode> modes{BufferMode::Host, BufferMode::Device, BufferMode::WrappedHostVisible,
-                                               BufferMode::WrappedDeviceOnly};
-    return modes;
-}
-
-const char *buffer_mode_name(BufferMode m) {
-    switch (m) {
-    case BufferMode::Host: return "host";
-    case BufferMode::Device: return "device";
-    case BufferMode::WrappedHostVisible: return "wrapped-host-visible";
-    case BufferMode::WrappedDeviceOnly: return "wrapped-device-only";
-    }
-    return "?";
-}
-
-BufferMode buffer_mode_from_name(const std::string &name) {
-    for (BufferMode m : all_buffer_modes()) {
-        if (name == buffer_mode_name(m)) return m;
-    }
-    throw Error("unknown buffer mode '" + name + "'; modes: host, device, wrapped-host-visible, wrapped-device-only, all");
-}
-
 std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &runtime) {
     if (mode == BufferMode::Host) return "";
     if (runtime == "none") return std::string("mode ") + buffer_mode_name(mode) + " needs a GPU profile (this one runs on the CPU)";

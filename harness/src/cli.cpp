@@ -9,11 +9,11 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "harness/args.h"
 #include "harness/buffers.h"
+#include "harness/cli_options.h"
 #include "harness/environment.h"
 #include "harness/error.h"
 #include "harness/files.h"
@@ -133,7 +133,7 @@ std::string self_exe() {
 }
 
 int cmd_list(const std::vector<std::string> &argv) {
-    Args args("list", argv, {}, {"json"});
+    const Args args = parse_command_args("list", argv);
     const Registry &reg = Registry::instance();
     const Availability avail = check_availability();
     nlohmann::json out{{"platform", build_platform()}, {"pipelines", nlohmann::json::array()}};
@@ -181,8 +181,7 @@ const char *arg_kind(int kind) {
 }
 
 int cmd_describe(const std::vector<std::string> &argv) {
-    Args args("describe", argv, {}, {"json"});
-    if (args.positional().size() != 1) throw Error("describe takes one pipeline name; see aot-harness list");
+    const Args args = parse_command_args("describe", argv);
     const Registry &reg = Registry::instance();
     const PipelineSpec &spec = reg.spec(args.positional()[0]);
     const Variant *cpu = reg.find(spec.name, "cpu");
@@ -228,7 +227,7 @@ int cmd_describe(const std::vector<std::string> &argv) {
 }
 
 int cmd_env(const std::vector<std::string> &argv) {
-    Args args("env", argv, {}, {"json"});
+    const Args args = parse_command_args("env", argv);
     const nlohmann::json env = environment_info();
     if (args.has("json")) {
         std::cout << env.dump(2) << "\n";
@@ -330,13 +329,11 @@ RunRecord run_one(const RunSettings &st, const std::string &p, const std::string
 }
 
 int cmd_run(const std::vector<std::string> &argv) {
-    Args args("run", argv,
-              {"pipeline", "profile", "case", "mode", "json", "timeout", "golden-dir", "artifacts", "report", "repeats",
-               "fallback", "xfail", "fail-on-output"},
-              {"strict-xfail"});
+    const Args args = parse_command_args("run", argv);
+    const RunOptions opts = run_options(args);
     RunSettings st;
-    st.timeout = args.number("timeout", 60, 1, 86400);
-    st.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
+    st.timeout = opts.timeout;
+    st.repeats = opts.repeats;
     st.golden_dir = args.get("golden-dir", default_golden_dir());
     st.artifacts = args.get("artifacts");
     if (!st.artifacts.empty()) {
@@ -347,21 +344,9 @@ int cmd_run(const std::vector<std::string> &argv) {
         char resolved[PATH_MAX];
         if (realpath(st.artifacts.c_str(), resolved)) st.artifacts = resolved;
     }
-    st.fail_on_output = args.get("fail-on-output");
-    try {
-        std::regex check(st.fail_on_output);
-    } catch (const std::regex_error &e) {
-        throw Error("--fail-on-output '" + st.fail_on_output + "' is not a valid regular expression (" + e.what() + ")");
-    }
-    const std::string mode_arg = args.get("mode", "host");
-    std::vector<std::string> modes;
-    if (mode_arg == "all") {
-        for (BufferMode m : all_buffer_modes()) modes.push_back(buffer_mode_name(m));
-    } else {
-        modes = {buffer_mode_name(buffer_mode_from_name(mode_arg))};
-    }
-    const std::string fallback = args.get("fallback");
-    if (!fallback.empty() && fallback != "cpu") throw Error("--fallback takes 'cpu' (the only fallback profile)");
+    st.fail_on_output = opts.fail_on_output;
+    const std::vector<std::string> &modes = opts.modes;
+    const std::string &fallback = opts.fallback;
     const Registry &reg = Registry::instance();
     std::vector<std::string> pipes = reg.pipelines();
     if (args.has("pipeline")) pipes = {reg.spec(args.get("pipeline")).name};
@@ -376,7 +361,7 @@ int cmd_run(const std::vector<std::string> &argv) {
     if (args.has("json")) check_writable(args.get("json"), "the results file");
 
     const XfailList xfail = XfailList::load(args.get("xfail", st.golden_dir + "/xfail.json"));
-    const bool strict_xfail = args.has("strict-xfail");
+    const bool strict_xfail = opts.strict_xfail;
     const Availability avail = check_availability();
     char tmpl[] = "/tmp/aot-harness.XXXXXX";
     const char *tmp = mkdtemp(tmpl);
@@ -443,7 +428,7 @@ int cmd_run(const std::vector<std::string> &argv) {
 
 // The child side of `run`: one case, record written before a normal exit.
 int cmd_run_one(const std::vector<std::string> &argv) {
-    Args args("__run-one", argv, {"pipeline", "profile", "case", "mode", "golden-dir", "record", "artifacts", "repeats"}, {});
+    const Args args = parse_command_args("__run-one", argv);
     install_halide_error_handler();
     RunRequest req;
     req.pipeline = args.get("pipeline");
@@ -459,8 +444,7 @@ int cmd_run_one(const std::vector<std::string> &argv) {
 }
 
 int cmd_bless(const std::vector<std::string> &argv) {
-    Args args("bless", argv, {"pipeline", "case", "golden-dir"}, {"all"});
-    if (args.has("pipeline") == args.has("all")) throw Error("bless needs --pipeline P or --all; see aot-harness list");
+    const Args args = parse_command_args("bless", argv);
     const std::string dir = args.get("golden-dir", default_golden_dir());
     const Registry &reg = Registry::instance();
     std::vector<std::string> pipes = args.has("all") ? reg.pipelines() : std::vector<std::string>{reg.spec(args.get("pipeline")).name};
@@ -469,8 +453,7 @@ int cmd_bless(const std::vector<std::string> &argv) {
 }
 
 int cmd_golden(const std::vector<std::string> &argv) {
-    Args args("golden", argv, {"golden-dir"}, {});
-    if (args.positional() != std::vector<std::string>{"verify"}) throw Error("usage: aot-harness golden verify [--golden-dir DIR]");
+    const Args args = parse_command_args("golden", argv);
     const std::string dir = args.get("golden-dir", default_golden_dir());
     const auto problems = verify_goldens(dir);
     for (const auto &p : problems) std::printf("%s\n", p.c_str());
@@ -480,8 +463,7 @@ int cmd_golden(const std::vector<std::string> &argv) {
 }
 
 int cmd_report(const std::vector<std::string> &argv) {
-    Args args("report", argv, {"results", "out"}, {});
-    if (!args.has("results") || !args.has("out")) throw Error("report needs --results FILE and --out DIR");
+    const Args args = parse_command_args("report", argv);
     nlohmann::json results;
     try {
         results = nlohmann::json::parse(read_file(args.get("results")));

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -70,28 +72,52 @@ std::string golden_relpath(const std::string &pipeline, const std::string &case_
 Manifest Manifest::load(const std::string &dir, bool allow_missing) {
     recover_interrupted_bless(dir);
     const std::string path = dir + "/MANIFEST.json";
-    Manifest m;
     if (access(path.c_str(), F_OK) != 0) {
-        if (allow_missing) return m;
+        if (allow_missing) return Manifest();
         throw Error(path + " is missing; restore it with `git checkout -- golden/MANIFEST.json` or bless the pipelines");
     }
+    return parse(read_file(path), path);
+}
+
+Manifest Manifest::parse(const std::string &json_text, const std::string &path) {
     nlohmann::json doc;
     try {
-        doc = nlohmann::json::parse(read_file(path));
+        doc = nlohmann::json::parse(json_text);
     } catch (const nlohmann::json::exception &e) {
         throw Error(path + " is not valid JSON (" + e.what() + "); restore it with `git checkout -- golden/MANIFEST.json`");
     }
     if (!doc.is_object() || !doc.contains("goldens") || !doc["goldens"].is_array()) {
         throw Error(path + " has no \"goldens\" array; restore it with `git checkout -- golden/MANIFEST.json`");
     }
+    const std::string fix = "; restore it with `git checkout -- golden/MANIFEST.json` or re-bless";
+    std::set<std::string> files;
     for (const auto &e : doc["goldens"]) {
         for (const char *key : {"file", "pipeline", "case", "output", "dtype", "shape", "sha256"}) {
-            if (!e.is_object() || !e.contains(key)) {
-                throw Error(path + ": an entry lacks \"" + key +
-                            "\"; restore it with `git checkout -- golden/MANIFEST.json` or re-bless");
+            if (!e.is_object() || !e.contains(key)) throw Error(path + ": an entry lacks \"" + key + "\"" + fix);
+        }
+        // Readers take these as strings, the shape as extents and "stored" as a flag (found by
+        // harness/fuzz/manifest_fuzz.cpp: a wrong type escaped as a bare nlohmann::json type_error).
+        for (const char *key : {"file", "pipeline", "case", "output", "dtype", "sha256"}) {
+            if (!e[key].is_string()) throw Error(path + ": an entry's \"" + key + "\" is not a string" + fix);
+        }
+        const std::string file = e["file"].get<std::string>();
+        const std::string where = path + ": entry \"" + file + "\"";
+        if (!e["shape"].is_array()) throw Error(where + ": \"shape\" is not a list of extents" + fix);
+        for (const auto &extent : e["shape"]) {
+            if (!extent.is_number_integer() || extent.get<int64_t>() < 0 || extent.get<int64_t>() > INT_MAX) {
+                throw Error(where + ": \"shape\" has " + extent.dump() + ", not an extent from 0 to 2^31-1" + fix);
             }
         }
+        if (e.contains("stored") && !e["stored"].is_boolean()) throw Error(where + ": \"stored\" is not true or false" + fix);
+        // "file" is read and written below the golden dir: a relative path that does not climb out.
+        const bool climbs = file == ".." || file.rfind("../", 0) == 0 || file.find("/../") != std::string::npos ||
+                            (file.size() >= 3 && file.compare(file.size() - 3, 3, "/..") == 0);
+        if (file.empty() || file[0] == '/' || climbs) {
+            throw Error(where + ": \"file\" must be a path inside the golden dir" + fix);
+        }
+        if (!files.insert(file).second) throw Error(where + " appears twice" + fix);
     }
+    Manifest m;
     m.goldens_ = doc["goldens"];
     return m;
 }

@@ -24,9 +24,14 @@ std::string golden_relpath(const std::string &pipeline, const std::string &case_
 //         "profile", "target", "halide_version", "generator_sha256", "input_recipe", "reference_check"}
 class Manifest {
 public:
-    // Loads dir/MANIFEST.json; a missing file is an empty manifest when `allow_missing`.
+    // Loads dir/MANIFEST.json (see parse); a missing file is an empty manifest when `allow_missing`.
     // Throws Error naming the file for malformed JSON or entries.
     static Manifest load(const std::string &dir, bool allow_missing = false);
+    // Parses and validates a manifest's JSON text; `path` names it in errors.
+    // Throws Error for malformed JSON, no "goldens" array, or an entry that lacks a field, has one of
+    // the wrong type (strings; "shape" a list of extents; "stored" true or false), a "file" outside
+    // the golden dir (absolute or with ".."), or a "file" listed twice.
+    static Manifest parse(const std::string &json_text, const std::string &path);
     // The manifest's JSON text (entries sorted by file).
     std::string text() const;
 

@@ -1,0 +1,51 @@
+// Unit tests for cli_options.h: each command's options and the pipeline-free checks of `run`.
+#include "harness/cli_options.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/error.h"
+
+namespace harness {
+namespace {
+
+TEST(CliOptions, EveryCommandHasItsOptions) {
+    for (const auto &c : command_names()) EXPECT_NO_THROW(command_options(c)) << c;
+    EXPECT_THROW(command_options("frobnicate"), Error);
+    EXPECT_EQ(command_options("run").flags, std::set<std::string>{"strict-xfail"});
+    EXPECT_EQ(command_options("bless").flags, std::set<std::string>{"all"});
+}
+
+TEST(CliOptions, ChecksWhatNeedsNoPipeline) {
+    EXPECT_THROW(parse_command_args("describe", {}), Error);
+    EXPECT_NO_THROW(parse_command_args("describe", {"blur3x3", "--json"}));
+    EXPECT_THROW(parse_command_args("bless", {}), Error);
+    EXPECT_THROW(parse_command_args("bless", {"--all", "--pipeline", "sobel"}), Error);
+    EXPECT_THROW(parse_command_args("golden", {"check"}), Error);
+    EXPECT_NO_THROW(parse_command_args("golden", {"verify", "--golden-dir=g"}));
+    EXPECT_THROW(parse_command_args("report", {"--results", "r.json"}), Error);
+    EXPECT_THROW(parse_command_args("__run-one", {"--repeats", "0"}), Error);
+    EXPECT_THROW(parse_command_args("list", {"--json=yes"}), Error);
+}
+
+TEST(CliOptions, RunOptions) {
+    const RunOptions d = run_options(parse_command_args("run", {}));
+    EXPECT_EQ(d.timeout, 60);
+    EXPECT_EQ(d.repeats, 3);
+    EXPECT_EQ(d.modes, std::vector<std::string>{"host"});
+    const RunOptions r = run_options(parse_command_args(
+        "run", {"--timeout=5", "--repeats", "2", "--mode", "all", "--fallback", "cpu", "--strict-xfail",
+                "--fail-on-output", "Invalid (read|write)"}));
+    EXPECT_EQ(r.timeout, 5);
+    EXPECT_EQ(r.repeats, 2);
+    EXPECT_EQ(r.modes.size(), 4u);
+    EXPECT_EQ(r.fallback, "cpu");
+    EXPECT_TRUE(r.strict_xfail);
+    EXPECT_EQ(r.fail_on_output, "Invalid (read|write)");
+    for (std::vector<std::string> bad : {std::vector<std::string>{"--timeout", "0"}, {"--repeats", "nan"},
+                                         {"--mode", "zero-copy"}, {"--fallback", "host"}, {"--fail-on-output", "(x"}}) {
+        EXPECT_THROW(run_options(parse_command_args("run", bad)), Error) << bad[0] << " " << bad[1];
+    }
+}
+
+}  // namespace
+}  // namespace harness
