@@ -237,6 +237,10 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
     }
     std::string err;
     if (inv->call(&err) != 0) return fail(state, b->name, "pipeline failed: " + err);  // compiles kernels
+    // call() released the device copies; without host_dirty the resident warm-up would allocate
+    // the inputs' device memory and never copy into it, and every timed call would read garbage
+    // (Halide's debug runtime: "halide_copy_to_device ... skipped (host is not dirty)").
+    inv->touch_inputs();
     if (!b->roundtrip && (inv->call_resident() != 0 || inv->device_sync() != 0)) {
         return fail(state, b->name, "pipeline failed on the resident warm-up: " + take_halide_error());
     }

@@ -60,17 +60,33 @@ public:
             // recomputed in registers instead of staged through local memory.
             output.vectorize(x, 8).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
         } else if (s == "gpu") {
-            // Generic GPU: 8 outputs per thread, 32x8 threads per block, row sums recomputed in
-            // registers. H100, 16384^2: 16x16 tiles with the row sums staged in local memory took
-            // 1.08 ms (18 % of the device copy bandwidth); the registers-only mali schedule 0.72 ms.
-            output.vectorize(x, 8).gpu_tile(x, y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
+            // Generic GPU: 4 x 8 outputs per thread, 32x8 threads per block; the thread's 6x10
+            // input block (in16) and its 4x10 row sums are computed first, into registers (all
+            // loops unrolled, so every index is a constant), then the 32 outputs are stored.
+            // H100, 16384^2, resident (2026-11-23, experiments in scripts/examples/h100/README.md):
+            // the former schedule (8 outputs per thread, unaligned 8-wide loads) took 0.43 ms
+            // opencl / 0.45 ms cuda (45 % / 42 % of the device copy); this one 0.30 ms opencl
+            // (63 %) / 0.27 ms cuda (71 %). Loading first matters most for cuda, whose PTX keeps
+            // byte-wide loads in program order behind earlier stores (no noalias). Tried: 8 or 16
+            // aligned lanes per thread (opencl 49 % / 31 %), 8x8 per thread with the row sums
+            // sliding (51 %; in a folded array that cuda puts in local memory), 1 or 2 columns of
+            // 8-16 rows per thread, lanes 32 apart (49-60 %), 4x16 per thread (opencl 67 %, cuda
+            // 31 %), 8x8 (opencl 48 %, cuda 26 %).
+            output.split(x, x, xv, 4)
+                .split(y, y, yr, 8)
+                .reorder(xv, yr, x, y)
+                .unroll(xv)
+                .unroll(yr)
+                .gpu_tile(x, y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
+            in16.compute_at(output, xi).unroll(x).unroll(y);
+            sum_x.compute_at(output, xi).unroll(x).unroll(y);
         } else {
             throw CompileError("blur3x3: unknown schedule '" + s + "' (portable, host, mali, gpu)");
         }
     }
 
 private:
-    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yii{"yii"};
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yii{"yii"}, xv{"xv"}, yr{"yr"};
     Func sum_x{"sum_x"};
 };
 

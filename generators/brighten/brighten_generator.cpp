@@ -49,17 +49,40 @@ public:
             // Mali: 16 x u8 per work-item (one 128-bit vload/vstore), 8x4 work-groups, no local memory.
             output.vectorize(x, 16).gpu_tile(x, y, xo, yo, xi, yi, 8, 4).gpu_blocks(c);
         } else if (s == "gpu") {
-            // Generic GPU: 16 bytes per thread (one 128-bit load and store), 32x8 threads per block.
-            // H100, 16384^2 x 3: one pixel per thread in 16x16 blocks took 2.59 ms (21 % of the
-            // device copy bandwidth); measured again after this change, see benchmarks/RESULTS.md.
-            output.vectorize(x, 16).gpu_tile(x, y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(c);
+            // Generic GPU: 4 bytes x 4 rows per thread, 32x8 threads per block; the thread's 4x4
+            // input block is loaded into registers (input.in()) before anything is stored, and
+            // the strides/mins are specialised to multiples of 4 so that OpenCL gets aligned uchar4
+            // loads and stores (the generic path, e.g. odd widths, keeps vload4/vstore4).
+            // H100, 16384^2 x 3, resident (2026-11-23, experiments in scripts/examples/h100/README.md):
+            // the former schedule (16 B per thread, unaligned) took 2.56 ms opencl / 2.79 ms cuda,
+            // 21 % / 19 % of the device copy: NVIDIA's OpenCL compiler turns an unaligned vload16
+            // into 16 byte loads, and 32 lanes 16 bytes apart make every byte load touch 4 cache
+            // lines. This schedule: opencl 0.55 ms (99 % of the copy), cuda 0.66 ms (83 %). cuda
+            // stays behind because Halide's PTX backend emits byte-wide loads and stores for u8
+            // vectors of external buffers (their host alignment is unknown), and without noalias
+            // a load cannot move above an earlier store; loading the block first is what got it
+            // from 79 % (same tiling, loads and stores interleaved per row) to 83 %. Tried: 16/8 B
+            // per thread aligned (opencl 100 % / 92 %, cuda 19 % / 66 %), lanes 32 bytes apart
+            // (opencl 85 %, cuda 49 %), 4 B x 8 rows (opencl 98 %, cuda 81 %), y and c fused (52 %).
+            output.split(x, x, xv, 4)
+                .split(y, y, yr, 4)
+                .reorder(xv, yr, x, y, c)
+                .vectorize(xv)
+                .unroll(yr)
+                .gpu_tile(x, y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf)
+                .gpu_blocks(c);
+            Func block = input.in();
+            block.compute_at(output, xi).vectorize(block.args()[0]).unroll(block.args()[1]);
+            output.specialize(input.dim(0).min() % 4 == 0 && input.dim(1).stride() % 4 == 0 &&
+                              input.dim(2).stride() % 4 == 0 && output.dim(0).min() % 4 == 0 &&
+                              output.dim(1).stride() % 4 == 0 && output.dim(2).stride() % 4 == 0);
         } else {
             throw CompileError("brighten: unknown schedule '" + s + "' (portable, host, mali, gpu)");
         }
     }
 
 private:
-    Var x{"x"}, y{"y"}, c{"c"}, yc{"yc"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    Var x{"x"}, y{"y"}, c{"c"}, yc{"yc"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xv{"xv"}, yr{"yr"};
 };
 
 }  // namespace
