@@ -1,5 +1,7 @@
 #include "harness/supervisor.h"
 
+#include "harness/output_pattern.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -9,7 +11,6 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "harness/npy.h"
@@ -61,10 +62,10 @@ namespace {
 // The first line of the file matching `pattern`, or "".
 std::string first_matching_line(const std::string &path, const std::string &pattern) {
     std::ifstream f(path);
-    const std::regex re(pattern);
+    const OutputPattern re(pattern);
     std::string line;
     while (std::getline(f, line)) {
-        if (std::regex_search(line, re)) return line;
+        if (re.search(line)) return line;
     }
     return "";
 }

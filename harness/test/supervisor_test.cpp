@@ -82,6 +82,13 @@ TEST_F(SupervisorTest, FailOnOutputTurnsPassIntoFailAndAnnotatesAFailure) {
     EXPECT_EQ(run(R"(printf '%s' "$PASS_RECORD" > "$REC")", 10, re).outcome, Outcome::Pass);
 }
 
+TEST_F(SupervisorTest, FailOnOutputMatchesAVeryLongLine) {
+    // std::regex recursed per character and overflowed the stack on lines like this one.
+    const RunRecord r = run(R"(printf '%s' "$PASS_RECORD" > "$REC"; printf 'Oclgrind ' >&2; head -c 200000 /dev/zero | tr '\0' x >&2; echo ' error' >&2)",
+                            10, "[Oo]clgrind.*(error|Error)");
+    EXPECT_EQ(r.outcome, Outcome::Fail);
+}
+
 TEST_F(SupervisorTest, HangIsTimeoutAndTheWholeGroupIsKilled) {
     const std::string marker = dir_ + "/grandchild_alive";
     const RunRecord r = run("(sleep 2; touch '" + marker + "') & sleep 30", 0.5);

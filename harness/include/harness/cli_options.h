@@ -28,7 +28,7 @@ Args parse_command_args(const std::string &command, const std::vector<std::strin
 struct RunOptions {
     double timeout = 60;              // --timeout, seconds, 1..86400
     int repeats = 3;                  // --repeats, 1..100
-    std::string fail_on_output;       // --fail-on-output, a valid std::regex ("" = none)
+    std::string fail_on_output;       // --fail-on-output, a valid POSIX ERE ("" = none)
     std::vector<std::string> modes;   // --mode: one buffer mode, or every mode for "all"
     std::string fallback;             // --fallback: "" or "cpu"
     bool strict_xfail = false;        // --strict-xfail
