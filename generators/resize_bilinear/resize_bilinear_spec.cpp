@@ -65,6 +65,14 @@ harness::PipelineSpec make_resize_bilinear_spec() {
         c.outputs = {{"output", u8, {z.ow, z.oh, 3}, {}}};
         spec.cases.push_back(c);
     }
+    // Benchmarks at any input size: the `large` case's 2/3 downscale (1920x1080 -> 1280x720,
+    // 4096x4096 -> 2730x2730), same recipe. The standard cases above stay as they are.
+    spec.make_case = [=](int width, int height) {
+        CaseSpec c;
+        c.inputs = {{"input", u8, {width, height, 3}, {harness::Recipe::Kind::UniformInt, 0, 255, 0x2E51'0001}}};
+        c.outputs = {{"output", u8, {width * 2 / 3, height * 2 / 3, 3}, {}}};
+        return c;
+    };
     spec.reference = reference;
     return spec;
 }
