@@ -21,7 +21,14 @@ Work work_of(const harness::CaseSpec &c) {
     };
     for (const auto &b : c.inputs) w.bytes += count(b);
     for (const auto &b : c.outputs) w.bytes += count(b);
-    const auto &shape = c.outputs.at(0).shape;
+    // The first image output (hist_equalize's first output is its histogram), else the first input
+    // (reduce_stats reduces an image to 3 numbers).
+    const harness::BufferSpec *image = nullptr;
+    for (const auto &b : c.outputs) {
+        if (!image && b.shape.size() >= 2) image = &b;
+    }
+    if (!image) image = c.inputs.empty() ? &c.outputs.at(0) : &c.inputs.at(0);
+    const auto &shape = image->shape;
     w.pixels = static_cast<double>(shape.at(0)) * (shape.size() > 1 ? shape[1] : 1);
     return w;
 }

@@ -29,8 +29,8 @@ int all_threads();
 // Halide's thread pool (one thread per core); GPU profiles are compared with all-threads OpenCV.
 int profile_threads(const harness::Profile &p);
 
-// Output pixels (width x height of the first output) and bytes moved (inputs read once + outputs
-// written once) of one call.
+// Pixels (width x height of the first 2-D output, or of the first input when no output is an
+// image, as for reduce_stats) and bytes moved (inputs read once + outputs written once) of one call.
 struct Work {
     double pixels = 0, bytes = 0;
 };

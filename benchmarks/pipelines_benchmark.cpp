@@ -13,9 +13,9 @@
 // back, device memory released) for GPU profiles only: on the CPU it is the same call.
 // Every benchmark uses manual time (steady_clock around each iteration).
 //
-// Counters: pixels_per_second (output width x height; bytes for memcpy), bytes_per_second (inputs
-// read once + outputs written once; read + write for memcpy), and, measured interleaved with the
-// benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after each timed
+// Counters: pixels_per_second (width x height of the first image output, else of the input; bytes
+// for memcpy), bytes_per_second (inputs read once + outputs written once; read + write for memcpy),
+// and, measured interleaved with the benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after each timed
 // iteration, so that both sides see the same machine), pct_of_copy_bw (host memcpy with the
 // profile's threads, device-to-device copy for GPU profiles) and speedup_vs_opencv (OpenCV with the
 // profile's thread count) where the pipeline has a baseline.
