@@ -22,7 +22,7 @@ PairedReference::PairedReference(double bytes_moved, int threads, const std::str
         host_ = std::make_unique<HostCopy>(bytes, threads);
         if (copy_kind_.empty()) copy_kind_ = "host memcpy, " + std::to_string(threads) + " thread(s)";
     }
-    if (baseline) opencv_ = baseline->bind(c, inputs);
+    if (baseline) opencv_ = baseline->bind(c, inputs).run;  // after opencv_set_threads: bands sized for the pool
 }
 
 PairedReference::~PairedReference() = default;

@@ -1,12 +1,10 @@
 // pipeline-benchmarks: registers, from the harness registry, in this order (Google Benchmark runs
 // them in registration order, so rooflines and baselines are measured before the pipelines):
 //
-//   BM_memcpy/host/threads:<n>/<MiB>       host memcpy, 1 and all threads: the CPU roofline
-//   BM_memcpy/host-store-loop/threads:<n>/<MiB>  the same copy with ordinary stores (what a Halide
-//                                          pipeline emits), to show what the roofline costs them
-//   BM_memcpy/<runtime>/device/<MiB>       device-to-device copy of each GPU runtime that runs here
-//   BM_opencv/<pipeline>/<size>/threads:<n> the OpenCV equivalent (baselines/opencv_baselines.cpp)
+//   BM_memcpy/...                          the copy rooflines (memcpy_benchmarks.h)
+//   BM_opencv/<pipeline>/<size>/threads:<n> the OpenCV equivalent (baselines/opencv_baselines.h)
 //   BM_<pipeline>/<profile>/<size>/<mode>  every compiled variant whose profile can run here
+//   BM_harness_overhead/...                what the harness adds to a call (harness_overhead.h)
 //
 // Sizes: 1920x1080 and 4096x4096 for pipelines whose spec has make_case (else the spec's `large`
 // case), plus 16384x16384 for GPU profiles with --harness_big (past a 50 MB L2: inputs + outputs
@@ -15,16 +13,16 @@
 // back, device memory released) for GPU profiles only: on the CPU it is the same call.
 // Every benchmark uses manual time (steady_clock around each iteration).
 //
-// Counters: pixels_per_second (output width x height; bytes for memcpy), bytes_per_second (inputs
-// read once + outputs written once; read + write for memcpy), and, measured interleaved with the
-// benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after each timed
+// Counters: pixels_per_second (width x height of the first image output, else of the input; bytes
+// for memcpy), bytes_per_second (inputs read once + outputs written once; read + write for memcpy),
+// and, measured interleaved with the benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after each timed
 // iteration, so that both sides see the same machine), pct_of_copy_bw (host memcpy with the
 // profile's threads, device-to-device copy for GPU profiles) and speedup_vs_opencv (OpenCV with the
-// profile's thread count) where the pipeline has a baseline. BM_memcpy's pct_of_copy_bw compares
-// with the copy measured at start-up (context copy_bw_GBps.*): how steady the machine was.
+// profile's thread count) where the pipeline has a baseline.
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
-// --harness_big (the GPU size past L2), --check-thresholds=FILE (exit 1 listing floors not met).
+// --harness_big (the GPU size past L2), --no_opencv_pairing (no OpenCV call after each iteration),
+// --check-thresholds=FILE (exit 1 listing floors not met).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -32,13 +30,14 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
-#include <thread>
 
-#include "baselines/copy_bandwidth.h"
 #include "baselines/opencv_baselines.h"
+#include "bench_common.h"
 #include "harness_overhead.h"
+#include "memcpy_benchmarks.h"
 #include "paired_reference.h"
 #include "harness/environment.h"
 #include "harness/error.h"
@@ -52,15 +51,8 @@
 namespace {
 
 using namespace harness;
+using bench::g_opt;
 using Clock = std::chrono::steady_clock;
-
-struct Options {
-    // no_opencv_pairing: skip the OpenCV call after each iteration (speedup_vs_opencv is then absent);
-    // for big GPU sizes, where one CPU OpenCV call costs a thousand GPU iterations.
-    bool quick = false, big = false, no_opencv_pairing = false;
-    std::string thresholds;
-};
-Options g_opt;
 
 struct BenchSize {
     std::string name;
@@ -76,22 +68,6 @@ std::vector<BenchSize> bench_sizes() {
     return s;
 }
 
-int all_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
-// Threads a profile's code uses on the CPU: the portable schedule is single-threaded, the others use
-// Halide's thread pool (one thread per core); GPU profiles are compared with all-threads OpenCV.
-int profile_threads(const Profile &p) { return p.schedule == "portable" ? 1 : all_threads(); }
-
-// Copy bandwidths (bytes/s, read + write) measured at start-up: context, and BM_memcpy's reference.
-struct Roofline {
-    double host_1 = 0, host_all = 0;
-    std::map<std::string, double> device;  // runtime -> device-to-device copy
-};
-Roofline g_roof;
-
-std::map<std::string, bench::Measured> g_measured;  // benchmark name -> results, for --check-thresholds
-
-
 // The inputs of the last case asked for (consecutive benchmarks share a case; one slot keeps the
 // 16384^2 inputs from piling up).
 const std::vector<Array> &inputs_of(const CaseSpec &c) {
@@ -103,79 +79,6 @@ const std::vector<Array> &inputs_of(const CaseSpec &c) {
         cached = &c;
     }
     return inputs;
-}
-
-struct Work {
-    double pixels = 0, bytes = 0;
-};
-
-Work work_of(const CaseSpec &c) {
-    Work w;
-    const auto count = [](const BufferSpec &b) {
-        double n = b.type.bytes();
-        for (int d : b.shape) n *= d;
-        return n;
-    };
-    for (const auto &b : c.inputs) w.bytes += count(b);
-    for (const auto &b : c.outputs) w.bytes += count(b);
-    const auto &shape = c.outputs.at(0).shape;
-    w.pixels = static_cast<double>(shape.at(0)) * (shape.size() > 1 ? shape[1] : 1);
-    return w;
-}
-
-// `copy_seconds`: the time a copy of the same bytes took, measured alongside.
-void set_counters(benchmark::State &state, const std::string &name, double seconds_per_iter, Work w,
-                  double copy_seconds, const std::string &device, const std::string &driver) {
-    state.counters["pixels_per_second"] = w.pixels / seconds_per_iter;
-    state.counters["bytes_per_second"] = w.bytes / seconds_per_iter;
-    state.counters["pct_of_copy_bw"] = 100.0 * copy_seconds / seconds_per_iter;
-    bench::Measured &m = g_measured[name];
-    m.device = device;
-    m.driver = driver;
-    m.mpix_per_s.push_back(w.pixels / seconds_per_iter / 1e6);
-}
-
-void fail(benchmark::State &state, const std::string &name, const std::string &msg) {
-    g_measured[name].error = msg;
-    state.SkipWithError(msg.c_str());
-}
-
-// ---- BM_memcpy ----------------------------------------------------------------------------------
-
-// BM_memcpy's pct_of_copy_bw compares with the start-up measurement `roof` (bytes/s).
-void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int threads,
-                   bench::HostCopy::Kind kind, double roof, std::string device) {
-    bench::opencv_set_threads(threads);
-    bench::HostCopy copy(bytes, threads, kind);
-    copy.run();
-    double total = 0;
-    for (auto _ : state) {
-        const double s = copy.run();
-        state.SetIterationTime(s);
-        total += s;
-    }
-    const double b = static_cast<double>(bytes);
-    set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof > 0 ? 2 * b / roof : 0, device, "");
-}
-
-void run_device_copy(benchmark::State &state, std::string name, std::string runtime, size_t bytes, double roof,
-                     std::string device, std::string driver) {
-    try {
-        bench::DeviceCopy copy(runtime, bytes);
-        if (copy.run() <= 0) return fail(state, name, copy.error());
-        double total = 0;
-        for (auto _ : state) {
-            const double s = copy.run();
-            if (s <= 0) return fail(state, name, copy.error());
-            state.SetIterationTime(s);
-            total += s;
-        }
-        const double b = static_cast<double>(bytes);
-        set_counters(state, name, total / state.iterations(), {2 * b, 2 * b}, roof > 0 ? 2 * b / roof : 0, device,
-                     driver);
-    } catch (const std::exception &e) {
-        fail(state, name, e.what());
-    }
 }
 
 // ---- BM_opencv and BM_<pipeline> ----------------------------------------------------------------
@@ -196,26 +99,31 @@ struct Bench {
 // sets the counters. `body` returns "" or an error.
 template <typename Body>
 void timed_loop(benchmark::State &state, const Bench &b, bench::PairedReference &ref, Body body) {
-    if (std::string e = ref.run_once(); !e.empty()) return fail(state, b.name, "reference copy failed: " + e);
+    if (std::string e = ref.run_once(); !e.empty()) return bench::fail(state, b.name, "reference copy failed: " + e);
     double total = 0;
     for (auto _ : state) {
         const auto t0 = Clock::now();
         const std::string err = body();
         const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (!err.empty()) return fail(state, b.name, err);
+        if (!err.empty()) return bench::fail(state, b.name, err);
         state.SetIterationTime(s);
         total += s;
-        if (std::string e = ref.run_once(); !e.empty()) return fail(state, b.name, "reference copy failed: " + e);
+        if (std::string e = ref.run_once(); !e.empty()) return bench::fail(state, b.name, "reference copy failed: " + e);
     }
     const double per_iter = total / state.iterations();
-    set_counters(state, b.name, per_iter, work_of(*b.c), ref.copy_seconds(), b.device, b.driver);
+    bench::set_counters(state, b.name, per_iter, bench::work_of(*b.c), ref.copy_seconds(), b.device, b.driver);
     if (b.variant && ref.has_opencv()) state.counters["speedup_vs_opencv"] = ref.opencv_seconds() / per_iter;
 }
 
 void run_baseline(benchmark::State &state, const Bench *b) {
     const std::vector<Array> &inputs = inputs_of(*b->c);
-    bench::PairedReference ref(work_of(*b->c).bytes, b->threads, "", nullptr, *b->c, inputs);
-    auto call = b->baseline->bind(*b->c, inputs);
+    bench::PairedReference ref(bench::work_of(*b->c).bytes, b->threads, "", nullptr, *b->c, inputs);
+    std::function<void()> call;
+    try {
+        call = b->baseline->bind(*b->c, inputs).run;  // after ref: OpenCV's pool has the profile's threads
+    } catch (const std::exception &e) {
+        return bench::fail(state, b->name, e.what());
+    }
     call();  // warm-up: OpenCV's thread pool, output pages
     timed_loop(state, *b, ref, [&] {
         call();
@@ -229,20 +137,20 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
     std::unique_ptr<bench::PairedReference> ref;
     try {
         inv = std::make_unique<Invocation>(*b->variant, *b->c, inputs);
-        ref = std::make_unique<bench::PairedReference>(work_of(*b->c).bytes, b->threads, b->gpu_runtime,
+        ref = std::make_unique<bench::PairedReference>(bench::work_of(*b->c).bytes, b->threads, b->gpu_runtime,
                                                        g_opt.no_opencv_pairing ? nullptr : b->baseline,
                                                        *b->c, inputs);
     } catch (const std::exception &e) {
-        return fail(state, b->name, e.what());
+        return bench::fail(state, b->name, e.what());
     }
     std::string err;
-    if (inv->call(&err) != 0) return fail(state, b->name, "pipeline failed: " + err);  // compiles kernels
+    if (inv->call(&err) != 0) return bench::fail(state, b->name, "pipeline failed: " + err);  // compiles kernels
     // call() released the device copies; without host_dirty the resident warm-up would allocate
     // the inputs' device memory and never copy into it, and every timed call would read garbage
     // (Halide's debug runtime: "halide_copy_to_device ... skipped (host is not dirty)").
     inv->touch_inputs();
     if (!b->roundtrip && (inv->call_resident() != 0 || inv->device_sync() != 0)) {
-        return fail(state, b->name, "pipeline failed on the resident warm-up: " + take_halide_error());
+        return bench::fail(state, b->name, "pipeline failed on the resident warm-up: " + take_halide_error());
     }
     timed_loop(state, *b, *ref, [&]() -> std::string {
         int rc;
@@ -261,12 +169,6 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
     state.SetLabel(b->variant->metadata->target);
 }
 
-benchmark::internal::Benchmark *configure(benchmark::internal::Benchmark *bm) {
-    bm->Unit(benchmark::kMillisecond)->UseManualTime();
-    if (g_opt.quick) bm->Iterations(1);
-    return bm;
-}
-
 void register_all() {
     Registry &reg = Registry::instance();
     reg.validate();
@@ -274,7 +176,7 @@ void register_all() {
     const nlohmann::json opencl = probe_opencl(), cuda = probe_cuda();
     const nlohmann::json env = environment_info();
     const std::string cpu_model = env.value("/host_cpu/model"_json_pointer, std::string("unknown cpu"));
-    const int nthreads = all_threads();
+    const int nthreads = bench::all_threads();
 
     // Which profiles run here, and on which device.
     struct Runnable {
@@ -307,44 +209,9 @@ void register_all() {
     }
 
     // Rooflines, measured now so that every benchmark's pct_of_copy_bw uses the same value.
-    const size_t copy_bytes = g_opt.quick ? (8u << 20) : (256u << 20);
-    const std::string mib = std::to_string(copy_bytes >> 20) + "MiB";
-    {
-        bench::HostCopy one(copy_bytes, 1), all(copy_bytes, nthreads);
-        const int reps = g_opt.quick ? 1 : 5;
-        bench::opencv_set_threads(nthreads);  // the all-threads copy runs on OpenCV's pool
-        g_roof.host_1 = bench::median_bandwidth(one, reps);
-        g_roof.host_all = bench::median_bandwidth(all, reps);
-    }
-    benchmark::AddCustomContext("copy_bw_GBps.host.threads:1", std::to_string(g_roof.host_1 / 1e9));
-    benchmark::AddCustomContext("copy_bw_GBps.host.threads:" + std::to_string(nthreads),
-                                std::to_string(g_roof.host_all / 1e9));
-    for (const auto &[runtime, r] : gpu_runtimes) {
-        try {
-            bench::DeviceCopy dev(runtime, copy_bytes);
-            g_roof.device[runtime] = bench::median_bandwidth(dev, g_opt.quick ? 1 : 5);
-            if (g_roof.device[runtime] <= 0) throw std::runtime_error(dev.error());
-            benchmark::AddCustomContext("copy_bw_GBps." + runtime + ".device", std::to_string(g_roof.device[runtime] / 1e9));
-        } catch (const std::exception &e) {
-            benchmark::AddCustomContext("copy_bw_GBps." + runtime + ".device",
-                                        std::string("unavailable, host all-threads used: ") + e.what());
-        }
-    }
-    using Kind = bench::HostCopy::Kind;
-    for (const Kind kind : {Kind::Memcpy, Kind::StoreLoop}) {
-        for (const int t : {1, nthreads}) {
-            const std::string name = std::string(kind == Kind::Memcpy ? "BM_memcpy/host" : "BM_memcpy/host-store-loop") +
-                                     "/threads:" + std::to_string(t) + "/" + mib;
-            configure(benchmark::RegisterBenchmark(name.c_str(), run_host_copy, name, copy_bytes, t, kind,
-                                                   t == 1 ? g_roof.host_1 : g_roof.host_all, cpu_model));
-            if (nthreads == 1) break;
-        }
-    }
-    for (const auto &[runtime, r] : gpu_runtimes) {
-        const std::string name = "BM_memcpy/" + runtime + "/device/" + mib;
-        configure(benchmark::RegisterBenchmark(name.c_str(), run_device_copy, name, runtime, copy_bytes,
-                                               g_roof.device[runtime], r.device, r.driver));
-    }
+    std::map<std::string, bench::DeviceName> gpu_devices;
+    for (const auto &[runtime, r] : gpu_runtimes) gpu_devices[runtime] = {r.device, r.driver};
+    bench::register_memcpy_benchmarks(cpu_model, gpu_devices);
 
     // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
     // are registered before the pipelines, one per (pipeline, size, thread count) that a profile uses.
@@ -379,7 +246,7 @@ void register_all() {
                     continue;
                 }
                 if (gpu_only && !prof.is_gpu()) continue;
-                const int t = profile_threads(prof);
+                const int t = bench::profile_threads(prof);
                 const std::string base_name = "BM_opencv/" + p + "/" + c->name + "/threads:" + std::to_string(t);
                 if (cv && std::none_of(baselines.begin(), baselines.end(), [&](const Bench &x) { return x.name == base_name; })) {
                     baselines.push_back({base_name, nullptr, cv, c, false, t, "", cpu_model, ""});
@@ -394,8 +261,8 @@ void register_all() {
             }
         }
     }
-    for (const Bench &b : baselines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
-    for (const Bench &b : pipelines) configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
+    for (const Bench &b : baselines) bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
+    for (const Bench &b : pipelines) bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
     bench::register_harness_overhead(g_opt.quick);
 
     benchmark::AddCustomContext("halide_version", env.value("halide_version", std::string("?")));
@@ -431,7 +298,7 @@ void parse_own_flags(int *argc, char **argv) {
 
 int check_floors() {
     int checked = 0;
-    const auto violations = bench::check_thresholds(g_opt.thresholds, g_measured, &checked);
+    const auto violations = bench::check_thresholds(g_opt.thresholds, bench::g_measured, &checked);
     std::printf("thresholds %s: %d floor(s) applied, %zu not met\n", g_opt.thresholds.c_str(), checked,
                 violations.size());
     for (const auto &v : violations) {

@@ -1,8 +1,9 @@
-# cmake -DBENCH=<pipeline-benchmarks> -DJSON=<out.json> -P check_smoke.cmake
+# cmake -DBENCH=<pipeline-benchmarks> -DJSON=<out.json> [-DBASELINES=p1,p2,...] -P check_smoke.cmake
 # Runs every benchmark once (--quick) and checks the Google Benchmark JSON: at least one BM_memcpy,
 # BM_opencv and pipeline benchmark; none errored; every one carries pixels_per_second,
 # bytes_per_second and pct_of_copy_bw; every pipeline benchmark whose pipeline has a BM_opencv
-# baseline carries speedup_vs_opencv. Asserts no timing.
+# baseline carries speedup_vs_opencv; every pipeline in BASELINES has a BM_opencv baseline and a
+# host benchmark with speedup_vs_opencv. Asserts no timing.
 cmake_minimum_required(VERSION 3.28)
 execute_process(COMMAND "${BENCH}" --quick --benchmark_format=json "--benchmark_out=${JSON}"
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
@@ -52,6 +53,25 @@ foreach (i RANGE ${last})
       list(APPEND problems "${name}: counter ${counter} missing or not positive")
     endif ()
   endforeach ()
+endforeach ()
+string(REPLACE "," ";" BASELINES "${BASELINES}")
+foreach (p IN LISTS BASELINES)
+  if (NOT p IN_LIST baselined)
+    list(APPEND problems "${p}: no BM_opencv baseline ran")
+  endif ()
+  set(found OFF)
+  foreach (i RANGE ${last})
+    string(JSON name GET "${json}" benchmarks ${i} name)
+    if (name MATCHES "^BM_${p}/host/")
+      string(JSON v ERROR_VARIABLE missing GET "${json}" benchmarks ${i} speedup_vs_opencv)
+      if (NOT missing AND v GREATER 0)
+        set(found ON)
+      endif ()
+    endif ()
+  endforeach ()
+  if (NOT found)
+    list(APPEND problems "${p}: no host benchmark with speedup_vs_opencv")
+  endif ()
 endforeach ()
 foreach (k IN ITEMS memcpy opencv pipeline overhead)
   if (NOT k IN_LIST kinds)

@@ -45,15 +45,20 @@ public:
         if (s == "portable") {
             // Plain loops: one serial pass for the histogram, a serial scan, a LUT pass.
         } else if (s == "host") {
-            // Partial histograms of 32-row strips in parallel (rfactor), then summed; output rows
-            // in parallel with 16-wide u8 gathers from the LUT.
-            RVar ryo("ryo"), ryi("ryi");
-            hist.update().split(r.y, ryo, ryi, 32);
-            Func partial = hist.update().rfactor(ryo, u);
-            partial.compute_root().update().parallel(u);
-            // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
-            // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
-            output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+            // Partial histograms in parallel (rfactor): one per 32-row strip and per x % 4, the 4 of a
+            // strip updated in turn in one unrolled loop, so that runs of one bin do not chain every
+            // increment through the same counter; then summed. Output rows in parallel with 32-wide
+            // u8 gathers from the LUT. Halide 21 JIT, 2-vCPU shared VM (AVX2), 2026-11-23, 4096x4096,
+            // one thread, process CPU time: 13.3 ms (one histogram per strip, 16-wide gathers) ->
+            // 12.4 ms; a scalar LUT loop unrolled by 4 was the same. cv::equalizeHist took 12.9-13.1
+            // ms: both are about 1.8 cycles per pixel (a scalar increment, a LUT lookup). GuardWithIf:
+            // with the default ShiftInwards the last two strips overlap and two threads write the same
+            // rows; the repeat check saw differing values on a 16-core host (2026-11-23).
+            RVar ryo("ryo"), ryi("ryi"), rxo("rxo"), rxi("rxi");
+            hist.update().split(r.y, ryo, ryi, 32).split(r.x, rxo, rxi, 4);
+            Func partial = hist.update().rfactor({{ryo, u}, {rxi, w}});
+            partial.compute_root().update().reorder(w, rxo, ryi, u).parallel(u).unroll(w);
+            output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
         } else if (s == "mali" || s == "gpu") {
             // Both GPU schedules: every pixel adds 1 to its bin with a global atomic; the scan runs
             // on one GPU thread; the LUT and outputs are plain kernels. Mali: 8x4 work-groups and
@@ -76,7 +81,7 @@ public:
     }
 
 private:
-    Var x{"x"}, y{"y"}, i{"i"}, u{"u"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, io{"io"}, ii{"ii"};
+    Var x{"x"}, y{"y"}, i{"i"}, u{"u"}, w{"w"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, io{"io"}, ii{"ii"};
     Func hist{"hist"}, cdf{"cdf"}, lut{"lut"};
 };
 
