@@ -42,8 +42,17 @@ TEST(CliOptions, RunOptions) {
     EXPECT_TRUE(r.strict_xfail);
     EXPECT_EQ(r.fail_on_output, "Invalid (read|write)");
     for (std::vector<std::string> bad : {std::vector<std::string>{"--timeout", "0"}, {"--repeats", "nan"},
-                                         {"--mode", "zero-copy"}, {"--fallback", "host"}, {"--fail-on-output", "(x"}}) {
+                                         {"--mode", "zero-copy"}, {"--fallback", "host"}, {"--fail-on-output", "(x"},
+                                         {"--fail-on-output", "0++"}, {"--fail-on-output", "a*{2}"},
+                                         {"--fail-on-output", std::string(1025, 'a')}}) {
         EXPECT_THROW(run_options(parse_command_args("run", bad)), Error) << bad[0] << " " << bad[1];
+    }
+}
+
+TEST(CliOptions, FailOnOutputAcceptsOclgrindsPatternAndEscapedOrBracketedSymbols) {
+    for (const char *ok : {"Invalid (read|write)|[Dd]ata race|Uninitiali[sz]ed|[Oo]clgrind.*(error|Error)",
+                           "a\\++", "[+*]+", "x{2}y?", "[]+]*"}) {
+        EXPECT_NO_THROW(run_options(parse_command_args("run", {"--fail-on-output", ok}))) << ok;
     }
 }
 
