@@ -38,7 +38,7 @@ def rows(doc):
 def fmt_time(b):
     t, unit = b.get("real_time", 0.0), b.get("time_unit", "ns")
     ms = t * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
-    return f"{ms:.3g} ms"
+    return f"{ms:.0f} ms" if ms >= 1000 else f"{ms:.3g} ms"
 
 
 def table(doc, profiles):
