@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "error_of.h"
 #include "harness/error.h"
 #include "harness/files.h"
 #include "harness/golden.h"
@@ -17,15 +18,6 @@
 namespace harness {
 namespace {
 
-// The message of the harness::Error `f` throws, or "" if it throws nothing (other exceptions escape).
-std::string error_of(const std::function<void()> &f) {
-    try {
-        f();
-    } catch (const Error &e) {
-        return e.what();
-    }
-    return "";
-}
 
 // A manifest with one entry whose `field` is replaced by the JSON text `value` (or removed if empty).
 std::string manifest_with(const std::string &field, const std::string &value) {

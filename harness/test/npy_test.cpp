@@ -11,21 +11,13 @@
 #include <gtest/gtest.h>
 
 #include "harness/array.h"
+#include "error_of.h"
 #include "harness/error.h"
 #include "harness/npy.h"
 
 namespace harness {
 namespace {
 
-// The message of the harness::Error `f` throws, or "" if it throws nothing.
-std::string error_of(const std::function<void()> &f) {
-    try {
-        f();
-    } catch (const Error &e) {
-        return e.what();
-    }
-    return "";
-}
 
 // np.save of np.arange(6, dtype='<u2').reshape(2, 3), produced by numpy 2.4.
 const char kNumpyU2[] =

@@ -2,18 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include "error_of.h"
 #include "harness/error.h"
 
 namespace harness {
 namespace {
 
-std::string error_of(const std::string &json) {
-    try {
-        parse_profiles(json, "x86-64-linux");
-    } catch (const Error &e) {
-        return e.what();
-    }
-    return "";
+std::string profile_error(const std::string &json) {
+    return error_of([&] { parse_profiles(json, "x86-64-linux"); });
 }
 
 TEST(Profiles, EmbeddedProfilesAreValidAndOrdered) {
@@ -35,17 +31,17 @@ TEST(Profiles, UnknownProfileListsKnownOnes) {
 }
 
 TEST(Profiles, BadEntriesNameTheEntryAndField) {
-    EXPECT_NE(error_of("{not json").find("not valid JSON"), std::string::npos);
-    EXPECT_NE(error_of("{}").find("\"profiles\""), std::string::npos);
+    EXPECT_NE(profile_error("{not json").find("not valid JSON"), std::string::npos);
+    EXPECT_NE(profile_error("{}").find("\"profiles\""), std::string::npos);
     const std::string no_schedule =
         R"({"profiles": {"fast": {"description": "d", "runtime": "none", "targets": {}}}})";
-    EXPECT_NE(error_of(no_schedule).find("profile 'fast': missing or empty field 'schedule'"), std::string::npos);
+    EXPECT_NE(profile_error(no_schedule).find("profile 'fast': missing or empty field 'schedule'"), std::string::npos);
     const std::string bad_runtime =
         R"({"profiles": {"x": {"description": "d", "schedule": "s", "runtime": "metal", "targets": {}}}})";
-    EXPECT_NE(error_of(bad_runtime).find("field 'runtime' is 'metal'"), std::string::npos);
+    EXPECT_NE(profile_error(bad_runtime).find("field 'runtime' is 'metal'"), std::string::npos);
     const std::string bad_targets =
         R"({"profiles": {"x": {"description": "d", "schedule": "s", "runtime": "none", "targets": 3}}})";
-    EXPECT_NE(error_of(bad_targets).find("'targets'"), std::string::npos);
+    EXPECT_NE(profile_error(bad_targets).find("'targets'"), std::string::npos);
 }
 
 TEST(Profiles, IdentReplacesDashes) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 #include "HalideRuntime.h"
 #include "harness/spec.h"
@@ -120,22 +121,27 @@ harness::PipelineSpec make_fault_stale_input() {
     return spec;
 }
 
+// A u8 reference computed per pixel: out(x, y) = f(at, x, y), where at(x, y) reads the input with
+// coordinates clamped to the edge (repeat_edge).
+template<typename F>
+std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> clamped_reference(F f) {
+    return [f](const CaseSpec &, const std::vector<Array> &inputs) {
+        const Array &in = inputs.at(0);
+        Array out = in;
+        const int w = in.shape[0], h = in.shape[1];
+        auto at = [&](int x, int y) { return int(in.bytes[std::clamp(y, 0, h - 1) * w + std::clamp(x, 0, w - 1)]); };
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) out.bytes[y * w + x] = static_cast<uint8_t>(f(at, x, y));
+        }
+        return std::vector<Array>{out};
+    };
+}
+
 // out(x, y) = (in(x, y) + in(x + 1, y)) / 2 with x + 1 clamped to the last column.
 harness::PipelineSpec make_fault_read_past_edge() {
     harness::PipelineSpec spec = u8_spec("fault_read_past_edge", "reads one pixel past the input's right edge");
     spec.tolerance_reason = "integer average";
-    spec.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
-        const Array &in = inputs.at(0);
-        Array out = in;
-        const int w = in.shape[0], h = in.shape[1];
-        for (int y = 0; y < h; y++) {
-            for (int x = 0; x < w; x++) {
-                const int a = in.bytes[y * w + x], b = in.bytes[y * w + std::min(x + 1, w - 1)];
-                out.bytes[y * w + x] = static_cast<uint8_t>((a + b) / 2);
-            }
-        }
-        return std::vector<Array>{out};
-    };
+    spec.reference = clamped_reference([](auto at, int x, int y) { return (at(x, y) + at(x + 1, y)) / 2; });
     return spec;
 }
 
@@ -143,23 +149,13 @@ harness::PipelineSpec make_fault_read_past_edge() {
 harness::PipelineSpec make_fault_boundary() {
     harness::PipelineSpec spec = u8_spec("fault_boundary", "3x3 box blur padding with zeros instead of clamping to the edge");
     spec.tolerance_reason = "integer box blur";
-    spec.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
-        const Array &in = inputs.at(0);
-        Array out = in;
-        const int w = in.shape[0], h = in.shape[1];
-        for (int y = 0; y < h; y++) {
-            for (int x = 0; x < w; x++) {
-                int sum = 0;
-                for (int dy = -1; dy <= 1; dy++) {
-                    for (int dx = -1; dx <= 1; dx++) {
-                        sum += in.bytes[std::clamp(y + dy, 0, h - 1) * w + std::clamp(x + dx, 0, w - 1)];
-                    }
-                }
-                out.bytes[y * w + x] = static_cast<uint8_t>(sum / 9);
-            }
+    spec.reference = clamped_reference([](auto at, int x, int y) {
+        int sum = 0;
+        for (int dy = -1; dy <= 1; dy++) {
+            for (int dx = -1; dx <= 1; dx++) sum += at(x + dx, y + dy);
         }
-        return std::vector<Array>{out};
-    };
+        return sum / 9;
+    });
     return spec;
 }
 
