@@ -49,7 +49,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="flake-check", description=__doc__.splitlines()[0])
     p.add_argument("runs", type=int, help="how many times to run the precommit set (e.g. 20)")
     p.add_argument("--out", default="out/flake-check", help="where the JUnit files and the JSON go")
-    p.add_argument("--labels", default="precommit", help="ctest -L regex (default precommit)")
+    p.add_argument("--labels", default="precommit|unit", help="ctest -L regex (default precommit|unit, what scripts/test runs)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="ctest -j (default: all cores)")
     p.add_argument("ctest_args", nargs="*", help="extra ctest arguments (after --)")
     a = p.parse_args(argv)
