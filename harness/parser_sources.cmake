@@ -1,0 +1,17 @@
+# harness_parser_sources(<out-var> <profiles.json> <platform>)
+#   The harness sources that need neither the Halide runtime nor OpenCL: the parsers and what they
+#   call, with profiles.json embedded (profiles_embedded.cpp, written into the current binary dir).
+#   The harness library (harness/CMakeLists.txt) and the fuzz build (harness/fuzz/) both build them.
+include_guard(GLOBAL)
+
+function(harness_parser_sources out profiles_json platform)
+  set(src "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/src")
+  file(READ "${profiles_json}" HARNESS_PROFILES_JSON_TEXT)
+  set(HARNESS_PLATFORM_VALUE "${platform}")
+  configure_file("${src}/profiles_embedded.cpp.in" "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp" @ONLY)
+  set(${out}
+      ${src}/args.cpp ${src}/array.cpp ${src}/buffer_modes.cpp ${src}/cli_options.cpp ${src}/files.cpp
+      ${src}/golden.cpp ${src}/npy.cpp ${src}/outcome.cpp ${src}/output_pattern.cpp ${src}/profile.cpp
+      ${src}/sha256.cpp ${src}/xfail.cpp "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp"
+      PARENT_SCOPE)
+endfunction()
