@@ -273,9 +273,7 @@ void check_writable(const std::string &path, const char *what) {
 
 struct RunSettings {
     std::string golden_dir, artifacts, exe, tmp;
-    double timeout = 60;
-    int repeats = 3;
-    std::string fail_on_output;
+    RunOptions opts;  // --timeout, --repeats, --fail-on-output, --mode, --fallback, --strict-xfail
 };
 
 // One supervised child run of pipeline x profile x case x mode.
@@ -305,7 +303,7 @@ RunRecord run_one(const RunSettings &st, const std::string &p, const std::string
     }
     ChildCommand cmd;
     cmd.argv = {st.exe, "__run-one", "--pipeline", p, "--profile", prof, "--case", case_name, "--mode", mode,
-                "--golden-dir", st.golden_dir, "--repeats", std::to_string(st.repeats), "--record", st.tmp + "/record.json"};
+                "--golden-dir", st.golden_dir, "--repeats", std::to_string(st.opts.repeats), "--record", st.tmp + "/record.json"};
     if (!st.artifacts.empty()) {
         cmd.argv.push_back("--artifacts");
         cmd.argv.push_back(st.artifacts);
@@ -319,10 +317,10 @@ RunRecord run_one(const RunSettings &st, const std::string &p, const std::string
         if (!prefix.empty() && prefix[0].find('/') == std::string::npos) prefix[0] = find_in_path(prefix[0]);
         cmd.argv.insert(cmd.argv.begin(), prefix.begin(), prefix.end());
     }
-    cmd.timeout_s = st.timeout;
+    cmd.timeout_s = st.opts.timeout;
     cmd.record_path = st.tmp + "/record.json";
     cmd.stderr_path = st.tmp + "/stderr.txt";
-    cmd.fail_on_output = st.fail_on_output;
+    cmd.fail_on_output = st.opts.fail_on_output;
     r = supervise(id, cmd);
     if (avail.selected.contains(prof)) r.metrics["device"] = avail.selected[prof];
     return r;
@@ -330,10 +328,8 @@ RunRecord run_one(const RunSettings &st, const std::string &p, const std::string
 
 int cmd_run(const std::vector<std::string> &argv) {
     const Args args = parse_command_args("run", argv);
-    const RunOptions opts = run_options(args);
     RunSettings st;
-    st.timeout = opts.timeout;
-    st.repeats = opts.repeats;
+    st.opts = run_options(args);
     st.golden_dir = args.get("golden-dir", default_golden_dir());
     st.artifacts = args.get("artifacts");
     if (!st.artifacts.empty()) {
@@ -344,9 +340,6 @@ int cmd_run(const std::vector<std::string> &argv) {
         char resolved[PATH_MAX];
         if (realpath(st.artifacts.c_str(), resolved)) st.artifacts = resolved;
     }
-    st.fail_on_output = opts.fail_on_output;
-    const std::vector<std::string> &modes = opts.modes;
-    const std::string &fallback = opts.fallback;
     const Registry &reg = Registry::instance();
     std::vector<std::string> pipes = reg.pipelines();
     if (args.has("pipeline")) pipes = {reg.spec(args.get("pipeline")).name};
@@ -361,7 +354,6 @@ int cmd_run(const std::vector<std::string> &argv) {
     if (args.has("json")) check_writable(args.get("json"), "the results file");
 
     const XfailList xfail = XfailList::load(args.get("xfail", st.golden_dir + "/xfail.json"));
-    const bool strict_xfail = opts.strict_xfail;
     const Availability avail = check_availability();
     char tmpl[] = "/tmp/aot-harness.XXXXXX";
     const char *tmp = mkdtemp(tmpl);
@@ -387,10 +379,10 @@ int cmd_run(const std::vector<std::string> &argv) {
             if (args.has("profile") && prof != args.get("profile")) continue;
             for (const auto &c : reg.spec(p).cases) {
                 if (args.has("case") && c.name != args.get("case")) continue;
-                for (const auto &mode : modes) {
+                for (const auto &mode : st.opts.modes) {
                     const RunRecord r = run_one(st, p, prof, c.name, mode, avail);
                     record(r);
-                    if (!fallback.empty() && find_profile(prof).is_gpu() && r.outcome != Outcome::Pass) {
+                    if (!st.opts.fallback.empty() && find_profile(prof).is_gpu() && r.outcome != Outcome::Pass) {
                         RunRecord fb = run_one(st, p, "cpu", c.name, "host", avail);
                         fb.fallback_for = prof;
                         fb.message = "cpu fallback for " + prof + ": " + fb.message;
@@ -407,7 +399,7 @@ int cmd_run(const std::vector<std::string> &argv) {
     // A fallback record never turns a GPU failure into success, but it must not worsen the exit code
     // beyond what the GPU record says either: it is reported, and counted in the summary.
     int worst = outcome_exit_code(worst_outcome);
-    if (strict_xfail && xpass_seen && worst == 0) worst = 1;
+    if (st.opts.strict_xfail && xpass_seen && worst == 0) worst = 1;
     const nlohmann::json summary = summarize(runs);
     std::string counts;
     for (const auto &[k, v] : summary.items()) {
