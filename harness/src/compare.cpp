@@ -9,6 +9,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "harness/element_type.h"
 #include "harness/error.h"
 
 namespace harness {
@@ -88,14 +89,16 @@ uint64_t abs_diff_as(const Array &x, const Array &y, size_t i) {
 
 // |x[i] - y[i]| for integer arrays of the same type, exactly.
 uint64_t int_abs_diff(const Array &x, const Array &y, size_t i) {
-    const bool s = x.type.code == halide_type_int;
-    switch (x.type.bits) {
-    case 1: return (x.bytes[i] != 0) != (y.bytes[i] != 0) ? 1 : 0;
-    case 8: return s ? abs_diff_as<int8_t>(x, y, i) : abs_diff_as<uint8_t>(x, y, i);
-    case 16: return s ? abs_diff_as<int16_t>(x, y, i) : abs_diff_as<uint16_t>(x, y, i);
-    case 32: return s ? abs_diff_as<int32_t>(x, y, i) : abs_diff_as<uint32_t>(x, y, i);
-    default: return s ? abs_diff_as<int64_t>(x, y, i) : abs_diff_as<uint64_t>(x, y, i);
-    }
+    return dispatch_element_type(x.type, [&](auto tag) -> uint64_t {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, bool>) {
+            return (x.bytes[i] != 0) != (y.bytes[i] != 0) ? 1 : 0;
+        } else if constexpr (std::is_floating_point_v<T>) {
+            throw Error("int_abs_diff of a float array; fix compare.cpp");
+        } else {
+            return abs_diff_as<T>(x, y, i);
+        }
+    });
 }
 
 // Element i as text, exact for 64-bit integers.

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "harness/element_type.h"
 #include "harness/error.h"
 #include "harness/files.h"
 #include "harness/golden.h"
@@ -25,17 +26,13 @@ bool same_type(const halide_type_t &a, const halide_type_t &b) {
 
 std::vector<uint8_t> scalar_bytes(const std::string &name, halide_type_t t, double v) {
     std::vector<uint8_t> b(8, 0);
-    auto put = [&](auto x) { std::memcpy(b.data(), &x, sizeof x); };
-    if (t.code == halide_type_uint && t.bits == 1) put(static_cast<bool>(v));
-    else if (t.code == halide_type_uint && t.bits == 8) put(static_cast<uint8_t>(v));
-    else if (t.code == halide_type_uint && t.bits == 16) put(static_cast<uint16_t>(v));
-    else if (t.code == halide_type_uint && t.bits == 32) put(static_cast<uint32_t>(v));
-    else if (t.code == halide_type_int && t.bits == 8) put(static_cast<int8_t>(v));
-    else if (t.code == halide_type_int && t.bits == 16) put(static_cast<int16_t>(v));
-    else if (t.code == halide_type_int && t.bits == 32) put(static_cast<int32_t>(v));
-    else if (t.code == halide_type_float && t.bits == 32) put(static_cast<float>(v));
-    else if (t.code == halide_type_float && t.bits == 64) put(v);
-    else throw Error("scalar argument '" + name + "' has unsupported type " + dtype_name(t));
+    dispatch_element_type(
+        t,
+        [&](auto tag) {
+            const auto x = static_cast<typename decltype(tag)::type>(v);
+            std::memcpy(b.data(), &x, sizeof x);
+        },
+        ("scalar argument '" + name + "'").c_str());
     return b;
 }
 

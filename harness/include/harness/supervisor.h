@@ -13,7 +13,7 @@ struct ChildCommand {
     double timeout_s = 60;
     std::string record_path;  // the child writes its RunRecord JSON here
     std::string stderr_path;  // the child's stdout+stderr go here
-    // ECMAScript regex: a PASS or TEARDOWN_FAULT whose output has a matching line becomes FAIL
+    // POSIX extended regex (output_pattern.h): a PASS or TEARDOWN_FAULT whose output has a matching line becomes FAIL
     // naming the line (used for oclgrind's memory, race and uninitialised-read reports). "" = off.
     std::string fail_on_output;
 };
