@@ -1,5 +1,5 @@
 // Supervisor: runs one case in a child process (its own process group) and classifies what it sees
-// (DESIGN.md outcome table). The child writes its verified record to a file and exits normally.
+// (the outcome table, outcome.h). The child writes its verified record to a file and exits normally.
 #pragma once
 #include <string>
 #include <vector>
