@@ -20,6 +20,7 @@
 #include "harness/golden.h"
 #include "harness/npy.h"
 #include "harness/opencl_info.h"
+#include "harness/vulkan_info.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
 #include "harness/report.h"
@@ -100,7 +101,11 @@ struct Availability {
 std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile) {
     const std::string &why = a.reason.at(profile);
     if (!why.empty()) return why;
-    if (find_profile(profile).runtime != "opencl" || !a.selected.contains(profile)) return "";
+    if (!a.selected.contains(profile)) return "";
+    if (find_profile(profile).runtime == "vulkan") {
+        return missing_vulkan_features_reason(Registry::instance().find(spec.name, profile)->metadata->target, a.selected[profile]);
+    }
+    if (find_profile(profile).runtime != "opencl") return "";
     return missing_extensions_reason(spec.required_extensions, a.selected[profile]);
 }
 
@@ -256,6 +261,7 @@ int cmd_env(const std::vector<std::string> &argv) {
         std::printf("CUDA device: %s (sm %s), driver %d\n", d["name"].get<std::string>().c_str(),
                     d["compute_capability"].get<std::string>().c_str(), cu.value("driver_version", 0));
     }
+    std::printf("%s", vulkan_summary(env["vulkan"]).c_str());
     return 0;
 }
 
