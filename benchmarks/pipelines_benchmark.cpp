@@ -42,6 +42,7 @@
 #include "harness/environment.h"
 #include "harness/error.h"
 #include "harness/opencl_info.h"
+#include "harness/vulkan_info.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
 #include "harness/runner.h"
@@ -203,6 +204,11 @@ void register_all() {
             r.device = cuda.value("/devices/0/name"_json_pointer, std::string("cuda device"));
             r.driver = "CUDA " + std::to_string(cuda.value("driver_version", 0));
             benchmark::AddCustomContext("device." + prof.name, r.device + " / " + r.driver);
+        } else if (prof.runtime == "vulkan") {
+            r.device = selected.value("device", "");
+            r.driver = selected.value("driver_name", "") + " " + selected.value("driver_version", "") + " (" +
+                       selected.value("driver_info", "") + ")";
+            benchmark::AddCustomContext("device." + prof.name, selected.dump());
         }
         runnable[prof.name] = r;
         if (prof.is_gpu()) gpu_runtimes.emplace(prof.runtime, r);
@@ -241,6 +247,9 @@ void register_all() {
                 // the spec needs, is skipped with the reason in the context.
                 std::string why = compile_error_message(*reg.find(p, prof_name));
                 if (why.empty() && prof.runtime == "opencl") why = missing_extensions_reason(spec.required_extensions, rit->second.selected);
+                if (why.empty() && prof.runtime == "vulkan") {
+                    why = missing_vulkan_features_reason(reg.find(p, prof_name)->metadata->target, rit->second.selected);
+                }
                 if (!why.empty()) {
                     benchmark::AddCustomContext("skipped." + p + "/" + prof_name + "/" + c->name, why);
                     continue;
