@@ -43,6 +43,8 @@
 #include "harness/error.h"
 #include "harness/opencl_info.h"
 #include "harness/vulkan_info.h"
+#include "harness/golden.h"
+#include "harness/xfail.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
 #include "harness/runner.h"
@@ -221,6 +223,7 @@ void register_all() {
 
     // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
     // are registered before the pipelines, one per (pipeline, size, thread count) that a profile uses.
+    const XfailList xfails = XfailList::load(default_golden_dir() + "/xfail.json");
     static std::deque<CaseSpec> owned;
     static std::deque<Bench> baselines, pipelines;
     for (const auto &p : reg.pipelines()) {
@@ -249,6 +252,17 @@ void register_all() {
                 if (why.empty() && prof.runtime == "opencl") why = missing_extensions_reason(spec.required_extensions, rit->second.selected);
                 if (why.empty() && prof.runtime == "vulkan") {
                     why = missing_vulkan_features_reason(reg.find(p, prof_name)->metadata->target, rit->second.selected);
+                }
+                if (why.empty()) {
+                    // A variant golden/xfail.json expects to be an ERROR on this device (it cannot run
+                    // here, e.g. bitonic_sort/vulkan-mali on lavapipe) is not benchmarked.
+                    RunRecord probe;
+                    probe.pipeline = p;
+                    probe.profile = prof_name;
+                    probe.case_name = c->name;
+                    probe.outcome = Outcome::Error;
+                    xfails.apply(probe, rit->second.selected);
+                    if (probe.outcome == Outcome::XFail) why = "golden/xfail.json expects an ERROR here: " + probe.xfail_reason;
                 }
                 if (!why.empty()) {
                     benchmark::AddCustomContext("skipped." + p + "/" + prof_name + "/" + c->name, why);
