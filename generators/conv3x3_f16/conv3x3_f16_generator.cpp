@@ -5,14 +5,16 @@
 // Built with FEATURES cl_half: OpenCL kernels use `half` arithmetic and need cl_khr_fp16; the spec
 // lists it in required_extensions so that devices without it SKIP. CPU targets emulate f16 exactly.
 #include "Halide.h"
+#include "harness/schedule.h"
 
 namespace {
 
 using namespace Halide;
+using namespace harness;
 
 class Conv3x3F16 : public Generator<Conv3x3F16> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    ScheduleParam schedule;
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
@@ -35,33 +37,24 @@ public:
         input.set_estimates({{0, 1920}, {0, 1080}});
         output.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule
-        const std::string s = schedule;
-        if (s == "portable") {
-            // Plain loops, conversion inlined.
-        } else if (s == "host") {
-            // Strips of 32 rows in parallel, 16-wide vectors; each input pixel converted to f16 once,
-            // into a sliding window of 3 rows per strip (in16), instead of once per tap (9 times).
-            // x86 has no f16 arithmetic (f16c only converts), so every f16 add and multiply is an f32
-            // op between two conversions: the loop is conversion-bound. Halide 21 JIT, 2-vCPU shared
-            // VM (AVX2, f16c), 2026-11-23, 1920x1080, one thread, process CPU time: 4.6-4.9 ->
-            // 3.7-3.9 ms (the window per strip without sliding, or 32-wide conversions: the same).
-            // The sliding window also brings the result closer to the cpu golden (max 0.00098 vs
-            // 0.00146 apart at 1080p). GuardWithIf: with the default ShiftInwards the last two strips
-            // overlap and two threads write the same rows; the repeat check saw differing values on
-            // a 16-core host (2026-11-23).
+        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        switch (schedule.value()) {
+        case Schedule::Portable:
+            break;  // plain loops, conversion inlined
+        case Schedule::Host:
+            // 32-row strips in parallel, each input pixel converted to f16 once into a 3-row sliding window
+            // (not once per tap): 1080p one thread 4.6-4.9 -> 3.7-3.9 ms (AVX2 VM, 2026-11-23).
             output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
             in16.store_at(output, yo).compute_at(output, yi).vectorize(x, 16);
-        } else if (s == "mali") {
-            // Mali: 8 x f16 lanes per work-item (one 128-bit half8 op), 8x4 work-groups, the f16
-            // conversions recomputed per tap in registers (no local memory).
-            output.vectorize(x, 8).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
-        } else if (s == "gpu") {
-            // Generic GPU: 16x16 tiles, the converted f16 tile (18x18 halves) staged in local memory.
+            break;
+        case Schedule::Mali:
+            mali_work_items(output, x, y, 8);  // 8 x f16 (one half8 op); conversions per tap in registers
+            break;
+        case Schedule::Gpu:
+            // 16x16 tiles, the converted 18x18 f16 tile staged in local memory (not measured since).
             output.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
             in16.compute_at(output, xo).gpu_threads(x, y);
-        } else {
-            throw CompileError("conv3x3_f16: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+            break;
         }
     }
 
@@ -69,6 +62,7 @@ private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     Func in16{"in16"};
 };
+
 
 }  // namespace
 

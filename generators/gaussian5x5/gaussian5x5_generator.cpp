@@ -4,14 +4,16 @@
 // Float stencil: the sums round differently across devices (FMA contraction, order), so the spec
 // compares with AbsRel.
 #include "Halide.h"
+#include "harness/schedule.h"
 
 namespace {
 
 using namespace Halide;
+using namespace harness;
 
 class Gaussian5x5 : public Generator<Gaussian5x5> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    ScheduleParam schedule;
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
@@ -30,28 +32,27 @@ public:
         input.set_estimates({{0, 1920}, {0, 1080}});
         output.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule
-        const std::string s = schedule;
-        if (s == "portable") {
-            // Plain loops; blur_x in a sliding window over rows (no vectors, no threads).
-            blur_x.store_root().compute_at(output, y);
-        } else if (s == "host") {
-            // Strips of 32 rows in parallel, 8-wide f32 vectors, blur_x sliding within a strip.
+        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        switch (schedule.value()) {
+        case Schedule::Portable:
+            blur_x.store_root().compute_at(output, y);  // blur_x in a sliding window over rows
+            break;
+        case Schedule::Host: {
+            // 32-row strips in parallel, native f32 vectors, blur_x sliding per strip: 0.99-1.19x OpenCV at
+            // 4096^2 (AVX2 VM, 2026-11-23; 16/64/128-row strips, 2x vectors within noise).
             const int v = natural_vector_size<float>();
-            // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
-            // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
             output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, v);
             blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, v);
-        } else if (s == "mali") {
-            // Mali: 4 x f32 lanes per work-item (128-bit vload/vstore), 8x4 work-groups, blur_x
-            // recomputed in registers (5 extra taps per output row) rather than staged in local memory.
-            output.vectorize(x, 4).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
-        } else if (s == "gpu") {
-            // Generic GPU: 16x16 tiles; the (16+0)x(16+4) blur_x tile is staged in local memory.
+            break;
+        }
+        case Schedule::Mali:
+            mali_work_items(output, x, y, 4);  // 4 x f32; blur_x recomputed in registers, no local memory
+            break;
+        case Schedule::Gpu:
+            // 16x16 tiles, the 16x20 blur_x tile staged in local memory: H100 1080p 0.028 ms (2026-11-23).
             output.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
             blur_x.compute_at(output, xo).gpu_threads(x, y);
-        } else {
-            throw CompileError("gaussian5x5: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+            break;
         }
     }
 
@@ -59,6 +60,7 @@ private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     Func blur_x{"blur_x"};
 };
+
 
 }  // namespace
 

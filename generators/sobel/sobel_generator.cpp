@@ -3,14 +3,16 @@
 // gx, gy are exact integers (|g| <= 1020) converted to f32; the non-linear math (sqrt, atan2) is
 // where devices differ: OpenCL allows 3 ULP for sqrt and 6 ULP for atan2.
 #include "Halide.h"
+#include "harness/schedule.h"
 
 namespace {
 
 using namespace Halide;
+using namespace harness;
 
 class Sobel : public Generator<Sobel> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    ScheduleParam schedule;
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<float, 2>> magnitude{"magnitude"};
@@ -33,34 +35,29 @@ public:
         magnitude.set_estimates({{0, 1920}, {0, 1080}});
         angle.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule
-        const std::string s = schedule;
-        if (s == "portable") {
-            // Plain loops, everything inlined.
-        } else if (s == "host") {
-            // Strips of 16 rows in parallel, native f32 vectors; gradients inlined (integer adds are
-            // cheaper than a round trip through memory).
-            const int v = natural_vector_size<float>();
+        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        switch (schedule.value()) {
+        case Schedule::Portable:
+            break;  // plain loops, everything inlined
+        case Schedule::Host:
+            // 16-row strips in parallel, native f32 vectors, gradients inlined (integer adds are cheaper
+            // than a round trip through memory). GuardWithIf: with ShiftInwards the last two strips
+            // overlap and two threads write the same rows (the repeat check, 16-core host, 2026-11-23).
             for (Func out : {Func(magnitude), Func(angle)}) {
-                // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
-                // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
-                out.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, v);
+                out.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, natural_vector_size<float>());
             }
-        } else if (s == "mali") {
-            // Mali: 4 x f32 lanes per work-item, 8x4 work-groups, gradients recomputed in registers
-            // by each output's kernel (no local memory).
-            for (Func out : {Func(magnitude), Func(angle)}) {
-                out.vectorize(x, 4).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
-            }
-        } else if (s == "gpu") {
-            // Generic GPU: 16x16 tiles; the gradient tile is computed once per block into local
-            // memory and read by one thread per output pixel.
+            break;
+        case Schedule::Mali:
+            // 4 x f32 per work-item, gradients recomputed in registers by each output's kernel.
+            for (Func out : {Func(magnitude), Func(angle)}) mali_work_items(out, x, y, 4);
+            break;
+        case Schedule::Gpu:
+            // 16x16 tiles, the gradient tile computed once per block into local memory: H100 1080p 0.037 ms.
             for (Func out : {Func(magnitude), Func(angle)}) {
                 out.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
                 grad.in(out).compute_at(out, xo).gpu_threads(x, y);  // one wrapper per output
             }
-        } else {
-            throw CompileError("sobel: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+            break;
         }
     }
 
@@ -68,6 +65,7 @@ private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     Func in32{"in32"}, grad{"grad"};
 };
+
 
 }  // namespace
 
