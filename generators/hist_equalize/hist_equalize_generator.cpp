@@ -1,9 +1,10 @@
 // hist_equalize: histogram equalisation of a u8 image, two outputs:
 //   histogram(i) = #{(x, y) : input(x, y) == i}            (i32[256], scattered updates / atomics)
 //   cdf(i)       = histogram(0) + ... + histogram(i)        (a serial scan)
-//   lut(i)       = (cdf(i) * 255 + total / 2) / total       (total = width * height)
+//   lut(i)       = (cdf(i) * 255 + total / 2) / total       (total = width * height; in i64)
 //   output(x, y) = lut(input(x, y))                          (a gather through the LUT)
-// cdf(i) * 255 must fit i32: images up to 8.4 Mpixels.
+// The LUT is computed in 64 bits: cdf(i) * 255 passes i32 from 8.4 Mpixels (the `huge` case, 4096^2);
+// counts are i32: images up to 2^31 - 1 pixels.
 #include "Halide.h"
 #include "harness/schedule.h"
 
@@ -29,7 +30,8 @@ public:
         cdf(i) = hist(i);
         cdf(b) = cdf(b - 1) + cdf(b);
         Expr total = input.dim(0).extent() * input.dim(1).extent();
-        lut(i) = cast<uint8_t>((cdf(i) * 255 + total / 2) / total);
+        Expr total64 = cast<int64_t>(total);
+        lut(i) = cast<uint8_t>((cast<int64_t>(cdf(i)) * 255 + total64 / 2) / total64);
         histogram(i) = hist(i);
         output(x, y) = lut(cast<int32_t>(input(x, y)));
 
