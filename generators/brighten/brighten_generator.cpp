@@ -35,7 +35,8 @@ public:
         case Schedule::Portable:
             break;  // plain loops: the golden reference variant
         case Schedule::Host:
-            // 32-row chunks of the fused y*c per task, not one row: 4096^2 x 3 7.5-9.1 -> 5.2-6.1 ms (AVX2 VM, 2026-11-23).
+            // 32-row chunks of the fused y*c per task, not one row: 4096^2 x 3 7.5-9.1 -> 5.2-6.1 ms (AVX2 VM,
+            // 2026-11-23).
             // GuardWithIf: images of fewer than 32 rows stay correct.
             output.fuse(y, c, yc)
                 .split(yc, yo, yi, 32, TailStrategy::GuardWithIf)

@@ -60,7 +60,8 @@ bool check_special(const Target &target) {
     for (int k = 0; k < n; k++) {
         const float want = std::atan2(pairs[k][0], pairs[k][1]);
         if (out(k) != want || std::signbit(out(k)) != std::signbit(want)) {
-            std::printf("special  fast_atan2(%g, %g) = %g, atan2 says %g: FAIL\n", pairs[k][0], pairs[k][1], out(k), want);
+            std::printf("special  fast_atan2(%g, %g) = %g, atan2 says %g: FAIL\n", pairs[k][0], pairs[k][1], out(k),
+                        want);
             ok = false;
         }
     }
