@@ -15,9 +15,8 @@
 //     case harness::Schedule::Gpu: ...; break;        // opencl, cuda
 //     }
 //
-// An unknown value (`schedule=fast`) fails the generator with one line naming the values. A generator
-// that picks its schedule from the target instead (`get_target().has_gpu_feature()`) can use
-// schedule_for_target(), the choice the profiles make.
+// An unknown value (`schedule=fast`) fails the generator with one line naming the values. Nothing in
+// it is specific to this repository: a generator outside it includes this header the same way.
 #pragma once
 
 #include <map>
@@ -53,12 +52,6 @@ public:
         set(it->second);
     }
 };
-
-// The profiles' choice for a target: Gpu for a GPU target, Host for a vector one, Portable otherwise.
-inline Schedule schedule_for_target(const Halide::Target &t) {
-    if (t.has_gpu_feature()) return Schedule::Gpu;
-    return t.natural_vector_size<float>() > 1 ? Schedule::Host : Schedule::Portable;
-}
 
 // The generic GPU thread block: every thread computes per_x outputs of a row (one vector when
 // vectorize_x, else unrolled) in each of per_y rows (unrolled), threads_x x threads_y threads per
