@@ -11,14 +11,16 @@
 #include <limits>
 
 #include "Halide.h"
+#include "harness/schedule.h"
 
 namespace {
 
 using namespace Halide;
+using namespace harness;
 
 class BitonicSort : public Generator<BitonicSort> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    ScheduleParam schedule;
     GeneratorParam<int> log2_n{"log2_n", 8, 1, 10};
 
     Input<Buffer<int32_t, 2>> input{"input"};
@@ -47,40 +49,32 @@ public:
         input.set_estimates({{0, n}, {0, 4096}});
         output.set_estimates({{0, n}, {0, 4096}});
 
-        // Schedule
-        const std::string s = schedule;
-        if (s == "portable") {
-            // One row at a time, every stage a plain loop over the row.
-            for (Func &f : stages) f.compute_at(output, y);
-        } else if (s == "host") {
-            // Blocks of 16 rows in parallel; every stage of a block stored with y innermost
-            // (reorder_storage) and vectorized over the 16 rows: the partner prev(x ^ j, y..y+15) is
-            // then one dense 16-lane load instead of a 16-lane gather (x ^ j is not a ramp to Halide),
-            // and the keep-min condition is one scalar per x. The transposes are paid once, in
-            // stage_0 (gathered from the x-innermost input) and in the output (scattered stores).
-            // Halide 21 JIT, 2-vCPU shared VM (AVX2), 2026-11-23, 256x4096, one thread, process
-            // CPU time: 26.6 ms (the previous schedule: rows in parallel, each stage 8 lanes of x
-            // with gathered partners) -> 7.5 ms; 8-row blocks 10.7 ms, 32-row blocks the same as 16.
-            // cv::sort (std::sort per row) took 32-37 ms on one thread. GuardWithIf: a last block of
-            // fewer than 16 rows writes only its rows; its stages compute whole blocks (reading
-            // repeat_edge rows past the end).
+        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        switch (schedule.value()) {
+        case Schedule::Portable:
+            for (Func &f : stages) f.compute_at(output, y);  // one row at a time, each stage a plain loop
+            break;
+        case Schedule::Host:
+            // 16-row blocks in parallel, every stage stored y-innermost and vectorized over the 16 rows, so
+            // that the partner x ^ j is a dense load, not a gather: 256x4096 one thread 26.6 -> 7.5 ms (AVX2
+            // VM, 2026-11-23). GuardWithIf: a last block of fewer rows writes only its rows.
             output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).reorder(yi, x, yo).parallel(yo).vectorize(yi);
             for (Func &f : stages) f.compute_at(output, yo).reorder_storage(y, x).reorder(y, x).vectorize(y, 16);
-        } else if (s == "mali") {
-            // Mali: no local memory, so every stage is its own kernel over global memory (36 passes):
-            // 4 x i32 lanes per work-item (one 128-bit load of `mine`, partners gathered), 8x4
-            // work-groups. Costs bandwidth, relies on nothing but global memory.
+            break;
+        case Schedule::Mali:
+            // No local memory: every stage its own kernel over global memory (36 passes), 4 x i32 per
+            // work-item, 8x4 work-groups (not measured).
             for (Func &f : stages) {
                 f.compute_root().vectorize(x, 4).gpu_tile(x, y, xo, yo, xi, yi, 8, 4, TailStrategy::GuardWithIf);
             }
             output.gpu_tile(x, y, xo, yo, xi, yi, 32, 4, TailStrategy::GuardWithIf);
-        } else if (s == "gpu") {
-            // Generic GPU: one block per row, one thread per lane; each stage lives in workgroup
-            // memory (n * 4 bytes, lifetimes reused) with a barrier between stages.
+            break;
+        case Schedule::Gpu:
+            // One block per row, one thread per lane, each stage in workgroup memory with a barrier between
+            // stages (n * 4 bytes; seed 002's "needs workgroup memory"; not measured).
             output.gpu_tile(x, y, xo, yo, xi, yi, n, 1, TailStrategy::GuardWithIf);
             for (Func &f : stages) f.compute_at(output, xo).gpu_threads(x);
-        } else {
-            throw CompileError("bitonic_sort: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+            break;
         }
     }
 
@@ -88,6 +82,7 @@ private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     std::vector<Func> stages;
 };
+
 
 }  // namespace
 

@@ -4,21 +4,23 @@
 // Float stencil: the sums round differently across devices (FMA contraction, order), so the spec
 // compares with AbsRel.
 #include "Halide.h"
+#include "harness/schedule.h"
 
 namespace {
 
 using namespace Halide;
+using namespace harness;
 
 class Gaussian5x5 : public Generator<Gaussian5x5> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    ScheduleParam schedule;
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
 
     void generate() {
         // Algorithm
-        Func clamped = BoundaryConditions::repeat_edge(input);
+        clamped = BoundaryConditions::repeat_edge(input);
         const float w[5] = {1 / 16.f, 4 / 16.f, 6 / 16.f, 4 / 16.f, 1 / 16.f};
         Expr sx = 0.f, sy = 0.f;
         for (int i = 0; i < 5; i++) sx += w[i] * clamped(x + i - 2, y);
@@ -30,35 +32,39 @@ public:
         input.set_estimates({{0, 1920}, {0, 1080}});
         output.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule
-        const std::string s = schedule;
-        if (s == "portable") {
-            // Plain loops; blur_x in a sliding window over rows (no vectors, no threads).
-            blur_x.store_root().compute_at(output, y);
-        } else if (s == "host") {
-            // Strips of 32 rows in parallel, 8-wide f32 vectors, blur_x sliding within a strip.
+        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        switch (schedule.value()) {
+        case Schedule::Portable:
+            blur_x.store_root().compute_at(output, y);  // blur_x in a sliding window over rows
+            break;
+        case Schedule::Host: {
+            // 32-row strips in parallel, native f32 vectors, blur_x sliding per strip: 0.99-1.19x OpenCV at
+            // 4096^2 (AVX2 VM, 2026-11-23; 16/64/128-row strips, 2x vectors within noise).
             const int v = natural_vector_size<float>();
-            // GuardWithIf: with the default ShiftInwards the last two strips overlap and two threads
-            // write the same rows; the repeat check saw differing values on a 16-core host (2026-11-23).
             output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, v);
             blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, v);
-        } else if (s == "mali") {
-            // Mali: 4 x f32 lanes per work-item (128-bit vload/vstore), 8x4 work-groups, blur_x
-            // recomputed in registers (5 extra taps per output row) rather than staged in local memory.
-            output.vectorize(x, 4).gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
-        } else if (s == "gpu") {
-            // Generic GPU: 16x16 tiles; the (16+0)x(16+4) blur_x tile is staged in local memory.
-            output.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
-            blur_x.compute_at(output, xo).gpu_threads(x, y);
-        } else {
-            throw CompileError("gaussian5x5: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+            break;
+        }
+        case Schedule::Mali:
+            mali_work_items(output, x, y, 4);  // 4 x f32; blur_x recomputed in registers, no local memory
+            break;
+        case Schedule::Gpu: {
+            // 4 x 4 outputs per thread, its 8x8 input block and 4x8 blur_x rows computed into registers
+            // first (as blur3x3), no local memory or barriers: H100 16384^2 opencl 1.62 -> 1.01 ms (47 ->
+            // 72 % of copy), cuda 1.59 -> 0.85 ms (46 -> 86 %); 4 x 8 per thread 68 / 78 % (2026-11-24).
+            const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 4, false, 32, 8});
+            clamped.compute_at(output, v.xi).unroll(clamped.args()[0]).unroll(clamped.args()[1]);
+            blur_x.compute_at(output, v.xi).unroll(x).unroll(y);
+            break;
+        }
         }
     }
 
 private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
-    Func blur_x{"blur_x"};
+    Func blur_x{"blur_x"}, clamped;
 };
+
 
 }  // namespace
 

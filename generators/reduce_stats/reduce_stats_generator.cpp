@@ -5,14 +5,16 @@
 #include <limits>
 
 #include "Halide.h"
+#include "harness/schedule.h"
 
 namespace {
 
 using namespace Halide;
+using namespace harness;
 
 class ReduceStats : public Generator<ReduceStats> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    ScheduleParam schedule;
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 1>> stats{"stats"};
@@ -31,31 +33,33 @@ public:
         stats.set_estimates({{0, 3}});
         stats.dim(0).set_bounds(0, 3);
 
-        // Schedule
-        const std::string s = schedule;
+        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
         acc.compute_root();
-        if (s == "portable") {
-            // One serial pass in row-major order.
-        } else if (s == "host") {
-            // rfactor twice: 8 lanes of columns (vectorized) x strips of 16 rows (parallel), then a
-            // serial combine of the partial results.
+        switch (schedule.value()) {
+        case Schedule::Portable:
+            break;  // one serial pass in row-major order
+        case Schedule::Host: {
+            // rfactor twice: 8 column lanes (vectorized) x 16-row strips (parallel), then a serial combine:
+            // 96-128 % of copy bw, 2.2-3.2x OpenCV (AVX2 VM, 2026-11-23).
             RVar rxo("rxo"), rxi("rxi"), ryo("ryo"), ryi("ryi");
             acc.update().split(r.x, rxo, rxi, 8).split(r.y, ryo, ryi, 16);
             Func partial = acc.update().rfactor({{rxi, u}, {ryo, w}});
             partial.compute_root().vectorize(u).update().parallel(w).vectorize(u);
-        } else if (s == "mali" || s == "gpu") {
-            // GPU: rfactor over rows: one work-item sums one row serially (coalesced across the
-            // work-group), then one work-item combines the row partials. Mali: work-groups of 16
-            // (modest, no local memory); gpu: 64.
-            const int group = s == "mali" ? 16 : 64;
+            break;
+        }
+        case Schedule::Mali:
+        case Schedule::Gpu: {
+            // rfactor over rows: one work-item sums a row (coalesced across the group), one thread combines;
+            // groups of 16 on Mali (no local memory), 64 elsewhere (not measured).
+            const int group = schedule.value() == Schedule::Mali ? 16 : 64;
             Func partial = acc.update().rfactor(r.y, u);
             partial.compute_root().gpu_tile(u, uo, ui, group, TailStrategy::GuardWithIf);
             partial.update().gpu_tile(u, uo, ui, group, TailStrategy::GuardWithIf);
             acc.gpu_single_thread();
             acc.update().gpu_single_thread();
             stats.gpu_single_thread();
-        } else {
-            throw CompileError("reduce_stats: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+            break;
+        }
         }
     }
 
@@ -63,6 +67,7 @@ private:
     Var k{"k"}, u{"u"}, w{"w"}, uo{"uo"}, ui{"ui"};
     Func acc{"acc"};
 };
+
 
 }  // namespace
 

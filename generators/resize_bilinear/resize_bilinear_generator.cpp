@@ -4,94 +4,93 @@
 //   output(x, y, c) = round(lerp(lerp(in(ix, iy), in(ix+1, iy), fx), lerp(... iy+1 ...), fy))
 // A gather: data-dependent, out-of-order reads whose indices are clamped at the borders.
 #include "Halide.h"
+#include "harness/schedule.h"
 
 namespace {
 
 using namespace Halide;
+using namespace harness;
 
 class ResizeBilinear : public Generator<ResizeBilinear> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    ScheduleParam schedule;
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
     void generate() {
-        // Algorithm
+        // Algorithm. The horizontal interpolation of a source row (hx) is a Func of its own, so that a
+        // schedule can compute it once per source row and blend rows with dense loads; per output pixel
+        // it is the same arithmetic as lerp(lerp(...), lerp(...), fy) (top = hx(x, iy), bottom =
+        // hx(x, iy + 1)). The host schedule also reads both horizontal neighbours through one u16
+        // (pair: left | right << 8), one gathered load instead of two: the same values.
+        const bool pair_loads = schedule.value() == Schedule::Host;
         Expr in_w = input.dim(0).extent(), in_h = input.dim(1).extent();
         Expr sx = (cast<float>(x) + 0.5f) * (cast<float>(in_w) / cast<float>(output.dim(0).extent())) - 0.5f;
         Expr sy = (cast<float>(y) + 0.5f) * (cast<float>(in_h) / cast<float>(output.dim(1).extent())) - 0.5f;
-        Expr ix = cast<int>(floor(sx)), iy = cast<int>(floor(sy));
-        Expr fx = sx - floor(sx), fy = sy - floor(sy);
+        colx(x) = {cast<int>(floor(sx)), sx - floor(sx)};  // source column and weight of output column x
+        Expr iy = cast<int>(floor(sy)), fy = sy - floor(sy);
         Func clamped = BoundaryConditions::repeat_edge(input);
         in_f(x, y, c) = cast<float>(clamped(x, y, c));
-        Expr top = in_f(ix, iy, c) * (1.f - fx) + in_f(ix + 1, iy, c) * fx;
-        Expr bottom = in_f(ix, iy + 1, c) * (1.f - fx) + in_f(ix + 1, iy + 1, c) * fx;
-        Expr v = top * (1.f - fy) + bottom * fy;
+        pair(x, y, c) = cast<uint16_t>(clamped(x, y, c)) | (cast<uint16_t>(clamped(x + 1, y, c)) << 8);
+        Expr ix = colx(x)[0], fx = colx(x)[1];
+        Expr left = in_f(ix, y, c), right = in_f(ix + 1, y, c);
+        if (pair_loads) {
+            Expr both = pair(clamp(ix, -1, in_w - 1), y, c);  // a no-op on ix's range; bounds pair's footprint
+            left = cast<float>(both & 255);
+            right = cast<float>(both >> 8);
+        }
+        hx(x, y, c) = left * (1.f - fx) + right * fx;  // y: a source row
+        Expr v = hx(x, iy, c) * (1.f - fy) + hx(x, iy + 1, c) * fy;
         output(x, y, c) = cast<uint8_t>(clamp(v + 0.5f, 0.f, 255.f));
 
         // Estimates
         input.set_estimates({{0, 1920}, {0, 1080}, {0, 3}});
         output.set_estimates({{0, 1280}, {0, 720}, {0, 3}});
 
-        // Schedule
-        const std::string s = schedule;
-        if (s == "portable") {
-            // Plain loops, everything inlined.
-        } else if (s == "host") {
-            // Strips of 16 rows in parallel; the three planes of a pixel computed together (c
-            // innermost, unrolled: the source indices and weights, which depend on x and y only, are
-            // computed once for all three), 16-wide f32 math. Every source pixel is a gathered lane:
-            // Halide 21 lowers a vector load at data-dependent indices to one extract, load and
-            // insert per lane on x86 (no vpgatherdd), 4 gathers per output pixel, which is where the
-            // time goes. Halide 21 JIT, 2-vCPU shared VM (AVX2), 2026-11-23, 1920x1080 -> 1280x720,
-            // one thread, process CPU time: 7.9 ms (the previous schedule: fused rows x planes in
-            // parallel, 8-wide) -> 6.2 ms (8-wide with the planes unrolled 6.6 ms; 16-wide per plane
-            // 7.3 ms; the source rows converted to f32 once per output row: no gain). cv::resize
-            // took 2.0 ms: it interpolates each source row once horizontally (fixed point, index
-            // tables), then blends rows with dense vector loads; see benchmarks/RESULTS.md.
-            // bound(c, 0, 3): the planes are unrolled; every case is RGB. GuardWithIf: no strip
-            // overlaps another's rows.
+        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        switch (schedule.value()) {
+        case Schedule::Portable:
+            break;  // plain loops, everything inlined
+        case Schedule::Host: {
+            // 16-row strips in parallel, the 3 planes of a pixel together (c unrolled), 16-wide: 1080p one
+            // thread 7.9 -> 6.2 ms (AVX2 VM, 2026-11-23). Per strip, each source row's horizontal pass
+            // (hx) once, from u16 neighbour pairs (one gather per value instead of two) and a per-column
+            // table of source index and weight (colx); the rows blended with dense loads: 0.31x -> 0.50x
+            // OpenCV at 1080p (AVX-512 VM, 2026-11-24, paired).
+            // bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
+            const int v = 2 * natural_vector_size<float>();
             output.bound(c, 0, 3)
                 .reorder(c, x, y)
                 .unroll(c)
                 .split(y, yo, yi, 16, TailStrategy::GuardWithIf)
                 .parallel(yo)
-                .vectorize(x, 2 * natural_vector_size<float>());
-        } else if (s == "mali") {
-            // Mali: 4 x f32 lanes per work-item (gathers become 4 scalar loads, the math is one
-            // 128-bit op), 8x4 work-groups, no local memory.
-            output.vectorize(x, 4).gpu_tile(x, y, xo, yo, xi, yi, 8, 4).gpu_blocks(c);
-        } else if (s == "gpu") {
-            // Generic GPU: 4 outputs x 2 rows per thread (the x and y weights are shared), 32x8
-            // threads per block; output strides specialised to multiples of 4 so that OpenCL
-            // stores aligned uchar4. Staging the source footprint in local memory does not pay
-            // here: each source pixel is read at most ~4 times and the footprint of a block
-            // depends on the scale factor. H100, 16384^2 -> 10922^2 x 3, resident (2026-11-23,
-            // experiments in docs/evidence/h100/README.md): one pixel per thread in 16x16
-            // blocks took 1.49 ms opencl / 1.43 ms cuda (27 % / 28 % of the device copy); this
-            // one 0.75 ms (54 %) / 0.84 ms (48 %). The rest is arithmetic: ~30 instructions per
-            // output byte (f32 coordinates, 4 gathered loads, 3 lerps, conversions). Tried: 3
-            // channels per thread (opencl 55 %, cuda 42 %), 4 pixels 32 apart (51 % / 47 %),
-            // 4 pixels per thread (48 % / 42 %).
-            output.split(x, x, xv, 4)
-                .split(y, y, yr, 2)
-                .reorder(xv, yr, x, y, c)
-                .vectorize(xv)
-                .unroll(yr)
-                .gpu_tile(x, y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf)
-                .gpu_blocks(c);
+                .vectorize(x, v);
+            colx.compute_root().vectorize(x, v);
+            hx.compute_at(output, yo).reorder(c, x, y).unroll(c).vectorize(x, v);
+            pair.compute_at(output, yo).vectorize(x, natural_vector_size<uint16_t>());
+            break;
+        }
+        case Schedule::Mali:
+            mali_work_items(output, x, y, 4);  // 4 x f32 (gathers are 4 scalar loads), no local memory
+            output.gpu_blocks(c);
+            break;
+        case Schedule::Gpu:
+            // 4 outputs x 2 rows per thread (shared weights), aligned 4-byte stores (strides specialised):
+            // H100 16384^2 -> 10922^2 x 3 opencl 1.49 -> 0.75 ms (27 -> 54 % of copy), cuda 1.43 -> 0.84 ms.
+            gpu_thread_block(output, x, y, {4, 2, true, 32, 8});
+            output.gpu_blocks(c);
             output.specialize(output.dim(0).min() % 4 == 0 && output.dim(1).stride() % 4 == 0 &&
                               output.dim(2).stride() % 4 == 0);
-        } else {
-            throw CompileError("resize_bilinear: unknown schedule '" + s + "' (portable, host, mali, gpu)");
+            break;
         }
     }
 
 private:
-    Var x{"x"}, y{"y"}, c{"c"}, yc{"yc"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xv{"xv"}, yr{"yr"};
-    Func in_f{"in_f"};
+    Var x{"x"}, y{"y"}, c{"c"}, yo{"yo"}, yi{"yi"};
+    Func in_f{"in_f"}, pair{"pair"}, colx{"colx"}, hx{"hx"};
 };
+
 
 }  // namespace
 
