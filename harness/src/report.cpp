@@ -16,18 +16,15 @@
 #include "harness/error.h"
 #include "harness/outcome.h"
 #include "html.h"
+#include "report_parts.h"
 #include "report_style.h"
 
 namespace harness {
 
-namespace {
+namespace report_parts {
 
 using nlohmann::json;
-using report_style::css_class;
-using report_style::known_style;
 
-// Severity of an outcome name: Outcome severities interleaved with XFAIL (just above PASS) and XPASS
-// (between SKIP and FAIL); unknown names are worse than everything.
 int name_rank(const std::string &name) {
     if (name == "XFAIL") return 1;
     if (name == "XPASS") return 3;
@@ -38,10 +35,39 @@ int name_rank(const std::string &name) {
     }
 }
 
+bool needs_attention(const std::string &outcome) { return outcome != "PASS" && outcome != "XFAIL" && outcome != "SKIP"; }
+
 std::string str_at(const json &j, const char *key) {
     const auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
+
+std::string format_double(double v, const char *fmt) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+std::string duration_text(double ms) {
+    return ms < 1000 ? format_double(ms, ms < 10 ? "%.2f ms" : "%.1f ms") : format_double(ms / 1000, "%.2f s");
+}
+
+std::string chip(const std::string &outcome, const std::string &text) {
+    return "<span class=\"chip " + report_style::css_class(outcome) + "\">" + html_escape(text) + "</span>";
+}
+
+std::string run_label(const RunView &r, bool show_mode) {
+    return r.pipeline + " / " + r.profile + " / " + r.case_name + (show_mode ? " / " + r.mode : "");
+}
+
+}  // namespace report_parts
+
+namespace {
+
+using nlohmann::json;
+using namespace report_parts;
+using report_style::css_class;
+using report_style::known_style;
 
 std::string outcome_of(const json &run) {
     const std::string o = str_at(run, "outcome");
@@ -61,29 +87,12 @@ bool profile_less(const std::string &a, const std::string &b) {
     return ra != rb ? ra < rb : a < b;
 }
 
-std::string format_double(double v, const char *fmt = "%.6g") {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
-}
-
 std::string scalar_text(const json &v) {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number_float()) return format_double(v.get<double>());
     if (v.is_null()) return "–";
     return v.dump();
 }
-
-std::string duration_text(double ms) {
-    return ms < 1000 ? format_double(ms, "%.1f ms") : format_double(ms / 1000, "%.2f s");
-}
-
-// One run, as the page needs it; `index` is its position in results.runs (its anchor is run-<index>).
-struct RunView {
-    size_t index;
-    const json *j;
-    std::string pipeline, profile, case_name, mode, outcome;
-};
 
 // Grid and table order: pipeline, profile column, worst outcome first, case, mode.
 bool run_less(const RunView &a, const RunView &b) {
@@ -93,81 +102,6 @@ bool run_less(const RunView &a, const RunView &b) {
     if (ra != rb) return ra > rb;
     if (a.case_name != b.case_name) return a.case_name < b.case_name;
     return a.mode < b.mode;
-}
-
-std::string chip(const std::string &outcome, const std::string &text) {
-    return "<span class=\"chip " + css_class(outcome) + "\">" + html_escape(text) + "</span>";
-}
-
-// Leaves of `v` as ("a.b.c", text) pairs; arrays of scalars stay one leaf ("[1, 2]").
-void flatten(const json &v, const std::string &path, std::vector<std::pair<std::string, std::string>> &out) {
-    if (v.is_object()) {
-        for (const auto &[k, child] : v.items()) flatten(child, path.empty() ? k : path + "." + k, out);
-    } else if (v.is_array() && std::any_of(v.begin(), v.end(), [](const json &e) { return e.is_structured(); })) {
-        for (size_t i = 0; i < v.size(); i++) flatten(v[i], path + "[" + std::to_string(i) + "]", out);
-    } else if (v.is_array()) {
-        std::string s = "[";
-        for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + scalar_text(v[i]);
-        out.emplace_back(path, s + "]");
-    } else {
-        out.emplace_back(path, scalar_text(v));
-    }
-}
-
-bool is_key_metric(const std::string &path) {
-    static const char *const keys[] = {"max_abs_error", "max_rel_error", "max_ulp_error", "mismatches", "mismatch_fraction",
-                                       "nan_mismatches", "psnr_db", "tolerance", "run_ms", "halide_error_code"};
-    const size_t dot = path.rfind('.');
-    const std::string leaf = dot == std::string::npos ? path : path.substr(dot + 1);
-    return std::any_of(std::begin(keys), std::end(keys), [&](const char *k) { return leaf == k; });
-}
-
-std::string metric_rows(const std::vector<std::pair<std::string, std::string>> &m) {
-    std::string h = "<table class=\"metrics\">";
-    for (const auto &[k, v] : m) {
-        // "outputs.<name>.x" reads as "<name>.x"; the outputs level carries no information on the page.
-        const std::string shown = k.rfind("outputs.", 0) == 0 ? k.substr(8) : k;
-        h += "<tr><th>" + html_escape(shown) + "</th><td>" + html_escape(v) + "</td></tr>";
-    }
-    return h + "</table>";
-}
-
-// Key metrics inline, every metric behind a <details>.
-std::string metrics_cell(const json &metrics) {
-    std::vector<std::pair<std::string, std::string>> all, key;
-    flatten(metrics, "", all);
-    for (const auto &kv : all) {
-        if (is_key_metric(kv.first)) key.push_back(kv);
-    }
-    std::string h = key.empty() ? "" : metric_rows(key);
-    if (all.size() > key.size()) {
-        h += "<details><summary>all " + std::to_string(all.size()) + " metrics</summary>" + metric_rows(all) + "</details>";
-    }
-    return h;
-}
-
-bool ends_with_png(const std::string &s) {
-    if (s.size() < 4) return false;
-    std::string tail = s.substr(s.size() - 4);
-    for (auto &c : tail) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return tail == ".png";
-}
-
-// PNG paths become thumbnails, other paths links; both as given (relative to the report directory).
-std::string artifacts_cell(const json &artifacts) {
-    std::vector<std::pair<std::string, std::string>> paths;
-    flatten(artifacts, "", paths);
-    std::string imgs, links;
-    for (const auto &[name, path] : paths) {
-        const std::string href = html_escape(path);
-        if (ends_with_png(path)) {
-            imgs += "<a href=\"" + href + "\"><figure><img src=\"" + href + "\" alt=\"" + html_escape(name) + "\">" +
-                    html_element("figcaption", "", name) + "</figure></a>";
-        } else {
-            links += "<a class=\"art\" href=\"" + href + "\" title=\"" + href + "\">" + html_escape(name) + "</a> ";
-        }
-    }
-    return (imgs.empty() ? "" : "<div class=\"thumbs\">" + imgs + "</div>") + links;
 }
 
 // Generic JSON rendering for the environment: objects as key/value tables, arrays of scalars inline,
@@ -240,6 +174,30 @@ std::string summary_bar(const json &summary) {
 
 std::string badge_label(const RunView &r, bool show_mode) { return r.case_name + (show_mode ? " · " + r.mode : ""); }
 
+// Failures and regressions, worst first, each in full.
+std::string failures_section(const std::vector<RunView> &runs, bool show_mode, double scale) {
+    std::vector<RunView> bad;
+    for (const auto &r : runs) {
+        if (needs_attention(r.outcome)) bad.push_back(r);
+    }
+    std::stable_sort(bad.begin(), bad.end(), [](const RunView &a, const RunView &b) { return name_rank(a.outcome) > name_rank(b.outcome); });
+    std::string h = "<h2 id=\"failures\">Failures and regressions (" + std::to_string(bad.size()) + ")</h2>\n";
+    if (bad.empty()) h += "<p class=\"dim\">None: every run passed, was skipped, or failed as expected (XFAIL).</p>";
+    for (const auto &r : bad) h += failure_card(r, show_mode, scale);
+    return h;
+}
+
+// Everything else, one folded line per pipeline x profile.
+std::string passes_section(const std::vector<RunView> &runs, bool show_mode, double scale) {
+    std::vector<RunView> rest;
+    for (const auto &r : runs) {
+        if (!needs_attention(r.outcome)) rest.push_back(r);
+    }
+    return "<h2 id=\"passes\">Passed, skipped and expected failures (" + std::to_string(rest.size()) +
+           ")</h2><p class=\"small\">One line per pipeline × profile; click to expand. Time bars: median per call, "
+           "whisker min–max over the repeats, log scale up to " + duration_text(scale) + ".</p>\n" + folded_groups(rest, show_mode, scale);
+}
+
 std::string grid(const std::vector<RunView> &runs, bool show_mode) {
     std::vector<std::string> pipelines, profiles;
     for (const auto &r : runs) {
@@ -265,30 +223,6 @@ std::string grid(const std::vector<RunView> &runs, bool show_mode) {
                               : "<td class=\"w-" + (known_style(worst) ? worst : "OTHER") + "\">" + cell + "</td>";
         }
         h += "</tr>";
-    }
-    return h + "</tbody></table>";
-}
-
-std::string details_table(const std::vector<RunView> &runs) {
-    std::string h = "<table class=\"runs\"><thead><tr><th>pipeline</th><th>profile</th><th>case</th><th>mode</th>"
-                    "<th>outcome</th><th>duration</th><th>message</th><th>metrics</th><th>stderr / artifacts</th></tr></thead><tbody>";
-    for (const auto &r : runs) {
-        const json &j = *r.j;
-        h += "<tr id=\"run-" + std::to_string(r.index) + "\">" + html_element("td", "", r.pipeline);
-        h += "<td>" + html_escape(r.profile) + "<div class=\"small\">" + html_escape(str_at(j, "target")) + "</div></td>";
-        h += html_element("td", "", r.case_name) + html_element("td", "", r.mode);
-        h += "<td>" + chip(r.outcome, r.outcome);
-        if (const std::string ro = str_at(j, "result_outcome"); !ro.empty()) {
-            h += "<div class=\"small\">recorded " + html_escape(ro) + "</div>";
-        }
-        const auto d = j.find("duration_ms");
-        h += "</td>" + html_element("td", "style=\"white-space:nowrap\"", d != j.end() && d->is_number() ? duration_text(d->get<double>()) : "–");
-        h += html_element("td", "class=\"msg\"", str_at(j, "message"));
-        h += "<td>" + (j.contains("metrics") ? metrics_cell(j["metrics"]) : "") + "</td><td class=\"aux\">";
-        if (const std::string tail = str_at(j, "stderr_tail"); !tail.empty()) {
-            h += "<details><summary>stderr</summary>" + html_element("pre", "", tail) + "</details>";
-        }
-        h += (j.contains("artifacts") ? artifacts_cell(j["artifacts"]) : "") + "</td></tr>";
     }
     return h + "</tbody></table>";
 }
@@ -329,9 +263,11 @@ void write_html_report(const json &results, const std::string &dir) {
                        "<title>Halide AOT harness report</title><style>" +
                        std::string(report_style::kCss) + report_style::outcome_css() + "</style></head><body>\n";
     page += header(env, summary) + summary_bar(summary) + "\n";
+    const double scale = max_call_ms(runs);
+    page += failures_section(runs, show_mode, scale) + "\n";
     page += "<h2>Pipelines × profiles</h2>" + (runs.empty() ? "<p class=\"dim\">No runs.</p>" : grid(runs, show_mode)) + "\n";
-    page += "<h2>Runs</h2>" + details_table(runs) + "\n";
-    page += "<h2>Environment</h2>" + render_json(env) + "\n</body></html>\n";
+    page += passes_section(runs, show_mode, scale) + "\n";
+    page += "<h2>Environment</h2>" + render_json(env) + "\n<script>" + report_style::kScript + "</script></body></html>\n";
 
     const std::string out_dir = dir.empty() ? "." : dir;
     if (const int e = make_dirs(out_dir)) {
