@@ -37,7 +37,7 @@ TEST(XmlEscape, MarkupAndForbiddenCharacters) {
 TEST(Junit, OutcomesCountsAndNames) {
     json runs = json::array({rec("PASS", "ok"), rec("FAIL", "out: 3 mismatches", "device"), rec("SKIP", "no CUDA"),
                              rec("CRASH", "SIGSEGV"), rec("XFAIL", "known bug"), rec("TEARDOWN_FAULT", "died at exit")});
-    runs[3]["stderr_tail"] = std::string("\x1b[1mSegmentation fault\0", 21);
+    runs[3]["stderr_tail"] = std::string("\x1b[1mSegmentation fault") + std::string(1, '\0');
     const std::string x = junit_xml({{"runs", runs}});
     EXPECT_EQ(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"aot-harness run\" tests=\"6\" failures=\"2\" "
                       "errors=\"1\" skipped=\"1\" time=\"9.000\">",
