@@ -25,22 +25,9 @@ namespace report_parts {
 
 using nlohmann::json;
 
-int name_rank(const std::string &name) {
-    if (name == "XFAIL") return 1;
-    if (name == "XPASS") return 3;
-    try {
-        return 2 * outcome_severity(outcome_from_name(name));
-    } catch (const Error &) {
-        return 100;
-    }
-}
+int name_rank(const std::string &name) { return outcome_name_severity(name); }
 
 bool needs_attention(const std::string &outcome) { return outcome != "PASS" && outcome != "XFAIL" && outcome != "SKIP"; }
-
-std::string str_at(const json &j, const char *key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 std::string format_double(double v, const char *fmt) {
     char buf[64];
@@ -68,11 +55,6 @@ using nlohmann::json;
 using namespace report_parts;
 using report_style::css_class;
 using report_style::known_style;
-
-std::string outcome_of(const json &run) {
-    const std::string o = str_at(run, "outcome");
-    return o.empty() ? "UNKNOWN" : o;
-}
 
 // Profile columns: the DESIGN.md profiles in their order, then any others alphabetically.
 int profile_rank(const std::string &p) {
@@ -152,11 +134,11 @@ std::string header(const json &env, const json &summary) {
            html_escape(sub) + "</div>";
 }
 
-// Stacked proportion bar plus one chip per outcome present, in kStyles order, unknown names last.
+// Stacked proportion bar plus one chip per outcome present, in the outcome table's order, unknown names last.
 std::string summary_bar(const json &summary) {
     const int total = summary["total"].get<int>();
     std::vector<std::string> names;
-    for (const auto &s : report_style::kStyles) {
+    for (const auto &s : outcome_table()) {
         if (summary.contains(s.name)) names.push_back(s.name);
     }
     for (const auto &[k, v] : summary.items()) {
@@ -216,7 +198,7 @@ std::string grid(const std::vector<RunView> &runs, bool show_mode) {
                 if (r.pipeline != pipe || r.profile != prof) continue;
                 if (worst.empty()) worst = r.outcome;  // worst first
                 cell += "<a class=\"b " + css_class(r.outcome) + "\" href=\"#run-" + std::to_string(r.index) + "\" title=\"" +
-                        html_escape(r.outcome + ": " + str_at(*r.j, "message")) + "\">" + html_escape(badge_label(r, show_mode)) +
+                        html_escape(r.outcome + ": " + r.rec->message) + "\">" + html_escape(badge_label(r, show_mode)) +
                         "</a>";
             }
             h += cell.empty() ? "<td><span class=\"dim\">–</span></td>"
@@ -229,31 +211,14 @@ std::string grid(const std::vector<RunView> &runs, bool show_mode) {
 
 }  // namespace
 
-json summarize(const json &runs) {
-    if (!runs.is_array()) throw Error("results \"runs\" must be an array of run records; pass the file `run --json` wrote");
-    json s = json::object();
-    std::string worst = "PASS";
-    for (const auto &r : runs) {
-        const std::string o = outcome_of(r);
-        s[o] = s.value(o, 0) + 1;
-        if (name_rank(o) > name_rank(worst)) worst = o;
-    }
-    s["total"] = runs.size();
-    s["worst"] = worst;
-    return s;
-}
-
-void write_html_report(const json &results, const std::string &dir) {
-    if (!results.is_object()) throw Error("results must be a JSON object with \"runs\"; pass the file `run --json` wrote");
-    const json runs_json = results.value("runs", json::array());
-    const json env = results.value("environment", json::object());
-    const json summary = summarize(runs_json);
+void write_html_report(const RunResults &results, const std::string &dir) {
+    const json &env = results.environment;
+    const json summary = results.summary().to_json();
 
     std::vector<RunView> runs;
-    for (size_t i = 0; i < runs_json.size(); i++) {
-        const json &j = runs_json[i];
-        if (!j.is_object()) throw Error("results run #" + std::to_string(i) + " is not an object; pass the file `run --json` wrote");
-        runs.push_back({i, &j, str_at(j, "pipeline"), str_at(j, "profile"), str_at(j, "case"), str_at(j, "mode"), outcome_of(j)});
+    for (size_t i = 0; i < results.runs.size(); i++) {
+        const RunRecord &r = results.runs[i];
+        runs.push_back({i, &r, r.pipeline, r.profile, r.case_name, r.mode, outcome_name(r.outcome)});
     }
     std::stable_sort(runs.begin(), runs.end(), run_less);
     const bool show_mode = std::any_of(runs.begin(), runs.end(), [&](const RunView &r) { return r.mode != runs[0].mode; });

@@ -6,23 +6,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/outcome.h"
+
 namespace harness {
 namespace report_parts {
 
 // One run, as the page needs it; `index` is its position in results.runs (its anchor is run-<index>).
 struct RunView {
     size_t index;
-    const nlohmann::json *j;
+    const RunRecord *rec;
     std::string pipeline, profile, case_name, mode, outcome;
 };
 
-// Severity of an outcome name (XFAIL just above PASS, XPASS between SKIP and FAIL; unknown names worst).
+// Severity of an outcome name (the outcome table's order; unknown names worst).
 int name_rank(const std::string &name);
 
 // Whether a run with this outcome belongs in "Failures and regressions" (anything but PASS, XFAIL, SKIP).
 bool needs_attention(const std::string &outcome);
 
-std::string str_at(const nlohmann::json &j, const char *key);
 std::string format_double(double v, const char *fmt = "%.6g");
 std::string duration_text(double ms);
 

@@ -44,15 +44,15 @@ struct CallTimes {
 };
 
 // Per-call times of a run: metrics.run_ms (one per repeat), else the whole run's duration_ms.
-CallTimes call_times(const json &run) {
+CallTimes call_times(const RunRecord &run) {
     std::vector<double> v;
-    const json *m = run.contains("metrics") && run["metrics"].is_object() ? &run["metrics"] : nullptr;
-    if (m && m->contains("run_ms") && (*m)["run_ms"].is_array()) {
-        for (const auto &e : (*m)["run_ms"]) {
+    const json &m = run.metrics;
+    if (m.is_object() && m.contains("run_ms") && m["run_ms"].is_array()) {
+        for (const auto &e : m["run_ms"]) {
             if (e.is_number()) v.push_back(e.get<double>());
         }
     }
-    if (v.empty() && run.contains("duration_ms") && run["duration_ms"].is_number()) v.push_back(run["duration_ms"].get<double>());
+    if (v.empty() && run.duration_ms > 0) v.push_back(run.duration_ms);
     CallTimes t;
     if (v.empty()) return t;
     std::sort(v.begin(), v.end());
@@ -218,33 +218,33 @@ std::string all_metrics(const json &metrics) {
 
 double max_call_ms(const std::vector<RunView> &runs) {
     double m = 1;
-    for (const auto &r : runs) m = std::max(m, call_times(*r.j).max);
+    for (const auto &r : runs) m = std::max(m, call_times(*r.rec).max);
     return m;
 }
 
 std::string failure_card(const RunView &r, bool show_mode, double scale_ms) {
-    const json &j = *r.j;
-    const CallTimes t = call_times(j);
+    const RunRecord &rec = *r.rec;
+    const CallTimes t = call_times(rec);
     std::string h = "<section class=\"card w-" + (report_style::known_style(r.outcome) ? r.outcome : std::string("OTHER")) + "\" id=\"run-" +
                     std::to_string(r.index) + "\"><h3>" + chip(r.outcome, r.outcome) + " " + html_escape(run_label(r, show_mode)) + "</h3>";
-    std::string sub = str_at(j, "target");
-    if (const std::string ro = str_at(j, "result_outcome"); !ro.empty()) sub += " · recorded " + ro;
-    if (j.contains("duration_ms") && j["duration_ms"].is_number()) sub += " · run " + duration_text(j["duration_ms"].get<double>());
-    h += html_element("div", "class=\"small\"", sub) + html_element("p", "class=\"msg\"", str_at(j, "message"));
-    const json metrics = j.value("metrics", json::object());
+    std::string sub = rec.target;
+    if (!rec.result_outcome.empty()) sub += " · recorded " + rec.result_outcome;
+    if (!rec.fallback_for.empty()) sub += " · cpu fallback for " + rec.fallback_for;
+    if (!rec.xfail_reason.empty()) sub += " · xfail.json: " + rec.xfail_reason;
+    sub += " · run " + duration_text(rec.duration_ms);
+    h += html_element("div", "class=\"small\"", sub) + html_element("p", "class=\"msg\"", rec.message);
+    const json &metrics = rec.metrics;
     if (metrics.is_object() && metrics.contains("tolerance")) {
         h += "<div class=\"small\">tolerance " + html_escape(number_text(metrics["tolerance"])) + "</div>";
     }
     if (t.n > 0) h += "<div class=\"timing\">call time " + timing_svg(t, scale_ms) + " " + html_escape(times_text(t)) + "</div>";
-    const Images im = collect_images(j.value("artifacts", json::object()));
+    const Images im = collect_images(rec.artifacts);
     h += outputs_block(metrics, im);
     for (const auto &[label, path] : im.other) {
         h += "<a class=\"art\" href=\"" + html_escape(path) + "\" title=\"" + html_escape(path) + "\">" + html_escape(label) + "</a> ";
     }
     h += all_metrics(metrics);
-    if (const std::string tail = str_at(j, "stderr_tail"); !tail.empty()) {
-        h += "<details><summary>stderr</summary>" + html_element("pre", "", tail) + "</details>";
-    }
+    if (!rec.stderr_tail.empty()) h += "<details><summary>stderr</summary>" + html_element("pre", "", rec.stderr_tail) + "</details>";
     return h + "</section>\n";
 }
 
@@ -259,12 +259,12 @@ std::string folded_groups(const std::vector<RunView> &runs, bool show_mode, doub
         for (size_t i = b; i < e; i++) {
             const RunView &r = runs[i];
             counts[r.outcome]++;
-            const CallTimes t = call_times(*r.j);
+            const CallTimes t = call_times(*r.rec);
             if (t.n) medians.push_back(t.median);
             rows += "<tr id=\"run-" + std::to_string(r.index) + "\">" + html_element("td", "", r.case_name) +
                     (show_mode ? html_element("td", "", r.mode) : "") + "<td>" + chip(r.outcome, r.outcome) + "</td><td class=\"tmc\">" +
                     timing_svg(t, scale_ms) + " " + html_escape(times_text(t)) + "</td>" +
-                    html_element("td", "class=\"msg\"", str_at(*r.j, "message")) + "</tr>";
+                    html_element("td", "class=\"msg\"", r.rec->message) + "</tr>";
         }
         std::string chips;
         for (const auto &[name, n] : counts) chips += chip(name, name + " " + std::to_string(n));

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "error_of.h"
 #include "harness/error.h"
 
 namespace harness {
@@ -36,6 +37,10 @@ json fixture() {
     return {{"environment", {{"halide_version", "21.0.0"}, {"opencl", {{"platforms", json::array({{{"name", "PoCL"}}})}}}}},
             {"runs", runs}};
 }
+
+// The fixture as the records the report renders.
+RunResults records(const json &doc) { return RunResults::from_json(doc, "fixture"); }
+json summarize(const json &runs) { return harness::summarize(records({{"runs", runs}}).runs).to_json(); }
 
 class ReportTest : public ::testing::Test {
 protected:
@@ -72,17 +77,19 @@ TEST(Summarize, WorstFollowsSeverityOrder) {
     EXPECT_EQ(summarize(runs)["worst"], "XFAIL");
     runs.push_back(run("p", "cpu", "c", "SKIP"));
     EXPECT_EQ(summarize(runs)["worst"], "SKIP");
+    runs.push_back(run("p", "cpu", "x", "XPASS"));
+    EXPECT_EQ(summarize(runs)["worst"], "XPASS");  // the outcome table's order (the console uses the same)
     runs.push_back(run("p", "cpu", "d", "FAIL"));
     EXPECT_EQ(summarize(runs)["worst"], "FAIL");
     runs.push_back(run("p", "cpu", "e", "ERROR"));
     runs.push_back(run("p", "cpu", "f", "CRASH"));
     EXPECT_EQ(summarize(runs)["worst"], "ERROR");
     EXPECT_EQ(summarize(json::array())["total"], 0);
-    EXPECT_THROW(summarize(json::object()), Error);
+    EXPECT_THROW(RunResults::from_json(json::object(), "r.json"), Error);
 }
 
 TEST_F(ReportTest, WritesIndexWithEveryCaseBadge) {
-    write_html_report(fixture(), dir_ + "/nested/report");
+    write_html_report(records(fixture()), dir_ + "/nested/report");
     const std::string html = read(dir_ + "/nested/report/index.html");
     ASSERT_FALSE(html.empty());
     for (const char *c : {"small", "odd_case", "skipped_case", "teardown_case", "xfail_case"}) {
@@ -112,7 +119,7 @@ TEST_F(ReportTest, WritesIndexWithEveryCaseBadge) {
 TEST_F(ReportTest, FailuresFirstPassesFoldedPerPipelineAndProfile) {
     json results = fixture();
     for (const char *c : {"a", "b", "c"}) results["runs"].push_back(run("blur3x3", "cpu", c, "PASS", "fine"));
-    write_html_report(results, dir_);
+    write_html_report(records(results), dir_);
     const std::string html = read(dir_ + "/index.html");
     const size_t failures = html.find("<h2 id=\"failures\">Failures and regressions (2)</h2>"),
                  grid = html.find("<h2>Pipelines × profiles</h2>"), passes = html.find("<h2 id=\"passes\">");
@@ -151,7 +158,7 @@ TEST_F(ReportTest, FailingImageOutputGetsLabelledImagesAndAnEightTimesCropOfTheW
                         {"worst_mismatch", {5, 7}}, {"worst_expected", 12}, {"worst_actual", 255}}}}}};
     r["artifacts"] = {{"out.output_npy", "a/odd_case.host.out.output.npy"}, {"out.golden_png", "a/odd_case.host.out.golden.png"},
                       {"out.output_png", "a/odd_case.host.out.output.png"}, {"out.diff_png", "a/odd_case.host.out.diff.png"}};
-    write_html_report(results, dir_);
+    write_html_report(records(results), dir_);
     const std::string html = read(dir_ + "/index.html");
     EXPECT_NE(html.find("<p class=\"worst\">worst pixel (5, 7): expected 12, got 255</p>"), std::string::npos);
     // The pixel at (5, 7) scaled 8x lands at (64, 64) of the 136 x 136 window: left (8 - 5) * 8, top (8 - 7) * 8.
@@ -170,7 +177,7 @@ TEST_F(ReportTest, FailingImageOutputGetsLabelledImagesAndAnEightTimesCropOfTheW
 }
 
 TEST_F(ReportTest, EscapesEveryString) {
-    write_html_report(fixture(), dir_);
+    write_html_report(records(fixture()), dir_);
     const std::string html = read(dir_ + "/index.html");
     EXPECT_EQ(html.find("<script>alert"), std::string::npos);
     EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
@@ -178,10 +185,10 @@ TEST_F(ReportTest, EscapesEveryString) {
 }
 
 TEST_F(ReportTest, RewritesAnExistingReport) {
-    write_html_report(fixture(), dir_);
+    write_html_report(records(fixture()), dir_);
     json one = fixture();
     one["runs"] = json::array({run("only", "cpu", "lonely_case", "PASS")});
-    write_html_report(one, dir_);
+    write_html_report(records(one), dir_);
     const std::string html = read(dir_ + "/index.html");
     EXPECT_NE(html.find("lonely_case"), std::string::npos);
     EXPECT_EQ(html.find("odd_case"), std::string::npos);
@@ -192,7 +199,7 @@ TEST_F(ReportTest, UnwritableDirectoryThrowsNamingIt) {
     std::ofstream(file) << "x";
     const std::string bad = file + "/report";
     try {
-        write_html_report(fixture(), bad);
+        write_html_report(records(fixture()), bad);
         FAIL() << "no exception";
     } catch (const Error &e) {
         const std::string msg = e.what();
@@ -203,8 +210,11 @@ TEST_F(ReportTest, UnwritableDirectoryThrowsNamingIt) {
 }
 
 TEST_F(ReportTest, RejectsResultsThatAreNotAnObject) {
-    EXPECT_THROW(write_html_report(json::array(), dir_), Error);
-    EXPECT_THROW(write_html_report({{"runs", json::array({1})}}, dir_), Error);
+    EXPECT_THROW(RunResults::from_json(json::array(), "r.json"), Error);
+    EXPECT_THROW(RunResults::from_json({{"runs", json::array({1})}}, "r.json"), Error);
+    EXPECT_NE(error_of([] { RunResults::from_json({{"runs", json::array({run("p", "cpu", "a", "MAYBE")})}}, "r.json"); })
+                  .find("r.json: run #0: run record key \"outcome\": unknown outcome \"MAYBE\""),
+              std::string::npos);
 }
 
 }  // namespace
