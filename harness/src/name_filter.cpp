@@ -9,6 +9,7 @@
 namespace harness {
 
 NameFilter::NameFilter(const std::string &option, const std::string &spec) : option_(option) {
+    if (spec.empty()) return;  // not given: everything
     size_t start = 0;
     while (true) {
         const size_t comma = spec.find(',', start);

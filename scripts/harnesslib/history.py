@@ -141,10 +141,12 @@ def ingest_bench(con, run_id, doc, path=""):
 
 
 def document_time(path):
-    """When the run that wrote `path` happened, ISO 8601 UTC: the results' "started" (written by `aot-harness
-    run`), else a Google Benchmark context's "date", else the file's modification time (when the run wrote it)."""
+    """When the run that wrote `path` happened, ISO 8601 UTC: the results' environment.started (written by
+    `aot-harness run`), else a Google Benchmark context's "date", else the file's modification time (when the run wrote it)."""
     doc = data.read_json(path)
-    stamp = doc.get("started") if isinstance(doc, dict) else None
+    stamp = None
+    if isinstance(doc, dict):
+        stamp = doc.get("started") or (doc.get("environment") or {}).get("started")
     if not stamp and isinstance(doc, dict) and isinstance(doc.get("context"), dict):
         stamp = doc["context"].get("date")
     if stamp:

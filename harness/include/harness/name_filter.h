@@ -10,7 +10,8 @@ namespace harness {
 class NameFilter {
 public:
     NameFilter() = default;
-    // `option` names the option in errors ("--pipeline"). Throws Error on an empty list element.
+    // `option` names the option in errors ("--pipeline"); an empty `spec` (option not given) matches
+    // everything. Throws Error on an empty list element ("a,,b", "a,").
     NameFilter(const std::string &option, const std::string &spec);
 
     bool empty() const { return patterns_.empty(); }
