@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <map>
 
+#include "harness/outcome.h"
+
 namespace harness {
 
 namespace {
@@ -90,11 +92,16 @@ std::string junit_xml(const json &results) {
                  attr("name", str(r, "case") + (mode.empty() ? "" : "/" + mode) + (str(r, "fallback_for").empty() ? "" : " (fallback)")) +
                  attr("time", t) + ">\n";
         const std::string msg = outcome + ": " + str(r, "message");
-        if (outcome == "SKIP") {
+        // As the exit codes say (the outcome table): 0 passes (PASS, XFAIL, XPASS), 77 is skipped, a
+        // wrong result (FAIL, TEARDOWN_FAULT) a failure, a run that could not finish (ERROR, CRASH,
+        // TIMEOUT, or an unknown name) an error.
+        const OutcomeInfo *info = find_outcome(outcome);
+        const int code = info ? info->exit_code : 2;
+        if (code == 77) {
             counts["skipped"]++;
             cases += "    <skipped" + attr("message", str(r, "message")) + "/>\n";
-        } else if (outcome != "PASS" && outcome != "XFAIL") {
-            const bool error = outcome == "ERROR" || outcome == "CRASH" || outcome == "TIMEOUT";
+        } else if (code != 0) {
+            const bool error = code != 1 && code != 4;
             counts[error ? "errors" : "failures"]++;
             cases += std::string("    <") + (error ? "error" : "failure") + attr("message", msg) + attr("type", outcome) + "/>\n";
         }

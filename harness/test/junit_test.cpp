@@ -36,11 +36,12 @@ TEST(XmlEscape, MarkupAndForbiddenCharacters) {
 
 TEST(Junit, OutcomesCountsAndNames) {
     json runs = json::array({rec("PASS", "ok"), rec("FAIL", "out: 3 mismatches", "device"), rec("SKIP", "no CUDA"),
-                             rec("CRASH", "SIGSEGV"), rec("XFAIL", "known bug"), rec("TEARDOWN_FAULT", "died at exit")});
+                             rec("CRASH", "SIGSEGV"), rec("XFAIL", "known bug"), rec("TEARDOWN_FAULT", "died at exit"),
+                             rec("XPASS", "listed in xfail.json but passed")});
     runs[3]["stderr_tail"] = std::string("\x1b[1mSegmentation fault") + std::string(1, '\0');
     const std::string x = junit_xml({{"runs", runs}});
-    EXPECT_EQ(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"aot-harness run\" tests=\"6\" failures=\"2\" "
-                      "errors=\"1\" skipped=\"1\" time=\"9.000\">",
+    EXPECT_EQ(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"aot-harness run\" tests=\"7\" failures=\"2\" "
+                      "errors=\"1\" skipped=\"1\" time=\"10.500\">",
                       0),
               0u)
         << x;
@@ -52,6 +53,7 @@ TEST(Junit, OutcomesCountsAndNames) {
     EXPECT_NE(x.find("<error message=\"CRASH: SIGSEGV\" type=\"CRASH\"/>"), std::string::npos);
     EXPECT_NE(x.find("<failure message=\"TEARDOWN_FAULT: died at exit\" type=\"TEARDOWN_FAULT\"/>"), std::string::npos);
     EXPECT_NE(x.find("<system-err>[NON-XML-CHAR-0x1B][1mSegmentation fault[NON-XML-CHAR-0x0]</system-err>"), std::string::npos);
+    EXPECT_EQ(x.find("type=\"XPASS\""), std::string::npos);  // exit code 0: passes, as XFAIL
     EXPECT_TRUE(only_xml_chars(x));
     EXPECT_NE(junit_xml({{"runs", json::array()}}).find("<testsuite name=\"aot-harness run\" tests=\"0\" failures=\"0\" "
                                                         "errors=\"0\" skipped=\"0\" time=\"0.000\">\n</testsuite>"),

@@ -1,7 +1,8 @@
 // JUnit XML of a results document (what `aot-harness run --junit FILE` writes), in the dialect CI
 // systems read (GitLab, Jenkins, GitHub test reporters): one <testsuite name="aot-harness run">, one
-// <testcase> per run (classname "pipeline.profile", name "case/mode"). PASS and XFAIL pass, SKIP is
-// <skipped>, every other outcome a <failure> with its message; stderr tails go to <system-err>.
+// <testcase> per run (classname "pipeline.profile", name "case/mode"). As the exit codes: PASS, XFAIL
+// and XPASS pass, SKIP is <skipped>, FAIL and TEARDOWN_FAULT are <failure>, ERROR, CRASH and TIMEOUT
+// <error>, each with its message; stderr tails go to <system-err>.
 // Characters XML forbids (ESC, NUL, other C0 controls) are written as [NON-XML-CHAR-0x1B], as ctest does.
 #pragma once
 #include <string>
