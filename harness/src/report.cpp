@@ -36,6 +36,7 @@ std::string format_double(double v, const char *fmt) {
 }
 
 std::string duration_text(double ms) {
+    if (ms < 1) return format_double(ms, "%.3g ms");
     return ms < 1000 ? format_double(ms, ms < 10 ? "%.2f ms" : "%.1f ms") : format_double(ms / 1000, "%.2f s");
 }
 
