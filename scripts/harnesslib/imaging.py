@@ -95,9 +95,9 @@ def abs_error(golden, output):
     return d.max(axis=2)
 
 
-def diff_rgb(golden, err, lo=None, hi=None):
-    """Diff image: grey golden, mismatching pixels red (brighter = larger error)."""
-    grey = (to_rgb(golden, lo, hi)[:, :, 0] // 3 + 40).astype(np.uint8)
+def diff_rgb(golden_rgb, err):
+    """Diff image from the golden's RGB rendering: grey golden, mismatching pixels red (brighter = larger error)."""
+    grey = (golden_rgb[:, :, 0] // 3 + 40).astype(np.uint8)
     out = np.repeat(grey[:, :, None], 3, axis=2)
     bad = err > 0
     if bad.any():
@@ -126,7 +126,8 @@ def write_triplet(golden_npy, output_npy, prefix):
     g, o = as_hwc(g), as_hwc(o)
     lo, hi = value_range(g)
     paths = []
-    for name, rgb in (("golden", to_rgb(g, lo, hi)), ("output", to_rgb(o, lo, hi)), ("diff", diff_rgb(g, abs_error(g, o), lo, hi))):
+    g_rgb = to_rgb(g, lo, hi)
+    for name, rgb in (("golden", g_rgb), ("output", to_rgb(o, lo, hi)), ("diff", diff_rgb(g_rgb, abs_error(g, o)))):
         p = "%s-%s.png" % (prefix, name)
         write_png(p, rgb)
         paths.append(p)
