@@ -48,7 +48,8 @@ const std::vector<CommandSpec> &commands() {
           {"repeats", "N", "calls that must be bit-identical, each with its own output canary (default 3)"},
           {"fallback", "cpu", "when a GPU run does not PASS, also run the cpu variant as a separate record"},
           kGoldenDir,
-          {"artifacts", "DIR", "keep the outputs (.npy) and golden/output/diff PNGs of failed runs"},
+          {"artifacts", "DIR", "keep the outputs (.npy) and golden/output/diff PNGs of failed runs\n"
+                               "(default with --report: <report dir>/artifacts, so the report shows them)"},
           {"report", "DIR", "write an HTML report to DIR/index.html"},
           {"xfail", "FILE", "known failures of a device or driver (default <golden-dir>/xfail.json):\n"
                             "a matching failure is XFAIL, a matching pass XPASS"},
@@ -195,6 +196,7 @@ RunOptions run_options(const Args &args) {
     r.case_name = args.get("case");
     r.golden_dir = args.get("golden-dir");
     r.artifacts = args.get("artifacts");
+    if (r.artifacts.empty() && args.has("report")) r.artifacts = args.get("report") + "/artifacts";
     r.xfail = args.get("xfail");
     r.json = args.get("json");
     r.junit = args.get("junit");

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
+#include <cstdlib>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -158,7 +160,7 @@ std::string summary_bar(const json &summary) {
 std::string badge_label(const RunView &r, bool show_mode) { return r.case_name + (show_mode ? " · " + r.mode : ""); }
 
 // Failures and regressions, worst first, each in full.
-std::string failures_section(const std::vector<RunView> &runs, bool show_mode, double scale) {
+std::string failures_section(const std::vector<RunView> &runs, bool show_mode, double scale, const std::string &link_base) {
     std::vector<RunView> bad;
     for (const auto &r : runs) {
         if (needs_attention(r.outcome)) bad.push_back(r);
@@ -166,7 +168,7 @@ std::string failures_section(const std::vector<RunView> &runs, bool show_mode, d
     std::stable_sort(bad.begin(), bad.end(), [](const RunView &a, const RunView &b) { return name_rank(a.outcome) > name_rank(b.outcome); });
     std::string h = "<h2 id=\"failures\">Failures and regressions (" + std::to_string(bad.size()) + ")</h2>\n";
     if (bad.empty()) h += "<p class=\"dim\">None: every run passed, was skipped, or failed as expected (XFAIL).</p>";
-    for (const auto &r : bad) h += failure_card(r, show_mode, scale);
+    for (const auto &r : bad) h += failure_card(r, show_mode, scale, link_base);
     return h;
 }
 
@@ -229,16 +231,18 @@ void write_html_report(const RunResults &results, const std::string &dir) {
                        "<title>Halide AOT harness report</title><style>" +
                        std::string(report_style::kCss) + report_style::outcome_css() + "</style></head><body>\n";
     page += header(env, summary) + summary_bar(summary) + "\n";
-    const double scale = max_call_ms(runs);
-    page += failures_section(runs, show_mode, scale) + "\n";
-    page += "<h2>Pipelines × profiles</h2>" + (runs.empty() ? "<p class=\"dim\">No runs.</p>" : grid(runs, show_mode)) + "\n";
-    page += passes_section(runs, show_mode, scale) + "\n";
-    page += "<h2>Environment</h2>" + render_json(env) + "\n<script>" + report_style::kScript + "</script></body></html>\n";
-
     const std::string out_dir = dir.empty() ? "." : dir;
     if (const int e = make_dirs(out_dir)) {
         throw Error("cannot write report to " + out_dir + ": " + std::strerror(e) + "; choose a writable --report directory");
     }
+    char resolved[PATH_MAX];
+    const std::string link_base = realpath(out_dir.c_str(), resolved) ? resolved : "";
+    const double scale = max_call_ms(runs);
+    page += failures_section(runs, show_mode, scale, link_base) + "\n";
+    page += "<h2>Pipelines × profiles</h2>" + (runs.empty() ? "<p class=\"dim\">No runs.</p>" : grid(runs, show_mode)) + "\n";
+    page += passes_section(runs, show_mode, scale) + "\n";
+    page += "<h2>Environment</h2>" + render_json(env) + "\n<script>" + report_style::kScript + "</script></body></html>\n";
+
     try {
         write_file_atomic(out_dir + "/index.html", page);
     } catch (const Error &e) {

@@ -38,7 +38,9 @@ double max_call_ms(const std::vector<RunView> &runs);
 
 // A failing run in full: outcome, message, labelled key metrics, the worst pixel of each output with
 // an 8x crop of golden / output / diff around it, the images, the call times, stderr.
-std::string failure_card(const RunView &r, bool show_mode, double scale_ms);
+// Artifact paths under `link_base` (the report directory, absolute) become relative to it, so that the
+// report directory can be moved or archived with its images.
+std::string failure_card(const RunView &r, bool show_mode, double scale_ms, const std::string &link_base);
 
 // Runs that need no attention, folded into one <details> line per pipeline x profile (`runs` sorted by
 // pipeline and profile); each expands to a table with a per-case timing chart.

@@ -101,12 +101,13 @@ struct Images {
     std::vector<std::pair<std::string, std::string>> other;           // label, path
 };
 
-Images collect_images(const json &artifacts) {
+Images collect_images(const json &artifacts, const std::string &link_base) {
     Images im;
     if (!artifacts.is_object()) return im;
     for (const auto &[key, v] : artifacts.items()) {
         if (!v.is_string()) continue;
-        const std::string path = v.get<std::string>();
+        std::string path = v.get<std::string>();
+        if (!link_base.empty() && path.rfind(link_base + "/", 0) == 0) path = path.substr(link_base.size() + 1);
         auto [out, kind] = artifact_parts(key);
         if (is_png(path)) {
             im.png[out][kind] = path;
@@ -222,7 +223,7 @@ double max_call_ms(const std::vector<RunView> &runs) {
     return m;
 }
 
-std::string failure_card(const RunView &r, bool show_mode, double scale_ms) {
+std::string failure_card(const RunView &r, bool show_mode, double scale_ms, const std::string &link_base) {
     const RunRecord &rec = *r.rec;
     const CallTimes t = call_times(rec);
     std::string h = "<section class=\"card w-" + (report_style::known_style(r.outcome) ? r.outcome : std::string("OTHER")) + "\" id=\"run-" +
@@ -238,7 +239,7 @@ std::string failure_card(const RunView &r, bool show_mode, double scale_ms) {
         h += "<div class=\"small\">tolerance " + html_escape(number_text(metrics["tolerance"])) + "</div>";
     }
     if (t.n > 0) h += "<div class=\"timing\">call time " + timing_svg(t, scale_ms) + " " + html_escape(times_text(t)) + "</div>";
-    const Images im = collect_images(rec.artifacts);
+    const Images im = collect_images(rec.artifacts, link_base);
     h += outputs_block(metrics, im);
     for (const auto &[label, path] : im.other) {
         h += "<a class=\"art\" href=\"" + html_escape(path) + "\" title=\"" + html_escape(path) + "\">" + html_escape(label) + "</a> ";

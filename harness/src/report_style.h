@@ -38,13 +38,13 @@ table.metrics td{padding:0;border:0;font-family:ui-monospace,Menlo,monospace;whi
 details summary{cursor:pointer;color:#1565c0;font-size:12px}
 pre{background:#1e1e1e;color:#ddd;padding:8px;border-radius:4px;max-width:640px;max-height:320px;overflow:auto;font-size:12px;white-space:pre-wrap}
 .thumbs{display:flex;gap:6px;flex-wrap:wrap}figure{margin:0;text-align:center;font-size:11px;color:#555}
-figure img{max-width:256px;max-height:256px;border:1px solid #ccc;image-rendering:pixelated;background:#fff}
+figure img{width:192px;height:auto;max-height:256px;object-fit:contain;border:1px solid #ccc;image-rendering:pixelated;background:#fff}
 .card{background:#fff;border:1px solid #e0e0e0;border-left:6px solid #555;border-radius:4px;padding:8px 12px;margin:10px 0;max-width:1100px}
 .card h3{margin:0 0 2px;font-size:15px}.card .msg{white-space:pre-wrap;word-break:break-word;margin:6px 0}
 .card .small,.fold .small{color:#777;font-size:12px}.out{margin:8px 0}.out h4{margin:4px 0;font-size:13px}
 p.worst{font-family:ui-monospace,Menlo,monospace;font-size:12px;margin:4px 0}.timing{font-size:12px;color:#444}
 figure.crop .cw{position:relative;width:136px;height:136px;overflow:hidden;border:1px solid #888;background:#fff}
-figure.crop .cw img{position:absolute;transform:scale(8);transform-origin:0 0;max-width:none;max-height:none;border:0}
+figure.crop .cw img{position:absolute;transform:scale(8);transform-origin:0 0;width:auto;height:auto;max-width:none;max-height:none;border:0}
 figure.crop .mark{position:absolute;left:63px;top:63px;width:8px;height:8px;border:1px solid #00e5ff;outline:1px solid #000}
 details.fold{background:#fff;border:1px solid #e6e6e6;border-radius:4px;margin:3px 0;padding:3px 8px;max-width:1100px}
 details.fold>summary{font-size:13px;color:#222}details.fold[open]{padding-bottom:8px}

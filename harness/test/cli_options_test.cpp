@@ -86,6 +86,12 @@ TEST(CliOptions, RunOptions) {
     }
 }
 
+TEST(CliOptions, ReportKeepsArtifactsBesideItUnlessToldOtherwise) {
+    EXPECT_EQ(run_options(parse_command_args("run", {})).artifacts, "");
+    EXPECT_EQ(run_options(parse_command_args("run", {"--report", "out/rep"})).artifacts, "out/rep/artifacts");
+    EXPECT_EQ(run_options(parse_command_args("run", {"--report", "out/rep", "--artifacts", "a"})).artifacts, "a");
+}
+
 TEST(CliOptions, FailOnOutputRejectsPatternsThatExplodeInTimeOrMemory) {
     // glibc's regcomp copies a subexpression per repetition count: 200^3 copies took 50 s and 1.7 GB.
     for (const char *bad : {"(((a{200}){200}){200})", "((a{1,150}){150})", "((a|b){100}){250}", "(a)\\1"}) {

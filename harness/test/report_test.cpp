@@ -176,6 +176,18 @@ TEST_F(ReportTest, FailingImageOutputGetsLabelledImagesAndAnEightTimesCropOfTheW
     EXPECT_NE(html.find(">out: odd_case.host.out.output.npy</a>"), std::string::npos);
 }
 
+TEST_F(ReportTest, ImagesInsideTheReportDirectoryAreLinkedRelatively) {
+    json results = fixture();
+    const std::string base = std::filesystem::canonical(dir_).string();
+    results["runs"][1]["artifacts"] = {{"out.output_png", base + "/artifacts/odd.output.png"},
+                                       {"out.golden_png", "/elsewhere/odd.golden.png"}};
+    write_html_report(records(results), dir_);
+    const std::string html = read(dir_ + "/index.html");
+    EXPECT_NE(html.find("<img src=\"artifacts/odd.output.png\""), std::string::npos);
+    EXPECT_NE(html.find("<img src=\"/elsewhere/odd.golden.png\""), std::string::npos);
+    EXPECT_EQ(html.find(base + "/artifacts"), std::string::npos);
+}
+
 TEST_F(ReportTest, EscapesEveryString) {
     write_html_report(records(fixture()), dir_);
     const std::string html = read(dir_ + "/index.html");
