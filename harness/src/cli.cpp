@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <iostream>
 #include <map>
 
@@ -17,6 +18,7 @@
 #include "harness/files.h"
 #include "harness/golden.h"
 #include "harness/golden_transaction.h"
+#include "harness/junit.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
 #include "harness/report.h"
@@ -24,6 +26,7 @@
 #include "harness/run_matrix.h"
 #include "harness/runner.h"
 #include "harness/runtime_hooks.h"
+#include "harness/version.h"
 
 namespace harness {
 
@@ -41,25 +44,40 @@ void check_writable(const std::string &path, const char *what) {
     }
 }
 
+// Now as ISO 8601 UTC, e.g. "2026-11-24T01:02:03+00:00".
+std::string utc_timestamp() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+    return buf;
+}
+
 std::string golden_dir_of(const Args &args) { return args.get("golden-dir", default_golden_dir()); }
 
 int cmd_run(const Args &args) {
     const RunOptions opts = run_options(args);
     const std::vector<RunTask> tasks = plan_runs(opts);
-    if (!opts.json.empty()) check_writable(opts.json, "the results file");
+    const bool json_stdout = opts.json == "-";
+    FILE *console = json_stdout ? stderr : stdout;  // with --json -, stdout holds only the JSON
+    if (!opts.json.empty() && !json_stdout) check_writable(opts.json, "the results file");
+    if (!opts.junit.empty()) check_writable(opts.junit, "the JUnit file");
+    const std::string started = utc_timestamp();
     const MatrixContext ctx = make_context(opts);
     RunResults results;
-    results.runs = run_matrix(ctx, tasks, [](const RunRecord &r) {
-        std::printf("%-14s %-50s %8.1f ms  %s\n", outcome_name(r.outcome),
-                    (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
-                    r.duration_ms, r.message.c_str());
-        std::fflush(stdout);
+    results.runs = run_matrix(ctx, tasks, [console](const RunRecord &r) {
+        std::fprintf(console, "%-14s %-50s %8.1f ms  %s\n", outcome_name(r.outcome),
+                     (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
+                     r.duration_ms, r.message.c_str());
+        std::fflush(console);
     });
     release_context(ctx);
     const RunSummary summary = results.summary();
     const int code = run_exit_code(results.runs, opts.strict_xfail);
-    std::printf("%d runs: %s; worst %s (exit %d)\n", summary.total, summary.counts_text().c_str(), summary.worst.c_str(), code);
+    std::fprintf(console, "%d runs: %s; worst %s (exit %d)\n", summary.total, summary.counts_text().c_str(), summary.worst.c_str(), code);
     results.environment = environment_info();
+    results.environment["started"] = started;  // when the run began (history ingest dates the run by it)
     // Goldens whose generator changed since they were blessed: the provenance a user reads is stale.
     try {
         results.environment["stale_golden_provenance"] = stale_generator_provenance(Manifest::load(ctx.golden_dir, true));
@@ -67,15 +85,21 @@ int cmd_run(const Args &args) {
         results.environment["stale_golden_provenance"] = {e.what()};
     }
     for (const auto &line : results.environment["stale_golden_provenance"]) {
-        std::printf("note: %s\n", line.get<std::string>().c_str());
+        std::fprintf(console, "note: %s\n", line.get<std::string>().c_str());
     }
-    if (!opts.json.empty()) {
+    if (json_stdout) {
+        std::cout << results.to_json().dump(2) << "\n" << std::flush;
+    } else if (!opts.json.empty()) {
         write_file_atomic(opts.json, results.to_json().dump(2) + "\n");
         std::printf("results: %s\n", opts.json.c_str());
     }
+    if (!opts.junit.empty()) {
+        write_file_atomic(opts.junit, junit_xml(results.to_json()));
+        std::fprintf(console, "junit:   %s\n", opts.junit.c_str());
+    }
     if (!opts.report.empty()) {
         write_html_report(results, opts.report);
-        std::printf("report: %s/index.html\n", opts.report.c_str());
+        std::fprintf(console, "report: %s/index.html\n", opts.report.c_str());
     }
     return code;
 }
@@ -173,6 +197,10 @@ int cli_main(int argc, char **argv) {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::fputs(usage_text().c_str(), args.empty() ? stderr : stdout);
         return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version" || args[0] == "version") {
+        std::fputs(version_text().c_str(), stdout);
+        return 0;
     }
     const std::string name = args[0];
     args.erase(args.begin());

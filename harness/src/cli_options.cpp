@@ -32,21 +32,24 @@ const std::vector<CommandSpec> &commands() {
          {kJsonFlag}},
         {"run", "", "run cases in child processes, compare with goldens",
          "Runs every selected pipeline x profile x case in its own child process and compares the\n"
-         "outputs with the goldens. Filters take one name each (default: all). Prints one line per run\n"
-         "and a summary; exits with the code of the worst outcome (see `aot-harness outcomes`).\n"
+         "outputs with the goldens. Filters take comma-separated names and globs, e.g. --pipeline\n"
+         "'blur*,sobel' (default: all). Prints one line per run and a summary (on stderr with --json -);\n"
+         "exits with the code of the worst outcome (see `aot-harness outcomes`).\n"
          "Never writes into the golden directory.",
-         {{"pipeline", "P", "only this pipeline"},
-          {"profile", "T", "only this profile"},
-          {"case", "C", "only this case"},
+         {{"pipeline", "P", "only these pipelines: names and globs, comma-separated ('blur*,sobel')"},
+          {"profile", "T", "only these profiles ('opencl*', 'cpu,host')"},
+          {"case", "C", "only these cases ('small,odd')"},
           {"mode", "M", "buffer mode: host (Halide copies; default), device (inputs pre-copied, outputs\n"
                         "read back by the harness), wrapped-host-visible / wrapped-device-only (cl_mem made by\n"
                         "the harness with and without host access), or all; a mode a profile cannot do is SKIP"},
-          {"json", "FILE", "write {environment, runs, summary} to FILE"},
+          {"json", "FILE", "write {environment, runs, summary} to FILE; '-' writes it to stdout"},
+          {"junit", "FILE", "write JUnit XML (one testcase per run) to FILE, for CI test reports"},
           {"timeout", "SECONDS", "per run (default 60); the child's whole process group is killed"},
           {"repeats", "N", "calls that must be bit-identical, each with its own output canary (default 3)"},
           {"fallback", "cpu", "when a GPU run does not PASS, also run the cpu variant as a separate record"},
           kGoldenDir,
-          {"artifacts", "DIR", "keep the outputs (.npy) and golden/output/diff PNGs of failed runs"},
+          {"artifacts", "DIR", "keep the outputs (.npy) and golden/output/diff PNGs of failed runs\n"
+                               "(default with --report: <report dir>/artifacts, so the report shows them)"},
           {"report", "DIR", "write an HTML report to DIR/index.html"},
           {"xfail", "FILE", "known failures of a device or driver (default <golden-dir>/xfail.json):\n"
                             "a matching failure is XFAIL, a matching pass XPASS"},
@@ -125,7 +128,7 @@ std::string usage_text() {
         const std::string head = c.name + (c.operands.empty() ? "" : " " + c.operands);
         s += "  " + head + std::string(head.size() < 22 ? 22 - head.size() : 1, ' ') + c.summary + "\n";
     }
-    s += "\nEach command has --help. Exit codes of run (the worst outcome wins, see `aot-harness outcomes`):\n ";
+    s += "\nEach command has --help; --version prints the harness version and git commit. Exit codes of run (the worst outcome wins, see `aot-harness outcomes`):\n ";
     for (const auto &o : outcome_table()) s += " " + std::to_string(o.exit_code) + " " + o.name + ",";
     s.back() = '.';
     return s + "\n";
@@ -193,8 +196,10 @@ RunOptions run_options(const Args &args) {
     r.case_name = args.get("case");
     r.golden_dir = args.get("golden-dir");
     r.artifacts = args.get("artifacts");
+    if (r.artifacts.empty() && args.has("report")) r.artifacts = args.get("report") + "/artifacts";
     r.xfail = args.get("xfail");
     r.json = args.get("json");
+    r.junit = args.get("junit");
     r.report = args.get("report");
     r.timeout = args.number("timeout", 60, 1, 86400);
     r.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));

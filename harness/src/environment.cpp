@@ -10,6 +10,7 @@
 #include "HalideRuntime.h"
 #include "harness/opencl_info.h"
 #include "harness/profile.h"
+#include "harness/version.h"
 #include "harness/registry.h"
 #include "harness/vulkan_info.h"
 
@@ -53,6 +54,8 @@ nlohmann::json environment_info() {
     env["halide_version"] = std::to_string(HALIDE_VERSION_MAJOR) + "." + std::to_string(HALIDE_VERSION_MINOR) + "." +
                             std::to_string(HALIDE_VERSION_PATCH);
     env["platform"] = build_platform();
+    env["harness_version"] = harness_version();
+    env["harness_git_commit"] = harness_git_commit();
 #if defined(__clang__)
     env["compiler"] = std::string("clang ") + __clang_version__;
 #elif defined(__GNUC__)

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
+#include <cstdlib>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,13 +18,44 @@
 #include "harness/error.h"
 #include "harness/outcome.h"
 #include "html.h"
+#include "report_parts.h"
 #include "report_style.h"
 
 namespace harness {
 
+namespace report_parts {
+
+using nlohmann::json;
+
+int name_rank(const std::string &name) { return outcome_name_severity(name); }
+
+bool needs_attention(const std::string &outcome) { return outcome != "PASS" && outcome != "XFAIL" && outcome != "SKIP"; }
+
+std::string format_double(double v, const char *fmt) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+std::string duration_text(double ms) {
+    if (ms < 1) return format_double(ms, "%.3g ms");
+    return ms < 1000 ? format_double(ms, ms < 10 ? "%.2f ms" : "%.1f ms") : format_double(ms / 1000, "%.2f s");
+}
+
+std::string chip(const std::string &outcome, const std::string &text) {
+    return "<span class=\"chip " + report_style::css_class(outcome) + "\">" + html_escape(text) + "</span>";
+}
+
+std::string run_label(const RunView &r, bool show_mode) {
+    return r.pipeline + " / " + r.profile + " / " + r.case_name + (show_mode ? " / " + r.mode : "");
+}
+
+}  // namespace report_parts
+
 namespace {
 
 using nlohmann::json;
+using namespace report_parts;
 using report_style::css_class;
 using report_style::known_style;
 
@@ -39,12 +72,6 @@ bool profile_less(const std::string &a, const std::string &b) {
     return ra != rb ? ra < rb : a < b;
 }
 
-std::string format_double(double v, const char *fmt = "%.6g") {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
-}
-
 std::string scalar_text(const json &v) {
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number_float()) return format_double(v.get<double>());
@@ -52,100 +79,14 @@ std::string scalar_text(const json &v) {
     return v.dump();
 }
 
-std::string duration_text(double ms) {
-    return ms < 1000 ? format_double(ms, "%.1f ms") : format_double(ms / 1000, "%.2f s");
-}
-
-// One run, as the page needs it; `index` is its position in results.runs (its anchor is run-<index>).
-struct RunView {
-    size_t index;
-    const RunRecord *rec;
-    std::string pipeline, profile, case_name, mode, outcome;
-};
-
 // Grid and table order: pipeline, profile column, worst outcome first, case, mode.
 bool run_less(const RunView &a, const RunView &b) {
     if (a.pipeline != b.pipeline) return a.pipeline < b.pipeline;
     if (a.profile != b.profile) return profile_less(a.profile, b.profile);
-    const int ra = outcome_name_severity(a.outcome), rb = outcome_name_severity(b.outcome);
+    const int ra = name_rank(a.outcome), rb = name_rank(b.outcome);
     if (ra != rb) return ra > rb;
     if (a.case_name != b.case_name) return a.case_name < b.case_name;
     return a.mode < b.mode;
-}
-
-std::string chip(const std::string &outcome, const std::string &text) {
-    return "<span class=\"chip " + css_class(outcome) + "\">" + html_escape(text) + "</span>";
-}
-
-// Leaves of `v` as ("a.b.c", text) pairs; arrays of scalars stay one leaf ("[1, 2]").
-void flatten(const json &v, const std::string &path, std::vector<std::pair<std::string, std::string>> &out) {
-    if (v.is_object()) {
-        for (const auto &[k, child] : v.items()) flatten(child, path.empty() ? k : path + "." + k, out);
-    } else if (v.is_array() && std::any_of(v.begin(), v.end(), [](const json &e) { return e.is_structured(); })) {
-        for (size_t i = 0; i < v.size(); i++) flatten(v[i], path + "[" + std::to_string(i) + "]", out);
-    } else if (v.is_array()) {
-        std::string s = "[";
-        for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + scalar_text(v[i]);
-        out.emplace_back(path, s + "]");
-    } else {
-        out.emplace_back(path, scalar_text(v));
-    }
-}
-
-bool is_key_metric(const std::string &path) {
-    static const char *const keys[] = {"max_abs_error", "max_rel_error", "max_ulp_error", "mismatches", "mismatch_fraction",
-                                       "nan_mismatches", "psnr_db", "tolerance", "run_ms", "halide_error_code"};
-    const size_t dot = path.rfind('.');
-    const std::string leaf = dot == std::string::npos ? path : path.substr(dot + 1);
-    return std::any_of(std::begin(keys), std::end(keys), [&](const char *k) { return leaf == k; });
-}
-
-std::string metric_rows(const std::vector<std::pair<std::string, std::string>> &m) {
-    std::string h = "<table class=\"metrics\">";
-    for (const auto &[k, v] : m) {
-        // "outputs.<name>.x" reads as "<name>.x"; the outputs level carries no information on the page.
-        const std::string shown = k.rfind("outputs.", 0) == 0 ? k.substr(8) : k;
-        h += "<tr><th>" + html_escape(shown) + "</th><td>" + html_escape(v) + "</td></tr>";
-    }
-    return h + "</table>";
-}
-
-// Key metrics inline, every metric behind a <details>.
-std::string metrics_cell(const json &metrics) {
-    std::vector<std::pair<std::string, std::string>> all, key;
-    flatten(metrics, "", all);
-    for (const auto &kv : all) {
-        if (is_key_metric(kv.first)) key.push_back(kv);
-    }
-    std::string h = key.empty() ? "" : metric_rows(key);
-    if (all.size() > key.size()) {
-        h += "<details><summary>all " + std::to_string(all.size()) + " metrics</summary>" + metric_rows(all) + "</details>";
-    }
-    return h;
-}
-
-bool ends_with_png(const std::string &s) {
-    if (s.size() < 4) return false;
-    std::string tail = s.substr(s.size() - 4);
-    for (auto &c : tail) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return tail == ".png";
-}
-
-// PNG paths become thumbnails, other paths links; both as given (relative to the report directory).
-std::string artifacts_cell(const json &artifacts) {
-    std::vector<std::pair<std::string, std::string>> paths;
-    flatten(artifacts, "", paths);
-    std::string imgs, links;
-    for (const auto &[name, path] : paths) {
-        const std::string href = html_escape(path);
-        if (ends_with_png(path)) {
-            imgs += "<a href=\"" + href + "\"><figure><img src=\"" + href + "\" alt=\"" + html_escape(name) + "\">" +
-                    html_element("figcaption", "", name) + "</figure></a>";
-        } else {
-            links += "<a class=\"art\" href=\"" + href + "\" title=\"" + href + "\">" + html_escape(name) + "</a> ";
-        }
-    }
-    return (imgs.empty() ? "" : "<div class=\"thumbs\">" + imgs + "</div>") + links;
 }
 
 // Generic JSON rendering for the environment: objects as key/value tables, arrays of scalars inline,
@@ -218,6 +159,30 @@ std::string summary_bar(const json &summary) {
 
 std::string badge_label(const RunView &r, bool show_mode) { return r.case_name + (show_mode ? " · " + r.mode : ""); }
 
+// Failures and regressions, worst first, each in full.
+std::string failures_section(const std::vector<RunView> &runs, bool show_mode, double scale, const std::string &link_base) {
+    std::vector<RunView> bad;
+    for (const auto &r : runs) {
+        if (needs_attention(r.outcome)) bad.push_back(r);
+    }
+    std::stable_sort(bad.begin(), bad.end(), [](const RunView &a, const RunView &b) { return name_rank(a.outcome) > name_rank(b.outcome); });
+    std::string h = "<h2 id=\"failures\">Failures and regressions (" + std::to_string(bad.size()) + ")</h2>\n";
+    if (bad.empty()) h += "<p class=\"dim\">None: every run passed, was skipped, or failed as expected (XFAIL).</p>";
+    for (const auto &r : bad) h += failure_card(r, show_mode, scale, link_base);
+    return h;
+}
+
+// Everything else, one folded line per pipeline x profile.
+std::string passes_section(const std::vector<RunView> &runs, bool show_mode, double scale) {
+    std::vector<RunView> rest;
+    for (const auto &r : runs) {
+        if (!needs_attention(r.outcome)) rest.push_back(r);
+    }
+    return "<h2 id=\"passes\">Passed, skipped and expected failures (" + std::to_string(rest.size()) +
+           ")</h2><p class=\"small\">One line per pipeline × profile; click to expand. Time bars: median per call, "
+           "whisker min–max over the repeats, log scale up to " + duration_text(scale) + ".</p>\n" + folded_groups(rest, show_mode, scale);
+}
+
 std::string grid(const std::vector<RunView> &runs, bool show_mode) {
     std::vector<std::string> pipelines, profiles;
     for (const auto &r : runs) {
@@ -247,27 +212,6 @@ std::string grid(const std::vector<RunView> &runs, bool show_mode) {
     return h + "</tbody></table>";
 }
 
-std::string details_table(const std::vector<RunView> &runs) {
-    std::string h = "<table class=\"runs\"><thead><tr><th>pipeline</th><th>profile</th><th>case</th><th>mode</th>"
-                    "<th>outcome</th><th>duration</th><th>message</th><th>metrics</th><th>stderr / artifacts</th></tr></thead><tbody>";
-    for (const auto &r : runs) {
-        const RunRecord &rec = *r.rec;
-        h += "<tr id=\"run-" + std::to_string(r.index) + "\">" + html_element("td", "", r.pipeline);
-        h += "<td>" + html_escape(r.profile) + "<div class=\"small\">" + html_escape(rec.target) + "</div></td>";
-        h += html_element("td", "", r.case_name) + html_element("td", "", r.mode);
-        h += "<td>" + chip(r.outcome, r.outcome);
-        if (!rec.result_outcome.empty()) h += "<div class=\"small\">recorded " + html_escape(rec.result_outcome) + "</div>";
-        h += "</td>" + html_element("td", "style=\"white-space:nowrap\"", duration_text(rec.duration_ms));
-        h += html_element("td", "class=\"msg\"", rec.message);
-        h += "<td>" + metrics_cell(rec.metrics) + "</td><td class=\"aux\">";
-        if (!rec.stderr_tail.empty()) {
-            h += "<details><summary>stderr</summary>" + html_element("pre", "", rec.stderr_tail) + "</details>";
-        }
-        h += artifacts_cell(rec.artifacts) + "</td></tr>";
-    }
-    return h + "</tbody></table>";
-}
-
 }  // namespace
 
 void write_html_report(const RunResults &results, const std::string &dir) {
@@ -287,14 +231,18 @@ void write_html_report(const RunResults &results, const std::string &dir) {
                        "<title>Halide AOT harness report</title><style>" +
                        std::string(report_style::kCss) + report_style::outcome_css() + "</style></head><body>\n";
     page += header(env, summary) + summary_bar(summary) + "\n";
-    page += "<h2>Pipelines × profiles</h2>" + (runs.empty() ? "<p class=\"dim\">No runs.</p>" : grid(runs, show_mode)) + "\n";
-    page += "<h2>Runs</h2>" + details_table(runs) + "\n";
-    page += "<h2>Environment</h2>" + render_json(env) + "\n</body></html>\n";
-
     const std::string out_dir = dir.empty() ? "." : dir;
     if (const int e = make_dirs(out_dir)) {
         throw Error("cannot write report to " + out_dir + ": " + std::strerror(e) + "; choose a writable --report directory");
     }
+    char resolved[PATH_MAX];
+    const std::string link_base = realpath(out_dir.c_str(), resolved) ? resolved : "";
+    const double scale = max_call_ms(runs);
+    page += failures_section(runs, show_mode, scale, link_base) + "\n";
+    page += "<h2>Pipelines × profiles</h2>" + (runs.empty() ? "<p class=\"dim\">No runs.</p>" : grid(runs, show_mode)) + "\n";
+    page += passes_section(runs, show_mode, scale) + "\n";
+    page += "<h2>Environment</h2>" + render_json(env) + "\n<script>" + report_style::kScript + "</script></body></html>\n";
+
     try {
         write_file_atomic(out_dir + "/index.html", page);
     } catch (const Error &e) {

@@ -27,7 +27,7 @@ table{border-collapse:collapse;background:#fff}
 .grid th,.grid td,.runs th,.runs td{border:1px solid #e0e0e0;padding:6px 8px;vertical-align:top;text-align:left}
 .grid thead th,.runs thead th{background:#f0f0f0;font-size:13px}
 .grid tbody th{font-weight:600;white-space:nowrap}
-.grid td{min-width:140px;max-width:420px;border-left-width:4px}
+.grid td{min-width:140px;max-width:420px;border-left-width:4px}.grid td.pc{min-width:0}
 a.b{display:inline-block;padding:1px 7px;margin:2px 2px;border-radius:4px;font-size:12px;text-decoration:none;white-space:nowrap}
 a.b:hover{outline:2px solid #333}
 .runs{width:100%;font-size:13px}.runs td.aux{min-width:240px}.runs td.msg{max-width:460px;white-space:pre-wrap;word-break:break-word}
@@ -38,7 +38,19 @@ table.metrics td{padding:0;border:0;font-family:ui-monospace,Menlo,monospace;whi
 details summary{cursor:pointer;color:#1565c0;font-size:12px}
 pre{background:#1e1e1e;color:#ddd;padding:8px;border-radius:4px;max-width:640px;max-height:320px;overflow:auto;font-size:12px;white-space:pre-wrap}
 .thumbs{display:flex;gap:6px;flex-wrap:wrap}figure{margin:0;text-align:center;font-size:11px;color:#555}
-figure img{max-width:120px;max-height:120px;border:1px solid #ccc;image-rendering:pixelated;background:#fff}
+figure img{width:192px;height:auto;max-height:256px;object-fit:contain;border:1px solid #ccc;image-rendering:pixelated;background:#fff}
+.card{background:#fff;border:1px solid #e0e0e0;border-left:6px solid #555;border-radius:4px;padding:8px 12px;margin:10px 0;max-width:1100px}
+.card h3{margin:0 0 2px;font-size:15px}.card .msg{white-space:pre-wrap;word-break:break-word;margin:6px 0}
+.card .small,.fold .small{color:#777;font-size:12px}.out{margin:8px 0}.out h4{margin:4px 0;font-size:13px}
+p.worst{font-family:ui-monospace,Menlo,monospace;font-size:12px;margin:4px 0}.timing{font-size:12px;color:#444}
+figure.crop .cw{position:relative;width:136px;height:136px;overflow:hidden;border:1px solid #888;background:#fff}
+figure.crop .cw img{position:absolute;transform:scale(8);transform-origin:0 0;width:auto;height:auto;max-width:none;max-height:none;border:0}
+figure.crop .mark{position:absolute;left:63px;top:63px;width:8px;height:8px;border:1px solid #00e5ff;outline:1px solid #000}
+details.fold{background:#fff;border:1px solid #e6e6e6;border-radius:4px;margin:3px 0;padding:3px 8px;max-width:1100px}
+details.fold>summary{font-size:13px;color:#222}details.fold[open]{padding-bottom:8px}
+details.fold table.runs td.msg{max-width:520px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+td.tmc{white-space:nowrap;font-size:12px}svg.tm{vertical-align:middle}.tm-bar{fill:#90caf9}
+.tm-w{stroke:#1565c0;stroke-width:1.5}.tm-m{stroke:#0d47a1;stroke-width:2}
 a.art{font-size:12px}
 table.kv{font-size:13px;margin:2px 0}table.kv th{text-align:left;vertical-align:top;color:#444;padding:3px 10px 3px 6px;
  background:#f5f5f5;border:1px solid #e6e6e6;white-space:nowrap}table.kv td{padding:3px 6px;border:1px solid #e6e6e6}
@@ -47,12 +59,28 @@ ol.arr{margin:0;padding-left:22px}ol.arr>li{margin:3px 0}
 .o-OTHER{background:#555;color:#fff}
 )";
 
-// Per-outcome colours: .o-<NAME> for chips and badges, td.w-<NAME> for a grid cell's worst-outcome border.
+// Opens the folded group holding the run a link points at (#run-N), on load and on every link followed;
+// marks the page ready for the browser test.
+constexpr const char *kScript = R"(
+(function () {
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1)), el = id && document.getElementById(id);
+    if (!el) return;
+    for (var d = el.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) d.open = true;
+    el.scrollIntoView();
+  }
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
+  document.body.setAttribute('data-ready', '1');
+})();
+)";
+
+// Per-outcome colours: .o-<NAME> for chips and badges, .w-<NAME> for a grid cell's or card's left border.
 inline std::string outcome_css() {
     std::string css;
     for (const auto &s : outcome_table()) {
         css += std::string(".o-") + s.name + "{background:" + s.colour + ";color:" + s.text_colour + "}";
-        css += std::string("td.w-") + s.name + "{border-left-color:" + s.colour + "}";
+        css += std::string(".w-") + s.name + "{border-left-color:" + s.colour + "}";
     }
     return css + ".o-CRASH{box-shadow:inset 0 0 0 1px #ff5252}\n";
 }

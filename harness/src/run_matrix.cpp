@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "harness/error.h"
 #include "harness/files.h"
 #include "harness/golden.h"
+#include "harness/name_filter.h"
 #include "harness/opencl_info.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
@@ -74,22 +76,40 @@ std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpe
 
 std::vector<RunTask> plan_runs(const RunOptions &opts) {
     const Registry &reg = Registry::instance();
-    std::vector<std::string> pipes = reg.pipelines();
-    if (!opts.pipeline.empty()) pipes = {reg.spec(opts.pipeline).name};
-    if (!opts.profile.empty()) find_profile(opts.profile);
-    if (!opts.case_name.empty()) {
-        bool any = false;
-        for (const auto &p : pipes) {
-            for (const auto &c : reg.spec(p).cases) any |= c.name == opts.case_name;
-        }
-        if (!any) reg.spec(pipes.at(0)).find_case(opts.case_name);  // throws listing known cases
+    // Comma-separated names and globs; each must match something (a typo is an error, not an empty run).
+    const NameFilter pipe_filter("--pipeline", opts.pipeline), prof_filter("--profile", opts.profile),
+        case_filter("--case", opts.case_name);
+    const auto is_glob = [](const std::string &p) { return p.find_first_of("*?[") != std::string::npos; };
+    for (const auto &p : pipe_filter.patterns()) {
+        if (!is_glob(p)) reg.spec(p);  // a plain name: the registry's error, listing the pipelines
     }
+    for (const auto &p : prof_filter.patterns()) {
+        if (!is_glob(p)) find_profile(p);
+    }
+    pipe_filter.check_each_matches(reg.pipelines(), "pipeline");
+    std::vector<std::string> profile_names, case_names;
+    for (const auto &p : profiles()) profile_names.push_back(p.name);
+    prof_filter.check_each_matches(profile_names, "profile");
+    std::vector<std::string> pipes;
+    for (const auto &p : reg.pipelines()) {
+        if (!pipe_filter.matches(p)) continue;
+        pipes.push_back(p);
+        for (const auto &c : reg.spec(p).cases) {
+            if (std::find(case_names.begin(), case_names.end(), c.name) == case_names.end()) case_names.push_back(c.name);
+        }
+    }
+    for (const auto &c : case_filter.patterns()) {
+        if (!is_glob(c) && std::find(case_names.begin(), case_names.end(), c) == case_names.end()) {
+            reg.spec(pipes.at(0)).find_case(c);  // throws listing the known cases
+        }
+    }
+    case_filter.check_each_matches(case_names, "case of the selected pipelines");
     std::vector<RunTask> tasks;
     for (const auto &p : pipes) {
         for (const auto &prof : reg.profiles_of(p)) {
-            if (!opts.profile.empty() && prof != opts.profile) continue;
+            if (!prof_filter.matches(prof)) continue;
             for (const auto &c : reg.spec(p).cases) {
-                if (!opts.case_name.empty() && c.name != opts.case_name) continue;
+                if (!case_filter.matches(c.name)) continue;
                 for (const auto &mode : opts.modes) tasks.push_back({p, prof, c.name, mode});
             }
         }

@@ -86,6 +86,30 @@ TEST(CliOptions, RunOptions) {
     }
 }
 
+TEST(CliOptions, ReportKeepsArtifactsBesideItUnlessToldOtherwise) {
+    EXPECT_EQ(run_options(parse_command_args("run", {})).artifacts, "");
+    EXPECT_EQ(run_options(parse_command_args("run", {"--report", "out/rep"})).artifacts, "out/rep/artifacts");
+    EXPECT_EQ(run_options(parse_command_args("run", {"--report", "out/rep", "--artifacts", "a"})).artifacts, "a");
+}
+
+TEST(CliOptions, FailOnOutputRejectsPatternsThatExplodeInTimeOrMemory) {
+    // glibc's regcomp copies a subexpression per repetition count: 200^3 copies took 50 s and 1.7 GB.
+    for (const char *bad : {"(((a{200}){200}){200})", "((a{1,150}){150})", "((a|b){100}){250}", "(a)\\1"}) {
+        try {
+            run_options(parse_command_args("run", {"--fail-on-output", bad}));
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const Error &e) {
+            const std::string m = e.what();
+            EXPECT_NE(m.find(bad), std::string::npos) << m;
+            EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
+            EXPECT_TRUE(m.find("states") != std::string::npos || m.find("back-reference") != std::string::npos) << m;
+        }
+    }
+    for (const char *ok : {"a{255}", "(ab){100}c{50}", "(x|y){1,99}", "[0-9]{1,3}(\\.[0-9]{1,3}){3}", "\\\\1"}) {
+        EXPECT_NO_THROW(run_options(parse_command_args("run", {"--fail-on-output", ok}))) << ok;
+    }
+}
+
 TEST(CliOptions, FailOnOutputAcceptsOclgrindsPatternAndEscapedOrBracketedSymbols) {
     for (const char *ok : {"Invalid (read|write)|[Dd]ata race|Uninitiali[sz]ed|[Oo]clgrind.*(error|Error)",
                            "a\\++", "[+*]+", "x{2}y?", "[]+]*"}) {

@@ -116,10 +116,82 @@ TEST_F(ReportTest, WritesIndexWithEveryCaseBadge) {
     EXPECT_EQ(files, 1u);
 }
 
+TEST_F(ReportTest, FailuresFirstPassesFoldedPerPipelineAndProfile) {
+    json results = fixture();
+    for (const char *c : {"a", "b", "c"}) results["runs"].push_back(run("blur3x3", "cpu", c, "PASS", "fine"));
+    write_html_report(records(results), dir_);
+    const std::string html = read(dir_ + "/index.html");
+    const size_t failures = html.find("<h2 id=\"failures\">Failures and regressions (2)</h2>"),
+                 grid = html.find("<h2>Pipelines × profiles</h2>"), passes = html.find("<h2 id=\"passes\">");
+    ASSERT_NE(failures, std::string::npos);
+    ASSERT_NE(passes, std::string::npos);
+    EXPECT_LT(failures, grid);
+    EXPECT_LT(grid, passes);
+    // The failing runs as cards, worst first: TEARDOWN_FAULT (run 3), then FAIL (run 1).
+    const size_t teardown = html.find("<section class=\"card w-TEARDOWN_FAULT\" id=\"run-3\">"),
+                 fail = html.find("<section class=\"card w-FAIL\" id=\"run-1\">");
+    ASSERT_NE(teardown, std::string::npos);
+    ASSERT_NE(fail, std::string::npos);
+    EXPECT_LT(teardown, fail);
+    EXPECT_LT(fail, grid);
+    // blur3x3/cpu: four passes, one line; blur3x3/cuda (SKIP) and resize/zzz-custom (XFAIL) one each.
+    size_t folds = 0;
+    for (size_t at = html.find("<details class=\"fold\""); at != std::string::npos; at = html.find("<details class=\"fold\"", at + 1)) {
+        folds++;
+        EXPECT_GT(at, passes);
+    }
+    EXPECT_EQ(folds, 3u);
+    EXPECT_NE(html.find("<b>blur3x3 / cpu</b> <span class=\"chip o-PASS\">PASS 4</span>"), std::string::npos);
+    for (int i = 5; i < 8; i++) EXPECT_NE(html.find("<tr id=\"run-" + std::to_string(i) + "\">"), std::string::npos) << i;
+    // A link into a folded group opens it.
+    EXPECT_NE(html.find("closest('details')"), std::string::npos);
+}
+
+TEST_F(ReportTest, FailingImageOutputGetsLabelledImagesAndAnEightTimesCropOfTheWorstPixel) {
+    json results = fixture();
+    json &r = results["runs"][1];
+    r["metrics"] = {{"tolerance", "Exact"},
+                    {"run_ms", {2.0, 1.25, 1.5}},
+                    {"outputs",
+                     {{"out",
+                       {{"mismatches", 1}, {"mismatch_fraction", 0.0001}, {"max_abs_error", 243.0}, {"psnr_db", 58.126},
+                        {"worst_mismatch", {5, 7}}, {"worst_expected", 12}, {"worst_actual", 255}}}}}};
+    r["artifacts"] = {{"out.output_npy", "a/odd_case.host.out.output.npy"}, {"out.golden_png", "a/odd_case.host.out.golden.png"},
+                      {"out.output_png", "a/odd_case.host.out.output.png"}, {"out.diff_png", "a/odd_case.host.out.diff.png"}};
+    write_html_report(records(results), dir_);
+    const std::string html = read(dir_ + "/index.html");
+    EXPECT_NE(html.find("<p class=\"worst\">worst pixel (5, 7): expected 12, got 255</p>"), std::string::npos);
+    // The pixel at (5, 7) scaled 8x lands at (64, 64) of the 136 x 136 window: left (8 - 5) * 8, top (8 - 7) * 8.
+    for (const char *kind : {"golden", "output", "diff"}) {
+        const std::string crop = std::string("<figure class=\"crop\" data-x=\"5\" data-y=\"7\"><div class=\"cw\"><img src=\"a/odd_case.host.out.") +
+                                 kind + ".png\" alt=\"" + kind + " ×8 at (5, 7)\" style=\"left:24px;top:8px\">";
+        EXPECT_NE(html.find(crop), std::string::npos) << kind;
+        EXPECT_NE(html.find(std::string("<figcaption>") + kind + "</figcaption>"), std::string::npos) << kind;
+    }
+    EXPECT_NE(html.find("<th>max abs error</th><td>243</td>"), std::string::npos);
+    EXPECT_NE(html.find("<th>mismatch fraction</th><td>0.01 %</td>"), std::string::npos);
+    EXPECT_NE(html.find("<th>PSNR</th><td>58.13 dB</td>"), std::string::npos);
+    EXPECT_NE(html.find("call time <svg class=\"tm\""), std::string::npos);
+    EXPECT_NE(html.find("1.50 ms (1.25–2, 3 calls)"), std::string::npos);  // run_ms as median (min–max), not a raw list
+    EXPECT_NE(html.find(">out: odd_case.host.out.output.npy</a>"), std::string::npos);
+}
+
+TEST_F(ReportTest, ImagesInsideTheReportDirectoryAreLinkedRelatively) {
+    json results = fixture();
+    const std::string base = std::filesystem::canonical(dir_).string();
+    results["runs"][1]["artifacts"] = {{"out.output_png", base + "/artifacts/odd.output.png"},
+                                       {"out.golden_png", "/elsewhere/odd.golden.png"}};
+    write_html_report(records(results), dir_);
+    const std::string html = read(dir_ + "/index.html");
+    EXPECT_NE(html.find("<img src=\"artifacts/odd.output.png\""), std::string::npos);
+    EXPECT_NE(html.find("<img src=\"/elsewhere/odd.golden.png\""), std::string::npos);
+    EXPECT_EQ(html.find(base + "/artifacts"), std::string::npos);
+}
+
 TEST_F(ReportTest, EscapesEveryString) {
     write_html_report(records(fixture()), dir_);
     const std::string html = read(dir_ + "/index.html");
-    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_EQ(html.find("<script>alert"), std::string::npos);
     EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
     EXPECT_NE(html.find("clReleaseContext: &lt;abort&gt; &amp; more"), std::string::npos);
 }

@@ -84,6 +84,35 @@ class Scripts(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout)
         self.assertIn("SAFE", r.stdout)
 
+    def test_driver_diff_folds_drift_per_pipeline_profile_output(self):
+        # blur3x3/opencl: both cases in all four buffer modes drift (8 records, one group; the worst is odd in
+        # wrapped-device-only); brighten/opencl drifts in PSNR, where lower is worse.
+        old, new = [], []
+        for case in ("small", "odd"):
+            for k, mode in enumerate(("host", "device", "wrapped-host-visible", "wrapped-device-only")):
+                for side, err in ((old, 0.5), (new, 1.0 + k + (case == "odd"))):
+                    side.append({"pipeline": "blur3x3", "profile": "opencl", "case": case, "mode": mode,
+                                 "outcome": "PASS", "metrics": {"tolerance": "AbsTol(8)", "outputs": {
+                                     "output": {"max_abs_error": err, "mismatches": 0}}}})
+        for side, psnr in ((old, 60.0), (new, 48.5)):
+            side.append({"pipeline": "brighten", "profile": "opencl", "case": "small", "mode": "host", "outcome": "PASS",
+                         "metrics": {"outputs": {"output": {"psnr_db": psnr}}}})
+        for side, psnr in ((old, 60.0), (new, 52.0)):
+            side.append({"pipeline": "brighten", "profile": "opencl", "case": "odd", "mode": "host", "outcome": "PASS",
+                         "metrics": {"outputs": {"output": {"psnr_db": psnr}}}})
+        d = os.path.join(self.tmp.name, "drift")
+        a = fx.write(os.path.join(d, "old.json"), {"environment": {}, "runs": old})
+        b = fx.write(os.path.join(d, "new.json"), {"environment": {}, "runs": new})
+        r = fx.run_script("driver-diff", a, b, "--ignore-perf")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("10 metric drift(s) in 2 group(s)", r.stdout)
+        rows = [l for l in r.stdout.splitlines() if l.startswith("| blur3x3/opencl |") or l.startswith("| brighten/")]
+        self.assertEqual(len(rows), 2, r.stdout)
+        self.assertEqual(rows[0], "| blur3x3/opencl | output | AbsTol(8) | max_abs_error | 0.5 | 5.0 (odd/wrapped-device-only;"
+                                  " was 0.5) | 8 record(s): odd, small x device, host, wrapped-device-only, "
+                                  "wrapped-host-visible |")
+        self.assertIn("| psnr_db | 60.0 | 48.5 (small/host; was 60.0) | 2 record(s): odd, small x host |", rows[1])
+
     def test_history_ingest_and_run_ids(self):
         db = os.path.join(self.tmp.name, "h.sqlite")
         ids = []

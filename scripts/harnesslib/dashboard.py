@@ -11,15 +11,15 @@ import argparse
 import html
 import json
 import os
-import re
 import shutil
 import sys
 
-from . import compare, data, history, imaging, stats
+from . import compare, data, history, stats
+from .dashboard_records import COLOURS, record_page, slug
 
 CHARTJS = ["/usr/share/javascript/chart.js/chart.umd.js", "/usr/share/javascript/chart.js/chart.min.js",
            "/usr/share/javascript/chart.js/Chart.min.js"]
-COLOURS = {name: colour for name, (colour, _text) in data.COLOURS.items()}  # the outcome table's
+REGRESSION_COLOUR = COLOURS["FAIL"]
 SERIES_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf", "#e377c2"]
 
 
@@ -30,39 +30,70 @@ def find_chartjs():
     raise data.InputError("Chart.js not found (%s); install libjs-chart.js (scripts/setup does)" % CHARTJS[1])
 
 
-def slug(s):
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s)
-
-
 def load(con, max_runs):
+    """The charted runs, the series {(pipeline, profile): {case/mode: {run_id: point}}} where a point holds the
+    median, min and max Mpixel/s over the repetitions and the benchmark's name, the drivers {(run_id, profile):
+    driver}, and the real-time samples {run_id: {benchmark name: side entry}} for compare."""
     runs = [dict(r) for r in con.execute("SELECT * FROM runs ORDER BY id DESC LIMIT ?", (max_runs,))][::-1]
     ids = [r["id"] for r in runs]
-    series = {}  # (pipeline, profile) -> {case/mode: {run_id: Mpix/s}}
-    drivers = {}  # (run_id, profile) -> driver
+    series, drivers, samples = {}, {}, {}
     for b in con.execute("SELECT * FROM benchmarks WHERE run_id >= ? ORDER BY id", (ids[0] if ids else 0,)):
-        pps = [s[0] for s in con.execute("SELECT pixels_per_second FROM samples WHERE benchmark_id=? AND "
-                                         "pixels_per_second IS NOT NULL", (b["id"],))]
+        rows = con.execute("SELECT real_time_ms, pixels_per_second FROM samples WHERE benchmark_id=? ORDER BY rep",
+                           (b["id"],)).fetchall()
         if b["driver"]:
             drivers[(b["run_id"], b["profile"])] = b["driver"]
+        samples.setdefault(b["run_id"], {})[b["name"]] = {
+            "pipeline": b["pipeline"], "profile": b["profile"], "case": b["case_name"], "mode": b["mode"],
+            "error": b["error"], "samples": [{"real_time_ms": r[0]} for r in rows if r[0] is not None]}
+        pps = [r[1] / 1e6 for r in rows if r[1] is not None]
         if pps:
             series.setdefault((b["pipeline"], b["profile"]), {}).setdefault(
-                "%s/%s" % (b["case_name"], b["mode"]), {})[b["run_id"]] = stats.median(pps) / 1e6
+                "%s/%s" % (b["case_name"], b["mode"]), {})[b["run_id"]] = {
+                    "median": stats.median(pps), "min": min(pps), "max": max(pps), "name": b["name"]}
     for t in con.execute("SELECT run_id, profile, driver FROM tests WHERE driver != '' AND run_id >= ?",
                          (ids[0] if ids else 0,)):
         drivers.setdefault((t["run_id"], t["profile"]), t["driver"])
-    return runs, series, drivers
+    return runs, series, drivers, samples
 
 
-def chart_specs(runs, series, drivers):
+def significant_regressions(runs, samples, alpha, min_effect):
+    """{(run_id, benchmark name)} that compare calls a significant regression against the previous run with
+    benchmarks (the same test as scripts/compare: Mann-Whitney U, Holm over the run's benchmarks)."""
+    out, prev = set(), None
+    for r in runs:
+        cur = samples.get(r["id"])
+        if not cur:
+            continue
+        if prev is not None:
+            for row in compare.compare_bench(samples[prev], cur, alpha, min_effect)["benchmarks"]:
+                if row["verdict"] == "regression":
+                    out.add((r["id"], row["name"]))
+        prev = r["id"]
+    return out
+
+
+def chart_specs(runs, series, drivers, regressions=frozenset()):
+    """One chart per pipeline x profile: per case/mode a median line, a min-max band (two datasets filled
+    between, left out of the legend) and a red triangle where compare found a significant regression."""
     labels = ["#%d %s" % (r["id"], (r["started"] or "")[5:16].replace("T", " ")) for r in runs]
     specs = []
     for (pipeline, profile) in sorted(series):
         per_case = series[(pipeline, profile)]
-        datasets = []
+        datasets, marked = [], []
         for i, name in enumerate(sorted(per_case)):
-            datasets.append({"label": name, "data": [per_case[name].get(r["id"]) for r in runs],
-                             "borderColor": SERIES_COLOURS[i % len(SERIES_COLOURS)],
-                             "backgroundColor": SERIES_COLOURS[i % len(SERIES_COLOURS)]})
+            colour = SERIES_COLOURS[i % len(SERIES_COLOURS)]
+            pts = [per_case[name].get(r["id"]) for r in runs]
+            reg = [bool(p) and (r["id"], p["name"]) in regressions for p, r in zip(pts, runs)]
+            marked += [{"index": k, "series": name} for k, hit in enumerate(reg) if hit]
+            datasets.append({"label": name, "data": [p and p["median"] for p in pts], "borderColor": colour,
+                             "backgroundColor": colour,
+                             "pointStyle": ["triangle" if hit else "circle" for hit in reg],
+                             "pointRadius": [8 if hit else 3 for hit in reg],
+                             "pointBackgroundColor": [REGRESSION_COLOUR if hit else colour for hit in reg]})
+            for edge in ("max", "min"):
+                datasets.append({"label": "%s %s" % (name, edge), "band": True, "data": [p and p[edge] for p in pts],
+                                 "borderColor": "transparent", "backgroundColor": colour + "33", "pointRadius": 0,
+                                 "fill": "-1" if edge == "min" else False})
         markers, prev = [], None
         for i, r in enumerate(runs):
             d = drivers.get((r["id"], profile))
@@ -70,7 +101,7 @@ def chart_specs(runs, series, drivers):
                 markers.append({"index": i, "text": "\u2192 " + d})
             prev = d or prev
         specs.append({"id": slug("chart-%s-%s" % (pipeline, profile)), "title": "%s / %s" % (pipeline, profile),
-                      "labels": labels, "datasets": datasets, "markers": markers,
+                      "labels": labels, "datasets": datasets, "markers": markers, "regressions": marked,
                       "driver": drivers.get((runs[-1]["id"], profile), "") if runs else ""})
     return specs
 
@@ -83,62 +114,6 @@ def latest_with(con, what, before=None):
         args = (before,)
     row = con.execute(q + " ORDER BY id DESC LIMIT 1", args).fetchone()
     return row[0] if row else None
-
-
-def record_page(out_dir, run, rec, golden_dir):
-    """Writes records/<name>.html for one test record; returns its path relative to out_dir."""
-    e = html.escape
-    key = data.test_key(rec)
-    name = slug("run%d-%s" % (run["id"], key)) + ".html"
-    rdir = os.path.join(out_dir, "records")
-    os.makedirs(rdir, exist_ok=True)
-    images, links = [], []
-    arts = rec.get("artifacts") or {}
-    for aname, path in history.flatten(arts, "", []):
-        path = str(path)
-        if path.lower().endswith(".png") and os.path.exists(path):
-            dst = slug("run%d-%s-%s" % (run["id"], key, aname)) + ".png"
-            shutil.copyfile(path, os.path.join(rdir, dst))
-            images.append((aname, dst))
-        elif path.endswith(".npy") and os.path.exists(path):
-            out_name = aname[:-len("_output")] if aname.endswith("_output") else aname
-            golden = os.path.join(golden_dir, rec["pipeline"], "%s.npy" % rec["case"])
-            if not os.path.exists(golden):
-                golden = os.path.join(golden_dir, rec["pipeline"], "%s.%s.npy" % (rec["case"], out_name))
-            try:
-                prefix = slug("run%d-%s-%s" % (run["id"], key, out_name))
-                for p in imaging.write_triplet(golden, path, os.path.join(rdir, prefix)):
-                    images.append((os.path.basename(p)[len(prefix) + 1:-4], os.path.basename(p)))
-            except (OSError, ValueError) as err:
-                links.append("%s: %s (no image: %s)" % (aname, path, err))
-        else:
-            links.append("%s: %s" % (aname, path))
-    metrics = history.flatten(rec.get("metrics") or {}, "", [])
-    body = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>%s</title><link rel='stylesheet' "
-            "href='../style.css'></head><body><p><a href='../index.html'>&larr; dashboard</a></p>" % e(key),
-            "<h1>%s <span class='badge' style='background:%s'>%s</span></h1>"
-            % (e(key), COLOURS.get(rec.get("outcome"), "#000"), e(rec.get("outcome", "?"))),
-            "<p>%s</p><table>" % e(rec.get("message", ""))]
-    for k, v in (("run", "#%d %s (%s)" % (run["id"], run["started"], (run["git_commit"] or "")[:12])),
-                 ("target", rec.get("target", "")), ("driver", data.test_driver(rec)),
-                 ("duration", "%.1f ms" % (rec.get("duration_ms") or 0)), ("recorded outcome", rec.get("result_outcome", ""))):
-        if v:
-            body.append("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))))
-    body.append("</table>")
-    if images:
-        body.append("<h2>Images</h2><div class='thumbs'>" + "".join(
-            "<figure><a href='%s'><img src='%s' alt='%s'></a><figcaption>%s</figcaption></figure>"
-            % (e(f), e(f), e(n), e(n)) for n, f in images) + "</div>")
-    if links:
-        body.append("<h2>Artifacts</h2><ul>" + "".join("<li>%s</li>" % e(l) for l in links) + "</ul>")
-    body.append("<h2>Metrics</h2><table>" + "".join("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v)))
-                                                    for k, v in metrics) + "</table>")
-    if rec.get("stderr_tail"):
-        body.append("<h2>stderr</h2><pre>%s</pre>" % e(rec["stderr_tail"]))
-    body.append("</body></html>\n")
-    with open(os.path.join(rdir, name), "w", encoding="utf-8") as f:
-        f.write("\n".join(body))
-    return "records/" + name
 
 
 def grid_html(out_dir, run, tests, golden_dir):
@@ -203,11 +178,13 @@ JS = r"""
     new Chart(canvas, {
       type: 'line',
       data: {labels: s.labels, datasets: s.datasets.map(function (d) {
-        return Object.assign({spanGaps: true, tension: 0, pointRadius: 3, borderWidth: 2}, d); })},
+        return Object.assign({spanGaps: true, tension: 0, pointRadius: 3, borderWidth: 2, fill: false}, d); })},
       options: {animation: false, responsive: true, maintainAspectRatio: false,
         scales: {y: {beginAtZero: true, title: {display: true, text: 'Mpixel/s (median)'}},
                  x: {ticks: {maxRotation: 0, autoSkip: true}}},
-        plugins: {legend: {position: 'bottom'}, driverMarkers: {markers: s.markers}}},
+        plugins: {legend: {position: 'bottom', labels: {filter: function (item, data) {
+                   return !data.datasets[item.datasetIndex].band; }}},
+                  driverMarkers: {markers: s.markers}}},
       plugins: [markerPlugin]
     });
     const ctx = canvas.getContext('2d');
@@ -228,7 +205,7 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
     if not os.path.exists(db_path):
         raise data.InputError("no history at %s; run scripts/nightly or scripts/history ingest first" % db_path)
     con = history.connect(db_path)
-    runs, series, drivers = load(con, max_runs)
+    runs, series, drivers, samples = load(con, max_runs)
     if not runs:
         raise data.InputError("the history at %s has no runs yet" % db_path)
     os.makedirs(out_dir, exist_ok=True)
@@ -283,9 +260,12 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
                                                          (cand_t,))]
         parts.append("<h2>Outcomes of run #%d</h2>" % cand_t)
         parts.append(grid_html(out_dir, trun, tests, golden_dir))
-    specs = chart_specs(runs, series, drivers)
+    specs = chart_specs(runs, series, drivers, significant_regressions(runs, samples, alpha, min_effect))
     parts.append("<h2>Throughput over time</h2><p class='muted'>Median pixels per second over the repetitions of "
-                 "each benchmark; dashed lines mark a change of the profile's driver.</p><div class='charts'>")
+                 "each benchmark, the shaded band from the slowest to the fastest repetition; a red triangle marks "
+                 "a significant regression against the run before (Mann-Whitney U, Holm-adjusted, alpha %g, minimum "
+                 "effect %g %%); dashed lines mark a change of the profile's driver.</p><div class='charts'>"
+                 % (alpha, 100 * min_effect))
     for s in specs:
         parts.append("<div class='chart'><h3>%s</h3><div class='muted'>%s</div><div style='height:260px'>"
                      "<canvas id='%s'></canvas></div></div>" % (e(s["title"]), e(("driver: " + s["driver"]) if s["driver"] else "CPU profile: no OpenCL/CUDA driver"), s["id"]))

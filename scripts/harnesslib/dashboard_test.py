@@ -39,6 +39,60 @@ class Dashboard(unittest.TestCase):
                 self.assertIn("-output-%s.png" % img, rpage)
             self.assertTrue(os.path.exists(os.path.join(out, "records", "run5-blur3x3_opencl-mali_small_host-output-diff.png")))
 
+    def test_bands_and_only_significant_regressions_marked(self):
+        with tempfile.TemporaryDirectory() as t:
+            db = os.path.join(t, "h.sqlite")
+            fx.build_history(db, t)
+            index = dashboard.render(db, os.path.join(t, "dash"), fx.GOLDEN)
+            with open(index) as f:
+                page = f.read()
+            specs = {s["title"]: s for s in json.loads(
+                page.split("<script id='chart-data' type='application/json'>")[1].split("</script>")[0])}
+            for s in specs.values():
+                lines = [d for d in s["datasets"] if not d.get("band")]
+                bands = {d["label"]: d for d in s["datasets"] if d.get("band")}
+                self.assertEqual(len(bands), 2 * len(lines))
+                for d in lines:
+                    lo, hi = bands[d["label"] + " min"]["data"], bands[d["label"] + " max"]["data"]
+                    for k, m in enumerate(d["data"]):
+                        if m is not None:
+                            self.assertLessEqual(lo[k], m)
+                            self.assertLessEqual(m, hi[k])
+                    self.assertEqual(bands[d["label"] + " min"]["fill"], "-1")
+            # Run 3 (oclgrind: hundreds of times slower) and the planted 20 % slowdown in run 5 are significant;
+            # the PoCL re-run (run 2, noise only) and the way back to PoCL (run 4, faster) are not.
+            ocl = specs["blur3x3 / opencl"]
+            resident = [d for d in ocl["datasets"] if d["label"] == "small/resident"][0]
+            self.assertEqual([k for k, st in enumerate(resident["pointStyle"]) if st == "triangle"], [2, 4])
+            for title in ("blur3x3 / cpu", "blur3x3 / host", "brighten / cpu"):
+                self.assertEqual(specs[title]["regressions"], [], title)
+            # One golden / output / diff set on the record page, labelled.
+            rec = os.path.join(t, "dash", "records", "run5-blur3x3_opencl-mali_small_host.html")
+            with open(rec) as f:
+                rpage = f.read()
+            self.assertEqual(rpage.count("<img "), 3)
+            for kind in ("golden", "output", "diff"):
+                self.assertIn("<figcaption>%s</figcaption>" % kind, rpage)
+
+    def test_ingest_takes_the_run_time_from_the_files(self):
+        with tempfile.TemporaryDirectory() as t:
+            db = os.path.join(t, "h.sqlite")
+            r = fx.run_script("history", "ingest", "--bench", fx.fixture("pocl", "bench.json"), "--db", db)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(sqlite3.connect(db).execute("SELECT started FROM runs").fetchone()[0],
+                             "2026-11-23T10:53:32+00:00")  # the benchmark's context date, not now
+            res = fx.write(os.path.join(t, "r.json"), fx.load("pocl", "results.json"))
+            os.utime(res, (1700000000, 1700000000))
+            r = fx.run_script("history", "ingest", "--results", res, "--db", db)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(sqlite3.connect(db).execute("SELECT started FROM runs WHERE id=2").fetchone()[0],
+                             "2023-11-14T22:13:20+00:00")  # no start recorded: when the run wrote the file
+            doc = fx.load("pocl", "results.json")
+            doc["started"] = "2026-11-20T01:02:03+00:00"
+            r = fx.run_script("history", "ingest", "--results", fx.write(os.path.join(t, "s.json"), doc), "--db", db)
+            self.assertEqual(sqlite3.connect(db).execute("SELECT started FROM runs WHERE id=3").fetchone()[0],
+                             "2026-11-20T01:02:03+00:00")
+
     def test_no_history_is_an_error(self):
         r = fx.run_script("dashboard", "--db", "/nonexistent/h.sqlite", "--out", "/tmp/x")
         self.assertEqual(r.returncode, 2)

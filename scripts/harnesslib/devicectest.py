@@ -17,10 +17,21 @@ import argparse
 import datetime
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+
+
+# Characters XML 1.0 forbids (C0 controls but tab, newline and carriage return; lone surrogates; U+FFFE/U+FFFF):
+# ElementTree writes them as they are, which makes the file unreadable for every JUnit consumer.
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text):
+    """`text` with each character XML forbids written as [NON-XML-CHAR-0x1B], as ctest's own JUnit does."""
+    return _XML_FORBIDDEN.sub(lambda m: "[NON-XML-CHAR-0x%X]" % ord(m.group()), str(text))
 
 
 def sh_quote(s):
@@ -125,7 +136,7 @@ def junit_from_fallback(plan_tests, out_dir):
     total_time = 0.0
     for i, t in enumerate(plan_tests, 1):
         counts["tests"] += 1
-        case = ET.SubElement(suite, "testcase", name=t["name"], classname=t["name"])
+        case = ET.SubElement(suite, "testcase", name=xml_safe(t["name"]), classname=xml_safe(t["name"]))
         log = ""
         log_path = os.path.join(out_dir, "logs", "%d.log" % i)
         if os.path.exists(log_path):
@@ -151,7 +162,7 @@ def junit_from_fallback(plan_tests, out_dir):
             case.set("status", "fail")
             ET.SubElement(case, "failure", message="Failed (exit code %d)" % rc)
             counts["failures"] += 1
-        ET.SubElement(case, "system-out").text = log
+        ET.SubElement(case, "system-out").text = xml_safe(log)
     for k, v in counts.items():
         suite.set(k, str(v))
     suite.set("time", "%g" % total_time)

@@ -121,7 +121,8 @@ def check_results(out_dir, expected, r, ctest_path):
     got = {name: status for name, status, _, _ in devicectest.read_junit(junit)}
     want = {name: v[0] for name, v in expected.items()}
     check(got == want, "JUnit tests/outcomes %s, expected %s" % (got, want))
-    ET.parse(junit)  # well-formed
+    suite = ET.parse(junit).getroot().get("name")  # well-formed, and the suite has a name
+    check(suite and suite != "(empty)" and "device-ctest" in suite, "JUnit suite named %r" % suite)
     with open(os.path.join(out_dir, "results.json")) as f:
         res = json.load(f)
     outcomes = {"%s/%s/%s" % (x["pipeline"], x["profile"], x["case"]): x["outcome"] for x in res["runs"]}

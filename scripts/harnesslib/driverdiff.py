@@ -20,9 +20,13 @@ DRIFT_KEYS = ("max_abs_error", "max_rel_error", "max_ulp_error", "mismatches", "
               "nan_mismatches")
 
 
+# Metrics where a larger value is better (all others: smaller is better).
+HIGHER_IS_BETTER = ("psnr_db",)
+
+
 def metric_drift(old_tests, new_tests):
-    """Tests with the same passing outcome on both sides whose compare metrics differ:
-    [{key, tolerance, metric, old, new}]."""
+    """Records with the same passing outcome on both sides whose compare metrics differ, one row per record x
+    output x metric: [{key, pipeline, profile, case, mode, output, tolerance, metric, old, new}]."""
     rows = []
     for key in sorted(set(old_tests) & set(new_tests)):
         o, n = old_tests[key], new_tests[key]
@@ -34,9 +38,44 @@ def metric_drift(old_tests, new_tests):
             for m in DRIFT_KEYS:
                 a, b = oo[out].get(m), no[out].get(m)
                 if a is not None and b is not None and a != b:
-                    rows.append({"key": key, "output": out, "tolerance": (n.get("metrics") or {}).get("tolerance", ""),
+                    rows.append({"key": key, "pipeline": n.get("pipeline"), "profile": n.get("profile"),
+                                 "case": n.get("case"), "mode": n.get("mode", "host"), "output": out,
+                                 "tolerance": (n.get("metrics") or {}).get("tolerance", ""),
                                  "metric": m, "old": a, "new": b})
     return rows
+
+
+def _worse(metric, a, b):
+    """Whether value a of `metric` is worse than b."""
+    return a < b if metric in HIGHER_IS_BETTER else a > b
+
+
+def group_drift(rows):
+    """Drift rows folded per pipeline x profile x output x metric (cases and buffer modes folded): the worst new
+    value, the old value of the same record, the worst old value, and which cases and modes drifted. Sorted by
+    pipeline, profile, output, metric."""
+    groups = {}
+    for r in rows:
+        g = groups.setdefault((r["pipeline"], r["profile"], r["output"], r["metric"]), {
+            "pipeline": r["pipeline"], "profile": r["profile"], "output": r["output"], "metric": r["metric"],
+            "tolerance": r["tolerance"], "records": 0, "cases": [], "modes": [], "worst": r, "old_worst": r["old"]})
+        g["records"] += 1
+        for field, k in (("cases", "case"), ("modes", "mode")):
+            if r[k] not in g[field]:
+                g[field].append(r[k])
+        if _worse(r["metric"], r["new"], g["worst"]["new"]):
+            g["worst"] = r
+        if _worse(r["metric"], r["old"], g["old_worst"]):
+            g["old_worst"] = r["old"]
+    return [groups[k] for k in sorted(groups, key=lambda k: tuple(str(x) for x in k))]
+
+
+def _drift_row(g):
+    w = g["worst"]
+    where = "%s/%s" % (w["case"], w["mode"])
+    folded = "%d record(s): %s x %s" % (g["records"], ", ".join(map(str, g["cases"])), ", ".join(map(str, g["modes"])))
+    return ["%s/%s" % (g["pipeline"], g["profile"]), g["output"], g["tolerance"], g["metric"], str(g["old_worst"]),
+            "%s (%s; was %s)" % (w["new"], where, w["old"]), folded]
 
 
 def build(old, new, alpha, min_effect, ignore_perf=False, correction="holm"):
@@ -45,7 +84,8 @@ def build(old, new, alpha, min_effect, ignore_perf=False, correction="holm"):
     flips = (res["tests"] or {}).get("flips", [])
     res["old_drivers"], res["new_drivers"] = data.side_drivers(old), data.side_drivers(new)
     res["new_teardown_faults"] = [f for f in flips if f["cand"] == "TEARDOWN_FAULT"]
-    res["drift"] = metric_drift(old["tests"], new["tests"]) if res["tests"] is not None else []
+    res["drift_records"] = metric_drift(old["tests"], new["tests"]) if res["tests"] is not None else []
+    res["drift"] = group_drift(res["drift_records"])
     res["counts"] = {"old": outcome_counts(old["tests"]), "new": outcome_counts(new["tests"])}
     res["ignore_perf"] = ignore_perf
     res["failed"] = bool(res["worse_flips"] or (res["regressions"] and not ignore_perf))
@@ -78,9 +118,10 @@ def _sections(res):
            "no results on one side" if res["tests"] is None else "none")
     yield ("New TEARDOWN_FAULTs", ["test", "old", "message"],
            [[f["key"], f["base"], f["cand_message"]] for f in res["new_teardown_faults"]], "none")
-    yield ("Metric drift within tolerance", ["test", "output", "tolerance", "metric", "old", "new"],
-           [[d["key"], d["output"], d["tolerance"], d["metric"], str(d["old"]), str(d["new"])] for d in res["drift"]],
-           "none: every test that passes on both has identical error metrics")
+    yield ("Metric drift within tolerance (per pipeline x profile x output; cases and buffer modes folded)",
+           ["pipeline/profile", "output", "tolerance", "metric", "old worst", "new worst (where; its old value)",
+            "drifted"],
+           [_drift_row(g) for g in res["drift"]], "none: every test that passes on both has identical error metrics")
     rows = sorted(res["bench"]["benchmarks"], key=lambda r: ({"regression": 0, "improvement": 1}.get(r["verdict"], 2),
                                                              r["name"]))
     yield ("Performance (median real time per iteration, Mann-Whitney U, alpha %g, minimum effect %g %%, "
@@ -105,9 +146,10 @@ def to_markdown(res):
              "| run | %s | %s |" % (cell(res["base"]), cell(res["candidate"])),
              "| drivers | %s | %s |" % (cell("; ".join(res["old_drivers"]) or "-"), cell("; ".join(res["new_drivers"]) or "-")),
              "| outcomes | %s | %s |" % (res["counts"]["old"], res["counts"]["new"]), "",
-             "**%s** (%d outcome change(s), %d new TEARDOWN_FAULT(s), %d metric drift(s), %d significant "
-             "regression(s), %d improvement(s))" % (verdict_line(res), len((res["tests"] or {}).get("flips", [])),
-                                                   len(res["new_teardown_faults"]), len(res["drift"]),
+             "**%s** (%d outcome change(s), %d new TEARDOWN_FAULT(s), %d metric drift(s) in %d group(s), %d "
+             "significant regression(s), %d improvement(s))" % (verdict_line(res), len((res["tests"] or {}).get("flips", [])),
+                                                   len(res["new_teardown_faults"]), len(res["drift_records"]),
+                                                   len(res["drift"]),
                                                    res["regressions"], res["improvements"]), ""]
     for title, header, rows, empty in _sections(res):
         lines += ["## " + title, ""]

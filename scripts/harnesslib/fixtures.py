@@ -5,7 +5,7 @@ import os
 import shutil
 import subprocess
 
-from . import data, history
+from . import data, history, imaging
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(SCRIPTS)
@@ -69,12 +69,15 @@ def plant_fail(results_doc, which=FAIL_TEST, artifact_dir=None):
     out = r["metrics"]["outputs"]["output"]
     out.update({"passed": False, "mismatches": len(wrong), "max_abs_error": 255.0,
                 "mismatch_fraction": len(wrong) / float(len(raw) - hlen), "message": r["message"]})
-    if artifact_dir:
+    if artifact_dir:  # as the harness keeps them: the output .npy and golden / output / diff PNGs
         os.makedirs(artifact_dir, exist_ok=True)
-        path = os.path.join(artifact_dir, "%s.output.npy" % which[2])
-        with open(path, "wb") as f:
+        prefix = os.path.join(artifact_dir, "%s.host.output" % which[2])
+        with open(prefix + ".output.npy", "wb") as f:
             f.write(bytes(raw))
-        r["artifacts"] = {"output_output": path}
+        r["artifacts"] = {"output.output_npy": prefix + ".output.npy"}
+        for kind, png in zip(("golden", "output", "diff"), imaging.write_triplet(golden, prefix + ".output.npy", prefix)):
+            os.replace(png, "%s.%s.png" % (prefix, kind))
+            r["artifacts"]["output.%s_png" % kind] = "%s.%s.png" % (prefix, kind)
     doc["summary"] = {}
     return doc
 

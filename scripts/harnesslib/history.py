@@ -140,6 +140,27 @@ def ingest_bench(con, run_id, doc, path=""):
     return len(nb["bench"])
 
 
+def document_time(path):
+    """When the run that wrote `path` happened, ISO 8601 UTC: the results' environment.started (written by
+    `aot-harness run`), else a Google Benchmark context's "date", else the file's modification time (when the run wrote it)."""
+    doc = data.read_json(path)
+    stamp = None
+    if isinstance(doc, dict):
+        stamp = doc.get("started") or (doc.get("environment") or {}).get("started")
+    if not stamp and isinstance(doc, dict) and isinstance(doc.get("context"), dict):
+        stamp = doc["context"].get("date")
+    if stamp:
+        try:
+            t = datetime.datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
+            if t.tzinfo is None:
+                t = t.astimezone()  # Google Benchmark writes local time without an offset on some versions
+            return t.astimezone(datetime.timezone.utc).replace(microsecond=0).isoformat()
+        except ValueError:
+            pass
+    return datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc).replace(
+        microsecond=0).isoformat()
+
+
 def ingest_file(con, run_id, path):
     """Ingests a results or bench JSON file, whichever it is. Returns (kind, count)."""
     doc = data.read_json(path)
@@ -202,7 +223,8 @@ def main(argv=None):
     ing.add_argument("--run", type=int, help="add to this existing run instead of creating one")
     ing.add_argument("--label", default="", help="free text shown with the run, e.g. 'nightly' or 'oclgrind'")
     ing.add_argument("--commit", help="git commit (default: HEAD of this checkout)")
-    ing.add_argument("--time", help="run time, ISO 8601 (default: now)")
+    ing.add_argument("--time", help="run time, ISO 8601 (default: the earliest time the files record: the "
+                                    "results' start, the benchmarks' date, else the file's modification time)")
     ing.add_argument("--host", help="host name (default: this machine's)")
     ing.add_argument("--status", default="complete", help="status of a new run (default complete)")
     lst = sub.add_parser("list", help="list the runs")
@@ -226,7 +248,8 @@ def main(argv=None):
             data.read_json(p)
         con = connect(args.db)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        run_id = args.run or create_run(con, args.time, args.commit if args.commit is not None else git_commit(root),
+        when = args.time or min(document_time(p) for p in args.results + args.bench)
+        run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
                                         args.host, args.label, "running")
         for p in args.results + args.bench:
             kind, n = ingest_file(con, run_id, p)

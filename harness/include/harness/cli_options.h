@@ -53,11 +53,12 @@ Args parse_command_args(const std::string &command, const std::vector<std::strin
 
 // `run`'s options, checked.
 struct RunOptions {
-    std::string pipeline, profile, case_name;  // --pipeline, --profile, --case filters ("" = all)
+    std::string pipeline, profile, case_name;  // --pipeline, --profile, --case: names and globs, comma-separated ("" = all)
     std::string golden_dir;           // --golden-dir ("" = default_golden_dir())
     std::string artifacts;            // --artifacts ("" = keep nothing)
     std::string xfail;                // --xfail ("" = <golden-dir>/xfail.json)
-    std::string json;                 // --json results file ("" = none)
+    std::string json;                 // --json results file ("" = none, "-" = stdout)
+    std::string junit;                // --junit JUnit XML file ("" = none)
     std::string report;               // --report directory ("" = none)
     double timeout = 60;              // --timeout, seconds, 1..86400
     int repeats = 3;                  // --repeats, 1..100

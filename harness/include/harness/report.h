@@ -8,10 +8,12 @@
 
 namespace harness {
 
-// Writes `dir`/index.html: a self-contained page (inline CSS, no external assets) with the summary
-// counts, the pipeline x profile grid (one cell per case, coloured by outcome, worst outcome first),
-// a table of every run with its message, metrics and stderr tail, and the environment. Creates `dir`
-// if needed; throws Error naming the directory if it cannot be written.
+// Writes `dir`/index.html: a self-contained page (inline CSS, a few lines of script, images linked
+// as the records give their paths) with the summary counts; failures and regressions first, each in
+// full (labelled metrics, the worst pixel of each image output with an 8x crop of golden / output /
+// diff, call times, stderr); the pipeline x profile grid; passes, skips and XFAILs folded to one line
+// per pipeline x profile with a per-case timing chart; and the environment. Creates `dir` if needed;
+// throws Error naming the directory if it cannot be written.
 void write_html_report(const RunResults &results, const std::string &dir);
 
 }  // namespace harness
