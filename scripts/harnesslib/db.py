@@ -72,6 +72,23 @@ class Connection:
         row = self.execute(sql + " RETURNING id", params).fetchone()
         return row[0] if row else None
 
+    def insert_many(self, table, cols, rows, returning):
+        """INSERT ... ON CONFLICT DO NOTHING of many rows; returns the `returning` columns of the rows added
+        (rows that conflicted are left out). PostgreSQL: one statement per 1000 rows."""
+        rows = [tuple(r) for r in rows]
+        head = "INSERT INTO %s(%s) VALUES " % (table, ", ".join(cols))
+        tail = " ON CONFLICT DO NOTHING RETURNING " + ", ".join(returning)
+        if self.kind == "sqlite":
+            out = []
+            for r in rows:
+                got = self.raw.execute(head + "(" + ",".join("?" * len(cols)) + ")" + tail, r).fetchone()
+                if got is not None:
+                    out.append(tuple(got))
+            return out
+        import psycopg2.extras
+        return [tuple(x) for x in psycopg2.extras.execute_values(self.raw.cursor(), head + "%s" + tail, rows,
+                                                                 page_size=1000, fetch=True)] if rows else []
+
     def __enter__(self):
         if self.kind == "sqlite":
             self.raw.__enter__()

@@ -42,6 +42,8 @@ CREATE INDEX IF NOT EXISTS samples_bench ON samples(benchmark_id);
 CREATE INDEX IF NOT EXISTS metrics_test ON metrics(test_id);
 CREATE INDEX IF NOT EXISTS tests_history ON tests(pipeline, profile, case_name, mode, run_id);
 """
+TEST_COLS = ("run_id", "pipeline", "profile", "case_name", "mode", "outcome", "result_outcome", "message",
+             "duration_ms", "target", "driver", "record_json")
 # What makes an ingest idempotent: one run per run_key, one test per key, one benchmark per name and one
 # environment value per key in a run. A second ingest of the same shard (a retry) adds nothing.
 UNIQUE = [("runs_key", "runs(run_key)"), ("environment_key", "environment(run_id, source, key)"),
@@ -57,8 +59,18 @@ def connect(target):
     its schema is there (a history written before run_key and the unique keys gets them)."""
     con = db.open_db(target)
     if con.kind == "postgresql":
-        with con:  # one schema creation at a time: concurrent CREATE IF NOT EXISTS can collide on PostgreSQL
+        names = ["runs", "environment", "tests", "metrics", "benchmarks", "samples", "ingested"] + [n for n, _ in UNIQUE]
+        # pg_class read with the statement's snapshot (to_regclass could answer from a stale cache)
+        complete = lambda: con.execute("SELECT COUNT(DISTINCT relname) FROM pg_class WHERE relname = ANY(?) AND "
+                                       "relnamespace = current_schema()::regnamespace", (names,)).fetchone()[0] == len(names)
+        # CREATE ... IF NOT EXISTS still locks the tables it checks, which deadlocks with running ingests:
+        # only a history without its schema gets DDL, one process at a time.
+        if complete():
+            return con
+        with con:
             con.execute("SELECT pg_advisory_xact_lock(7310001)")
+            if complete():  # made by another process while this one waited
+                return con
             for stmt in SCHEMA.format(**db.SCHEMA_TYPES["postgresql"]).split(";"):
                 if stmt.strip():
                     con.execute(stmt)
@@ -146,22 +158,22 @@ def ingest_results(con, run_id, doc, path=""):
     with con:
         con.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
                         _env_rows(run_id, "results", doc.get("environment") or {}))
-        added, nums = 0, []
-        for rec in doc.get("runs", []):
-            tid = con.insert(
-                "INSERT INTO tests(run_id, pipeline, profile, case_name, mode, outcome, result_outcome, message,"
-                " duration_ms, target, driver, record_json) VALUES(?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                (run_id, rec.get("pipeline"), rec.get("profile"), rec.get("case"), rec.get("mode", "host"),
-                 rec.get("outcome"), rec.get("result_outcome", ""), rec.get("message", ""),
-                 rec.get("duration_ms"), rec.get("target", ""), data.test_driver(rec), json.dumps(rec)))
-            if tid is None:  # already in this run (a shard ingested twice)
-                continue
-            added += 1
-            nums += [(tid, k, float(v)) for k, v in flatten(rec.get("metrics") or {}, "", [])
-                     if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        recs = doc.get("runs", [])
+        rows = [(run_id, rec.get("pipeline"), rec.get("profile"), rec.get("case"), rec.get("mode", "host"),
+                 rec.get("outcome"), rec.get("result_outcome", ""), rec.get("message", ""), rec.get("duration_ms"),
+                 rec.get("target", ""), data.test_driver(rec), json.dumps(rec)) for rec in recs]
+        # records already in this run (a shard ingested twice) conflict and are left out
+        got = con.insert_many("tests", TEST_COLS, rows, ("id", "pipeline", "profile", "case_name", "mode"))
+        added = {tuple(x[1:]): x[0] for x in got}
+        nums = []
+        for rec, row in zip(recs, rows):
+            tid = added.pop(tuple(row[1:5]), None)
+            if tid is not None:
+                nums += [(tid, k, float(v)) for k, v in flatten(rec.get("metrics") or {}, "", [])
+                         if isinstance(v, (int, float)) and not isinstance(v, bool)]
         con.executemany("INSERT INTO metrics VALUES(?,?,?)", nums)
         con.execute("INSERT INTO ingested VALUES(?,?,?,?)", (run_id, "results", path, now()))
-    return added
+    return len(got)
 
 
 def ingest_bench(con, run_id, doc, path=""):
@@ -171,20 +183,17 @@ def ingest_bench(con, run_id, doc, path=""):
     with con:
         con.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
                         _env_rows(run_id, "bench", nb["context"]))
-        added, rows = 0, []
-        for name, b in nb["bench"].items():
-            bid = con.insert("INSERT INTO benchmarks(run_id, name, pipeline, profile, case_name, mode, label,"
-                             " driver, error) VALUES(?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                             (run_id, name, b["pipeline"], b["profile"], b["case"], b["mode"], b["label"],
-                              b["driver"], b["error"]))
-            if bid is None:
-                continue
-            added += 1
+        got = con.insert_many("benchmarks", ("run_id", "name", "pipeline", "profile", "case_name", "mode", "label",
+                                             "driver", "error"),
+                              [(run_id, name, b["pipeline"], b["profile"], b["case"], b["mode"], b["label"], b["driver"],
+                                b["error"]) for name, b in nb["bench"].items()], ("id", "name"))
+        rows = []
+        for bid, name in got:  # names already in this run conflict and are left out
             rows += [(bid, s["rep"], s["real_time_ms"], s["cpu_time_ms"], s["iterations"],
-                      s["pixels_per_second"], s["bytes_per_second"]) for s in b["samples"]]
+                      s["pixels_per_second"], s["bytes_per_second"]) for s in nb["bench"][name]["samples"]]
         con.executemany("INSERT INTO samples VALUES(?,?,?,?,?,?,?)", rows)
         con.execute("INSERT INTO ingested VALUES(?,?,?,?)", (run_id, "bench", path, now()))
-    return added
+    return len(got)
 
 
 def ingest_file(con, run_id, path):

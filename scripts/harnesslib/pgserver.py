@@ -96,6 +96,9 @@ def stop(base):
     if os.path.exists(os.path.join(datadir, "postmaster.pid")):
         subprocess.run(_as_server_user([os.path.join(bindir(), "pg_ctl"), "-D", datadir, "-m", "immediate", "-w",
                                         "stop"]), capture_output=True, timeout=120, cwd=base)
+    keep = os.environ.get("PG_SCRATCH_KEEP_LOG")  # for debugging: where to copy the server's log
+    if keep and os.path.exists(os.path.join(base, "server.log")):
+        shutil.copyfile(os.path.join(base, "server.log"), keep)
     shutil.rmtree(base, ignore_errors=True)
 
 
