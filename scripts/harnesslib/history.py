@@ -17,6 +17,7 @@ Each ingest is one transaction, so a run that stops midway keeps everything inge
 import datetime
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -41,6 +42,7 @@ CREATE INDEX IF NOT EXISTS bench_run ON benchmarks(run_id);
 CREATE INDEX IF NOT EXISTS samples_bench ON samples(benchmark_id);
 CREATE INDEX IF NOT EXISTS metrics_test ON metrics(test_id);
 CREATE INDEX IF NOT EXISTS tests_history ON tests(pipeline, profile, case_name, mode, run_id);
+CREATE INDEX IF NOT EXISTS runs_host ON runs(host, label, id);
 """
 TEST_COLS = ("run_id", "pipeline", "profile", "case_name", "mode", "outcome", "result_outcome", "message",
              "duration_ms", "target", "driver", "record_json")
@@ -59,7 +61,7 @@ def connect(target):
     its schema is there (a history written before run_key and the unique keys gets them)."""
     con = db.open_db(target)
     if con.kind == "postgresql":
-        names = ["runs", "environment", "tests", "metrics", "benchmarks", "samples", "ingested"] + [n for n, _ in UNIQUE]
+        names = re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", SCHEMA) + [n for n, _ in UNIQUE]
         # pg_class read with the statement's snapshot (to_regclass could answer from a stale cache)
         complete = lambda: con.execute("SELECT COUNT(DISTINCT relname) FROM pg_class WHERE relname = ANY(?) AND "
                                        "relnamespace = current_schema()::regnamespace", (names,)).fetchone()[0] == len(names)
