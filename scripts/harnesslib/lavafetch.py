@@ -52,7 +52,7 @@ def load_log(path):
 
 def parse_log(entries):
     """(cases {name: {result, measurement, units, job_status}}, records {name: [record, ...]}, job result)."""
-    cases, chunks, job = {}, {}, None
+    cases, chunks, job, job_names = {}, {}, None, set()
     for e in entries:
         if not isinstance(e, dict):
             continue
@@ -67,6 +67,8 @@ def parse_log(entries):
         elif lvl == "target" and isinstance(msg, str):
             for line in msg.splitlines():
                 parts = line.strip().split()
+                if len(parts) == 2 and parts[0] == "AOTH-JOB":
+                    job_names.add(parts[1])
                 if len(parts) == 4 and parts[0] == "AOTH-REC" and parts[2] in ("gz", "raw") and B64.match(parts[3]):
                     chunks.setdefault((parts[1], parts[2]), []).append(parts[3])
     records = {}
@@ -78,17 +80,20 @@ def parse_log(entries):
         except (ValueError, OSError, EOFError) as ex:
             print("lava-job: --fetch: the record of %s is damaged (%s); keeping LAVA's result" % (name, ex),
                   file=sys.stderr)
-    return cases, records, job
+    return cases, records, job, job_names
 
 
-def expected_tests(paths, out_dir):
-    """{lava case name: test name} of every job in a jobs.json next to the logs or in out_dir."""
+def expected_tests(paths, out_dir, job_names):
+    """{lava case name: test name} of the jobs the logs ran (`job_names`), from a jobs.json next to the logs
+    or in out_dir (scripts/lava-job writes it)."""
     from .lavajob import lava_name
     want = {}
     for d in {os.path.dirname(os.path.abspath(p)) for p in paths} | {out_dir}:
         for cand in (os.path.join(d, "jobs.json"), os.path.join(os.path.dirname(d), "jobs.json")):
             if os.path.exists(cand):
                 for j in data.read_json(cand).get("jobs", []):
+                    if j.get("name") not in job_names:
+                        continue
                     for t in j.get("tests", []):
                         want[lava_name(t)] = t
                 break
@@ -96,13 +101,14 @@ def expected_tests(paths, out_dir):
 
 
 def fetch(paths, out_dir):
-    cases, records, jobs = {}, {}, []
+    cases, records, jobs, names = {}, {}, [], set()
     for p in paths:
-        c, r, job = parse_log(load_log(p))
+        c, r, job, n = parse_log(load_log(p))
+        names |= n
         cases.update(c)
         records.update(r)
         jobs.append((p, job))
-    want = expected_tests(paths, out_dir)
+    want = expected_tests(paths, out_dir, names)
     os.makedirs(out_dir, exist_ok=True)
     suite = ET.Element("testsuite", name="aot-harness-lava", timestamp=datetime.datetime.now().isoformat(timespec="seconds"))
     counts = {"tests": 0, "failures": 0, "skipped": 0}
@@ -128,6 +134,10 @@ def fetch(paths, out_dir):
         elif c["result"] != "pass":
             ET.SubElement(case, "failure", message=detail or "LAVA result %s (record missing)" % c["result"])
             counts["failures"] += 1
+        for r in recs:  # passed on a retry: JUnit's (Maven Surefire's) flaky test, counted as passed
+            if r.get("outcome") == "FLAKE":
+                ET.SubElement(case, "flakyFailure", message=str(r.get("message", "")).translate(ILLEGAL_XML),
+                              type="FLAKE")
         if detail:
             ET.SubElement(case, "system-out").text = detail
     for k, v in counts.items():

@@ -104,19 +104,24 @@ def fill(obj, values):
     return obj
 
 
-def shell_steps(tests, dtype, bundle_url):
-    """The test shell's steps: find or fetch the bundle, define aot_test, then one aot_test line per test."""
+def shell_steps(tests, dtype, bundle_url, job_name):
+    """The test shell's steps: name the job (for --fetch), find or fetch the bundle, define aot_test, then one
+    aot_test line per test."""
     path = dtype["path"]
-    steps = ['AOT=%s' % path]
-    if dtype["bundle"] == "fetch":
-        steps.append('[ -x "$AOT/bin/aot-harness" ] || { mkdir -p "$AOT" && { curl -fsSL "%s" || wget -qO- "%s"; }'
-                     ' | tar xzf - -C "$AOT"; }' % (bundle_url, bundle_url))
+    steps = ["echo AOTH-JOB %s" % job_name]
+    if dtype["bundle"] == "fetch":  # a fresh directory per job: a static device keeps no stale bundle
+        steps += ['AOT=$(mktemp -d %s.XXXXXX) || lava-test-raise "cannot create %s.XXXXXX"' % (path, path),
+                 '{ curl -fsSL "%s" || wget -qO- "%s"; } | tar xzf - -C "$AOT" || lava-test-raise "cannot fetch %s"'
+                 % (bundle_url, bundle_url, bundle_url)]
+    else:
+        steps.append('AOT=%s' % path)
     steps += [
         'cd "$AOT" && mkdir -p out/results out/logs || lava-test-raise "no aot-harness bundle in $AOT"',
         # aot_test PIPELINE PROFILE CASE: run it, report it, print its record base64-encoded for --fetch
-        'aot_test() { n="$1.$2.$3"; f="out/results/$1__$2__$3.json"; s=$(date +%s); '
+        # (LAVA's run.sh has set -e: the harness's failing exit code is caught, not fatal)
+        'aot_test() { n="$1.$2.$3"; f="out/results/$1__$2__$3.json"; s=$(date +%s); rc=0; '
         './bin/aot-harness run --pipeline "$1" --profile "$2" --case "$3" --golden-dir golden --json "$f" '
-        '> "out/logs/$n.log" 2>&1; rc=$?; e=$(($(date +%s) - s)); '
+        '> "out/logs/$n.log" 2>&1 || rc=$?; e=$(($(date +%s) - s)); '
         'case $rc in 0) r=pass ;; 77) r=skip ;; *) r=fail ;; esac; tail -n 3 "out/logs/$n.log"; '
         'if [ ! -f "$f" ]; then :; elif command -v gzip >/dev/null; then gzip -c "$f" | base64 | sed "s/^/AOTH-REC $n gz /"; '
         'else base64 "$f" | sed "s/^/AOTH-REC $n raw /"; fi; '
@@ -124,6 +129,8 @@ def shell_steps(tests, dtype, bundle_url):
     ]
     for t in tests:
         steps.append("aot_test %s" % " ".join(t.split("/")))
+    if dtype["bundle"] == "fetch":
+        steps.append('cd / && rm -rf "$AOT"')
     return steps
 
 
@@ -145,7 +152,7 @@ def make_job(dtype_name, dtype, tests, shard, count, args):
                                                                       "name": name,
                                                                       "description": "aot-harness tests, shard %d of %d"
                                                                                      % (shard, count)},
-                                                         "run": {"steps": shell_steps(tests, dtype, args.bundle_url)}}}]}},
+                                                         "run": {"steps": shell_steps(tests, dtype, args.bundle_url, name)}}}]}},
            ]}
     if dtype.get("context"):
         job["context"] = fill(dtype["context"], values)
@@ -197,7 +204,7 @@ def write_jobs(args):
             path = os.path.join(args.out, "%s-shard-%d-of-%d.yaml" % (t, i, args.shards))
             with open(path, "w", encoding="utf-8") as f:
                 f.write(to_yaml(job))
-            index.append({"job": os.path.basename(path), "device_type": t, "shard": i, "shards": args.shards,
+            index.append({"job": os.path.basename(path), "name": job["job_name"], "device_type": t, "shard": i, "shards": args.shards,
                           "tests": mine})
             print("lava-job: %s: %d tests" % (path, len(mine)))
     with open(os.path.join(args.out, "jobs.json"), "w", encoding="utf-8") as f:

@@ -89,7 +89,9 @@ class Jobs(unittest.TestCase):
                     ov = job["actions"][0]["deploy"]["images"]["rootfs"]["overlays"]["aot-harness"]
                     self.assertEqual((ov["url"], ov["path"]), ("https://files.example/b.tar.gz", "/opt/aot-harness"))
                 else:  # fetched by the test shell
-                    self.assertIn("https://files.example/b.tar.gz", steps[1])
+                    self.assertIn("mktemp -d", steps[1])
+                    self.assertIn("https://files.example/b.tar.gz", steps[2])
+                self.assertEqual(steps[0], "echo AOTH-JOB " + job["job_name"])
             self.assertEqual(sorted(seen), want, dtype)  # complete, and nothing twice
             self.assertEqual(len(seen), len(set(seen)))
 
@@ -120,7 +122,9 @@ class Jobs(unittest.TestCase):
         rec = {"environment": {"host": "board"}, "runs": [{"pipeline": "blur3x3", "profile": "cpu", "case": "small",
                                                            "outcome": "FAIL", "message": "output: 3 wrong \x1b[0m"}]}
         b64 = base64.b64encode(gzip.compress(json.dumps(rec).encode())).decode()
-        log = [{"dt": "t", "lvl": "target", "msg": "+ sed 's/^/AOTH-REC blur3x3.cpu.small gz /'"}]
+        log = [{"dt": "t", "lvl": "target", "msg": "+ echo AOTH-JOB aot-harness-ssh-shard-1-of-1"},
+               {"dt": "t", "lvl": "target", "msg": "AOTH-JOB aot-harness-ssh-shard-1-of-1"},
+               {"dt": "t", "lvl": "target", "msg": "+ sed 's/^/AOTH-REC blur3x3.cpu.small gz /'"}]
         log += [{"dt": "t", "lvl": "target", "msg": "AOTH-REC blur3x3.cpu.small gz " + b64[i:i + 76]}
                 for i in range(0, len(b64), 76)]
         log += [{"dt": "t", "lvl": "results", "msg": {"definition": "0_aot-harness", "case": "blur3x3.cpu.small",
@@ -187,7 +191,7 @@ def e2e(build):
         res = os.path.join(tmp, "res")
         rc = lavafetch.fetch([log], res)
         doc = json.load(open(os.path.join(res, "results.json")))
-        got = {"%s/%s/%s" % (x["pipeline"], x["profile"], x["case"]): x["outcome"] for x in doc["runs"]}
+        got = {"%s/%s/%s" % (x.get("pipeline"), x.get("profile"), x.get("case")): x.get("outcome") for x in doc["runs"]}
         problems = []
         if sorted(got) != sorted(job["tests"]):
             problems.append("records for %s, the job had %s" % (sorted(got), sorted(job["tests"])))
@@ -199,6 +203,12 @@ def e2e(build):
                 problems.append("%s: %s" % (t, o))
         if "FAIL" in got.values() and rc != 1:
             problems.append("--fetch exit %d with a FAIL, want 1" % rc)
+        import xml.etree.ElementTree as ET
+        cases = list(ET.parse(os.path.join(res, "junit.xml")).getroot().iter("testcase"))
+        nfail = sum(c.find("failure") is not None for c in cases)
+        if len(cases) != len(job["tests"]) or nfail != list(got.values()).count("FAIL"):
+            problems.append("junit.xml has %d tests, %d failed; want %d, %d" % (
+                len(cases), nfail, len(job["tests"]), list(got.values()).count("FAIL")))
         if problems:
             print("FAIL: " + "; ".join(problems))
             return 1
@@ -208,7 +218,10 @@ def e2e(build):
         if sshd:
             sshd.terminate()
             sshd.wait(timeout=10)
-        shutil.rmtree(tmp, ignore_errors=True)
+        if os.environ.get("LAVA_E2E_KEEP"):
+            print("kept %s" % tmp)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 DEVICE = """device_type: ssh
