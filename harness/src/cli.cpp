@@ -21,6 +21,7 @@
 #include "harness/registry.h"
 #include "harness/report.h"
 #include "harness/results.h"
+#include "harness/executor.h"
 #include "harness/run_matrix.h"
 #include "harness/runner.h"
 #include "harness/runtime_hooks.h"
@@ -47,10 +48,12 @@ int cmd_run(const Args &args) {
     const RunOptions opts = run_options(args);
     const std::vector<RunTask> tasks = plan_runs(opts);
     if (!opts.json.empty()) check_writable(opts.json, "the results file");
+    if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
     const MatrixContext ctx = make_context(opts);
     RunResults results;
-    results.runs = run_matrix(ctx, tasks, [](const RunRecord &r) {
-        std::printf("%-14s %-50s %8.1f ms  %s\n", outcome_name(r.outcome),
+    results.runs = run_matrix(ctx, tasks, [](const RunRecord &r, const MatrixProgress &p) {
+        std::printf("%s %-14s %-50s %8.1f ms  %s\n", progress_prefix(p.done, p.total, p.elapsed_s).c_str(),
+                    outcome_name(r.outcome),
                     (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
                     r.duration_ms, r.message.c_str());
         std::fflush(stdout);
@@ -60,6 +63,11 @@ int cmd_run(const Args &args) {
     const int code = run_exit_code(results.runs, opts.strict_xfail);
     std::printf("%d runs: %s; worst %s (exit %d)\n", summary.total, summary.counts_text().c_str(), summary.worst.c_str(), code);
     results.environment = environment_info();
+    if (!opts.shard.empty()) results.environment["shard"] = opts.shard;  // scripts/merge checks the set
+    if (!opts.baseline_out.empty()) {
+        write_file_atomic(opts.baseline_out, Baseline::from_records(results.runs).to_json());
+        std::printf("baseline: %s\n", opts.baseline_out.c_str());
+    }
     // Goldens whose generator changed since they were blessed: the provenance a user reads is stale.
     try {
         results.environment["stale_golden_provenance"] = stale_generator_provenance(Manifest::load(ctx.golden_dir, true));

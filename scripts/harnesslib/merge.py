@@ -48,7 +48,7 @@ def merge(paths, allow_partial=False):
             owner[k] = p
             runs.append(r)
         env = d.get("environment") or {}
-        shards.append({"file": os.path.abspath(p), "shard": d.get("shard"), "runs": len(d["runs"]),
+        shards.append({"file": os.path.abspath(p), "shard": d.get("shard") or env.get("shard"), "runs": len(d["runs"]),
                        "host": env.get("hostname") or env.get("host") or ""})
     declared = [s["shard"] for s in shards if s["shard"]]
     if declared and not allow_partial:

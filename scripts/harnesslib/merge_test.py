@@ -24,7 +24,7 @@ class Merge(unittest.TestCase):
         for i in range(1, n + 1):
             d = copy.deepcopy(self.full)
             d["runs"] = [r for r in d["runs"] if lavajob.shard_of("%s/%s/%s" % (r["pipeline"], r["profile"], r["case"]), n) == i]
-            d["shard"] = "%d/%d" % (i, n)
+            d["environment"]["shard"] = "%d/%d" % (i, n)  # as aot-harness run --shard writes it
             paths.append(fx.write(os.path.join(self.tmp.name, "s%d.json" % i), d))
         return paths
 

@@ -94,7 +94,7 @@ class ScaleCli(unittest.TestCase):
                 self.assertEqual(lavajob.shard_of("%s/%s/%s" % ident(x)[:3], 3), i, x)
                 seen.append(ident(x))
             with open(p) as f:
-                self.assertEqual(json.load(f)["shard"], "%d/3" % i)
+                self.assertEqual(json.load(f)["environment"]["shard"], "%d/3" % i)
             paths.append(p)
         self.assertEqual(sorted(seen), want)  # disjoint and complete
         m = fx.run_script("merge", *paths, "--out", self.path("merged.json"))
