@@ -130,6 +130,14 @@ class ScaleCli(unittest.TestCase):
         c = fx.run_script("compare", "1", "2", "--db", db, "--json")
         flips = json.loads(c.stdout)["tests"]["flips"]
         self.assertEqual([(f["base"], f["cand"]) for f in flips], [("PASS", "FLAKE")])
+        out = self.path("dash")
+        d = fx.run_script("dashboard", "--db", db, "--out", out, "--golden-dir", os.path.join(fx.ROOT, "golden"))
+        self.assertEqual(d.returncode, 0, d.stderr)
+        with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("1 FLAKE", page)  # the runs table's outcome counts
+        from . import data
+        self.assertIn(data.COLOURS["FLAKE"][0], page)  # the outcome table's FLAKE colour on its badge
 
     def test_a_baseline_lets_only_new_failures_fail(self):
         crash = self.wrapper(CRASH_ALWAYS, "always")
