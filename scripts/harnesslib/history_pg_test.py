@@ -141,6 +141,35 @@ class SharedHistory(unittest.TestCase):
             counts = history.connect(target).execute("SELECT outcome, COUNT(*) FROM tests GROUP BY outcome").fetchall()
             self.assertEqual(sum(x[1] for x in counts), ntests)
 
+    def test_nightly_and_driver_diff(self):
+        import stat
+        from . import dashboard_test, nightly
+        with tempfile.TemporaryDirectory() as t:
+            for name, text in (("aot-harness", dashboard_test.FAKE_HARNESS), ("pipeline-benchmarks", dashboard_test.FAKE_BENCH)):
+                p = os.path.join(t, name)
+                with open(p, "w") as f:
+                    f.write(text % {"py": sys.executable, "res": fx.fixture("pocl", "results.json"),
+                                    "bench": fx.fixture("pocl", "bench.json")})
+                os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
+            target = self.target if db.is_url(self.target) else os.path.join(t, "h.sqlite")
+            con = history.connect(target)
+            before = con.execute("SELECT COALESCE(MAX(id), 0) FROM runs").fetchone()[0]
+            args = ["--bin", t, "--db", target, "--out", os.path.join(t, "out"), "--dashboard", os.path.join(t, "dash"),
+                    "--label", "nightly-test"]
+            self.assertEqual(nightly.main(args), 2)  # its stand-in benchmarks crash after the cpu profile
+            self.assertEqual(nightly.main(args), 2)
+            runs = con.execute("SELECT id, status, note FROM runs WHERE id > ? AND label='nightly-test' ORDER BY id",
+                               (before,)).fetchall()
+            self.assertEqual([r[1] for r in runs], ["failed", "failed"])
+            for r in runs:
+                self.assertEqual(con.execute("SELECT COUNT(*) FROM tests WHERE run_id=?", (r[0],)).fetchone()[0], 20)
+            self.assertTrue(os.path.exists(os.path.join(t, "dash", "index.html")))
+            d = fx.run_script("driver-diff", str(runs[0][0]), str(runs[1][0]), "--db", target, "--out",
+                              os.path.join(t, "dd"))
+            self.assertEqual(d.returncode, 0, d.stderr + d.stdout)
+            self.assertIn("SAFE", d.stdout)
+            con.close()
+
     def test_migrate_sqlite(self):
         with tempfile.TemporaryDirectory() as work:
             src = os.path.join(work, "old.sqlite")
