@@ -22,6 +22,7 @@
 #include "harness/report.h"
 #include "harness/results.h"
 #include "harness/executor.h"
+#include "harness/interrupt.h"
 #include "harness/run_matrix.h"
 #include "harness/runner.h"
 #include "harness/runtime_hooks.h"
@@ -50,6 +51,7 @@ int cmd_run(const Args &args) {
     if (!opts.json.empty()) check_writable(opts.json, "the results file");
     if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
     const MatrixContext ctx = make_context(opts);
+    install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups too
     RunResults results;
     results.runs = run_matrix(ctx, tasks, [](const RunRecord &r, const MatrixProgress &p) {
         std::printf("%s %-14s %-50s %8.1f ms  %s\n", progress_prefix(p.done, p.total, p.elapsed_s).c_str(),
