@@ -10,7 +10,8 @@ function(harness_parser_sources out profiles_json platform)
   set(HARNESS_PLATFORM_VALUE "${platform}")
   configure_file("${src}/profiles_embedded.cpp.in" "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp" @ONLY)
   set(${out}
-      ${src}/args.cpp ${src}/array.cpp ${src}/buffer_modes.cpp ${src}/cli_options.cpp ${src}/shard.cpp ${src}/files.cpp
+      ${src}/args.cpp ${src}/array.cpp ${src}/buffer_modes.cpp ${src}/cli_options.cpp ${src}/element_type.cpp ${src}/files.cpp
+      ${src}/shard.cpp
       ${src}/golden.cpp ${src}/manifest.cpp ${src}/npy.cpp ${src}/outcome.cpp ${src}/output_pattern.cpp ${src}/profile.cpp
       ${src}/sha256.cpp ${src}/xfail.cpp "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp"
       PARENT_SCOPE)

@@ -11,7 +11,7 @@
 #include "HalideRuntimeOpenCL.h"
 extern "C" int halide_acquire_cl_context(void *user_context, cl_context *ctx, cl_command_queue *q, bool create);
 extern "C" int halide_release_cl_context(void *user_context);
-extern "C" void *halide_opencl_get_symbol(void *user_context, const char *name);
+#include "harness/opencl_loader.h"
 #endif
 #ifdef HARNESS_HAVE_CUDA
 #include "HalideRuntimeCuda.h"
@@ -134,13 +134,12 @@ struct ClApi {
 };
 
 const ClApi &cl_api() {
-    static const ClApi api{
-        reinterpret_cast<decltype(&clCreateBuffer)>(halide_opencl_get_symbol(nullptr, "clCreateBuffer")),
-        reinterpret_cast<decltype(&clReleaseMemObject)>(halide_opencl_get_symbol(nullptr, "clReleaseMemObject")),
-        reinterpret_cast<decltype(&clEnqueueWriteBuffer)>(halide_opencl_get_symbol(nullptr, "clEnqueueWriteBuffer")),
-        reinterpret_cast<decltype(&clEnqueueReadBuffer)>(halide_opencl_get_symbol(nullptr, "clEnqueueReadBuffer")),
-        reinterpret_cast<decltype(&clEnqueueCopyBuffer)>(halide_opencl_get_symbol(nullptr, "clEnqueueCopyBuffer")),
-        reinterpret_cast<decltype(&clFinish)>(halide_opencl_get_symbol(nullptr, "clFinish"))};
+    static const ClApi api{opencl_function<decltype(&clCreateBuffer)>("clCreateBuffer"),
+                           opencl_function<decltype(&clReleaseMemObject)>("clReleaseMemObject"),
+                           opencl_function<decltype(&clEnqueueWriteBuffer)>("clEnqueueWriteBuffer"),
+                           opencl_function<decltype(&clEnqueueReadBuffer)>("clEnqueueReadBuffer"),
+                           opencl_function<decltype(&clEnqueueCopyBuffer)>("clEnqueueCopyBuffer"),
+                           opencl_function<decltype(&clFinish)>("clFinish")};
     return api;
 }
 

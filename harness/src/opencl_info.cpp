@@ -12,6 +12,8 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include "harness/opencl_loader.h"
+
 namespace harness {
 
 namespace {
@@ -63,6 +65,7 @@ nlohmann::json in_child(const std::function<nlohmann::json()> &fn, const char *w
     }
 }
 
+// A CUDA driver symbol as a function pointer.
 template<typename F>
 F sym(void *lib, const char *name) {
     return reinterpret_cast<F>(dlsym(lib, name));
@@ -109,23 +112,15 @@ std::string device_type_name(cl_device_type t) {
 
 nlohmann::json probe_opencl_here() {
     nlohmann::json out{{"loader", nullptr}, {"platforms", nlohmann::json::array()}};
-    void *lib = nullptr;
-    // Halide's runtime loads "libOpenCL.so"; our override (runtime_hooks.cpp) also accepts ".so.1".
-    for (const char *name : {"libOpenCL.so", "libOpenCL.so.1"}) {
-        lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-        if (lib) {
-            out["loader"] = name;
-            break;
-        }
-    }
-    if (!lib) {
+    if (!opencl_loader_name()) {
         out["error"] = "no OpenCL ICD loader (libOpenCL.so.1) found; install ocl-icd-libopencl1 and a driver";
         return out;
     }
-    Cl cl{sym<decltype(cl.get_platform_ids)>(lib, "clGetPlatformIDs"),
-          sym<decltype(cl.get_platform_info)>(lib, "clGetPlatformInfo"),
-          sym<decltype(cl.get_device_ids)>(lib, "clGetDeviceIDs"),
-          sym<decltype(cl.get_device_info)>(lib, "clGetDeviceInfo")};
+    out["loader"] = opencl_loader_name();
+    Cl cl{opencl_function<decltype(cl.get_platform_ids)>("clGetPlatformIDs"),
+          opencl_function<decltype(cl.get_platform_info)>("clGetPlatformInfo"),
+          opencl_function<decltype(cl.get_device_ids)>("clGetDeviceIDs"),
+          opencl_function<decltype(cl.get_device_info)>("clGetDeviceInfo")};
     if (!cl.get_platform_ids || !cl.get_platform_info || !cl.get_device_ids || !cl.get_device_info) {
         out["error"] = "the OpenCL loader lacks clGetPlatformIDs/clGetDeviceInfo; reinstall ocl-icd-libopencl1";
         return out;

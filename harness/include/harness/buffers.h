@@ -1,4 +1,4 @@
-// Buffers for one run: guarded output storage and the four buffer modes (DESIGN.md "Running a case").
+// Buffers for one run: guarded output storage and the four buffer modes (docs/ARCHITECTURE.md, "one call").
 //
 //   host                  Halide copies inputs to the device and the harness copies outputs back.
 //   device                inputs pre-copied with copy_to_device, outputs device_malloc'd; the harness
