@@ -247,6 +247,20 @@ def load_side(db_path, spec):
     return side
 
 
+def migrate(src_target, dst_target, log=None):
+    """Copies every run of the history at src_target into the one at dst_target (migrate.py). Returns
+    (copied, already there)."""
+    from . import migrate as copier
+    if not exists(src_target):
+        raise data.InputError("no history at %s to migrate from" % src_target)
+    src, dst = connect(src_target), connect(dst_target)
+    try:
+        return copier.copy_all(src, dst, copier.source_name(src_target), log)
+    finally:
+        src.close()
+        dst.close()
+
+
 def main(argv=None):
     import argparse
     import sys
@@ -277,8 +291,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         if args.cmd == "migrate":
-            from . import migrate
-            return migrate.main(args)
+            copied, skipped = migrate(args.source, args.db, lambda m: print("history: migrate: " + m, file=sys.stderr))
+            print("history: migrate: %d run(s) copied, %d already there" % (copied, skipped), file=sys.stderr)
+            print(copied)
+            return 0
         if args.cmd == "list":
             if not exists(args.db):
                 raise data.InputError("no history at %s" % args.db)

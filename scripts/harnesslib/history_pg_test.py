@@ -15,7 +15,7 @@ import tempfile
 import time
 import unittest
 
-from . import data, db, fixtures as fx, history, migrate, pgserver
+from . import data, db, fixtures as fx, history, pgserver
 
 DEVICES, SHARDS = 8, 8
 
@@ -176,8 +176,8 @@ class SharedHistory(unittest.TestCase):
             fx.build_history(src, work)
             dst = self.target if db.is_url(self.target) else os.path.join(work, "new.sqlite")
             before = history.connect(dst).execute("SELECT COUNT(*) FROM runs").fetchone()[0]
-            self.assertEqual(migrate.migrate(src, dst), (5, 0))
-            self.assertEqual(migrate.migrate(src, dst), (0, 5))  # nothing twice
+            self.assertEqual(history.migrate(src, dst), (5, 0))
+            self.assertEqual(history.migrate(src, dst), (0, 5))  # nothing twice
             s, d = history.connect(src), history.connect(dst)
             new_ids = [r[0] for r in d.execute("SELECT id FROM runs ORDER BY id").fetchall()][before:]
             self.assertEqual(len(new_ids), 5)

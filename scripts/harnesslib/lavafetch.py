@@ -19,8 +19,14 @@ import xml.etree.ElementTree as ET
 
 from . import data
 
+SAFE = re.compile(r"[^-_.a-zA-Z0-9]")
 B64 = re.compile(r"^[A-Za-z0-9+/=]+$")
 ILLEGAL_XML = {c: None for c in range(32) if c not in (9, 10, 13)}
+
+
+def lava_name(test):
+    """'blur3x3/opencl-mali/small' -> 'blur3x3.opencl-mali.small' (LAVA test case names: [-_.a-zA-Z0-9])."""
+    return SAFE.sub("_", test.replace("/", "."))
 
 
 def load_log(path):
@@ -86,7 +92,6 @@ def parse_log(entries):
 def expected_tests(paths, out_dir, job_names):
     """{lava case name: test name} of the jobs the logs ran (`job_names`), from a jobs.json next to the logs
     or in out_dir (scripts/lava-job writes it)."""
-    from .lavajob import lava_name
     want = {}
     for d in {os.path.dirname(os.path.abspath(p)) for p in paths} | {out_dir}:
         for cand in (os.path.join(d, "jobs.json"), os.path.join(os.path.dirname(d), "jobs.json")):

@@ -24,7 +24,6 @@ import argparse
 import copy
 import json
 import os
-import re
 import sys
 import tarfile
 
@@ -43,14 +42,6 @@ BUILTIN = {
             "deploy": {"to": "ssh", "os": "debian"},
             "boot": {"method": "ssh", "connection": "ssh", "prompts": ["# ", "\\$ "]}},
 }
-SAFE = re.compile(r"[^-_.a-zA-Z0-9]")
-
-
-def lava_name(test):
-    """'blur3x3/opencl-mali/small' -> 'blur3x3.opencl-mali.small' (LAVA test case names: [-_.a-zA-Z0-9])."""
-    return SAFE.sub("_", test.replace("/", "."))
-
-
 # The shard function of harness/src/shard.cpp (FNV-1a 64 then jump consistent hash), so that a LAVA shard
 # holds the tests `aot-harness run --shard i/n` would run. The unit test checks both agree.
 def fnv1a64(s):

@@ -1,12 +1,11 @@
-"""scripts/history migrate --from SRC --db DST: copy every run of one history into another, e.g. the SQLite file
+"""The copy behind `scripts/history migrate --from SRC --db DST` (history.migrate): every run of one history into another, e.g. the SQLite file
 of one runner into the shared PostgreSQL history (or back). Rows get new ids in DST; each copied run is given
 the run_key 'migrated:<source>:<id>' unless it has one, so a second migrate of the same source copies nothing
 twice. Each run is one transaction: an interrupted migrate keeps the runs it finished.
 """
 import os
-import sys
 
-from . import data, db, history
+from . import db
 
 RUN_COLS = ("started", "finished", "git_commit", "host", "label", "status", "note")
 TEST_COLS = ("pipeline", "profile", "case_name", "mode", "outcome", "result_outcome", "message", "duration_ms",
@@ -57,12 +56,9 @@ def copy_run(src, dst, run, key):
     return rid
 
 
-def migrate(src_target, dst_target, log=None):
-    """Copies every run of src into dst. Returns (copied, already there)."""
-    if not history.exists(src_target):
-        raise data.InputError("no history at %s to migrate from" % src_target)
-    src, dst = history.connect(src_target), history.connect(dst_target)
-    name = source_name(src_target)
+def copy_all(src, dst, name, log=None):
+    """Copies every run of connection `src` into `dst` (both with the history's schema: history.connect);
+    `name` identifies the source in the run keys. Returns (copied, already there)."""
     copied = skipped = 0
     for run in src.execute("SELECT * FROM runs ORDER BY id").fetchall():
         key = run["run_key"] or "migrated:%s:%d" % (name, run["id"])
@@ -73,13 +69,4 @@ def migrate(src_target, dst_target, log=None):
             copied += 1
             if log:
                 log("run %d -> %d" % (run["id"], rid))
-    src.close()
-    dst.close()
     return copied, skipped
-
-
-def main(args):
-    copied, skipped = migrate(args.source, args.db, lambda m: print("history: migrate: " + m, file=sys.stderr))
-    print("history: migrate: %d run(s) copied, %d already there" % (copied, skipped), file=sys.stderr)
-    print(copied)
-    return 0
