@@ -17,7 +17,7 @@
 #       live in one source (default <name>.generator, built from GENERATOR); GENERATOR_NAME is the
 #       name the generator is registered under (default <name>).
 #       FEATURES (e.g. cl_half) are appended as -<feature> to the target of every GPU profile (runtime
-#       other than none), ALL_FEATURES (e.g. strict_float) to every profile's target; a spec that needs a device extension for them lists it in
+#       other than none; cl_* only to OpenCL, vk_* only to Vulkan profiles), ALL_FEATURES (e.g. strict_float) to every profile's target; a spec that needs a device extension for them lists it in
 #       PipelineSpec::required_extensions so that devices without it SKIP.
 #       The generator runs through harness_run_generator.sh: if it fails for one profile, the build
 #       goes on with a stub variant whose every run is an ERROR carrying the generator's message.
@@ -78,8 +78,8 @@ function(harness_load_profiles json_file)
         endif ()
       endforeach ()
       _harness_json_get(runtime "${json}" profiles ${name} runtime)
-      if (NOT runtime MATCHES "^(none|opencl|cuda)$")
-        message(FATAL_ERROR "harness: profiles.json: profile '${name}': field 'runtime' is '${runtime}'; use none, opencl or cuda")
+      if (NOT runtime MATCHES "^(none|opencl|cuda|vulkan)$")
+        message(FATAL_ERROR "harness: profiles.json: profile '${name}': field 'runtime' is '${runtime}'; use none, opencl, cuda or vulkan")
       endif ()
       string(JSON ttype TYPE "${json}" profiles ${name} targets)
       if (NOT ttype STREQUAL "OBJECT")
@@ -220,8 +220,15 @@ function(harness_add_pipeline name)
     get_property(target GLOBAL PROPERTY HARNESS_PROFILE_${profile}_TARGET)
     get_property(schedule GLOBAL PROPERTY HARNESS_PROFILE_${profile}_SCHEDULE)
     get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
-    if (ARG_FEATURES AND NOT runtime STREQUAL "none")
-      list(JOIN ARG_FEATURES "-" feature_str)
+    set(gpu_features "")
+    foreach (feature IN LISTS ARG_FEATURES)
+      # cl_* features only on OpenCL targets, vk_* only on Vulkan targets, the rest on every GPU target.
+      if (NOT (feature MATCHES "^cl_" AND NOT runtime STREQUAL "opencl") AND NOT (feature MATCHES "^vk_" AND NOT runtime STREQUAL "vulkan"))
+        list(APPEND gpu_features "${feature}")
+      endif ()
+    endforeach ()
+    if (gpu_features AND NOT runtime STREQUAL "none")
+      list(JOIN gpu_features "-" feature_str)
       string(APPEND target "-${feature_str}")
     endif ()
     if (ARG_ALL_FEATURES)

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <functional>
 
+#include "harness/vulkan_info.h"
+
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -223,6 +225,10 @@ nlohmann::json probe_cuda_here() {
 
 }  // namespace
 
+nlohmann::json probe_in_child(const std::function<nlohmann::json()> &fn, const char *what) {
+    return in_child(fn, what);
+}
+
 nlohmann::json probe_opencl() {
     static const nlohmann::json result = in_child(probe_opencl_here, "OpenCL");  // once per process
     return result;
@@ -240,6 +246,7 @@ std::string runtime_unavailable_reason(const std::string &runtime, const nlohman
         if (cuda.contains("error")) return cuda["error"].get<std::string>();
         return "";
     }
+    if (runtime == "vulkan") return vulkan_unavailable_reason(probe_vulkan(), selected);
     if (runtime != "opencl") return "unknown runtime '" + runtime + "'";
     if (opencl.contains("error")) return opencl["error"].get<std::string>();
     // Mirror Halide's runtime: platform = first whose name contains HL_OCL_PLATFORM_NAME (or the
