@@ -7,7 +7,7 @@
                                                  end to end: scripts/device-ctest --bundle, one job for LAVA's
                                                  `ssh` device type, run by the local lava-dispatcher (lava-run)
                                                  on a throwaway sshd on 127.0.0.1, then --fetch; one planted wrong
-                                                 golden must come back as FAIL, the rest PASS / SKIP.
+                                                 golden must come back as FAIL, the rest PASS / SKIP / XFAIL.
 """
 import base64
 import gzip
@@ -199,7 +199,7 @@ def e2e(build):
             want = "FAIL" if t.startswith("blur3x3/") and t.endswith("/small") and o != "SKIP" else None
             if want and o != want:
                 problems.append("%s: %s, want %s (the planted wrong golden)" % (t, o, want))
-            if not want and o not in ("PASS", "SKIP"):
+            if not want and o not in ("PASS", "SKIP", "XFAIL"):  # XFAIL: golden/xfail.json's known driver bugs
                 problems.append("%s: %s" % (t, o))
         if "FAIL" in got.values() and rc != 1:
             problems.append("--fetch exit %d with a FAIL, want 1" % rc)
