@@ -23,6 +23,8 @@
 #include "harness/registry.h"
 #include "harness/report.h"
 #include "harness/results.h"
+#include "harness/executor.h"
+#include "harness/interrupt.h"
 #include "harness/run_matrix.h"
 #include "harness/runner.h"
 #include "harness/runtime_hooks.h"
@@ -64,10 +66,13 @@ int cmd_run(const Args &args) {
     if (!opts.json.empty() && !json_stdout) check_writable(opts.json, "the results file");
     if (!opts.junit.empty()) check_writable(opts.junit, "the JUnit file");
     const std::string started = utc_timestamp();
+    if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
     const MatrixContext ctx = make_context(opts);
+    install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups too
     RunResults results;
-    results.runs = run_matrix(ctx, tasks, [console](const RunRecord &r) {
-        std::fprintf(console, "%-14s %-50s %8.1f ms  %s\n", outcome_name(r.outcome),
+    results.runs = run_matrix(ctx, tasks, [console](const RunRecord &r, const MatrixProgress &p) {
+        std::fprintf(console, "%s %-14s %-50s %8.1f ms  %s\n", progress_prefix(p.done, p.total, p.elapsed_s).c_str(),
+                     outcome_name(r.outcome),
                      (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
                      r.duration_ms, r.message.c_str());
         std::fflush(console);
@@ -78,6 +83,11 @@ int cmd_run(const Args &args) {
     std::fprintf(console, "%d runs: %s; worst %s (exit %d)\n", summary.total, summary.counts_text().c_str(), summary.worst.c_str(), code);
     results.environment = environment_info();
     results.environment["started"] = started;  // when the run began (history ingest dates the run by it)
+    if (!opts.shard.empty()) results.environment["shard"] = opts.shard;  // scripts/merge checks the set
+    if (!opts.baseline_out.empty()) {
+        write_file_atomic(opts.baseline_out, Baseline::from_records(results.runs).to_json());
+        std::fprintf(console, "baseline: %s\n", opts.baseline_out.c_str());
+    }
     // Goldens whose generator changed since they were blessed: the provenance a user reads is stale.
     try {
         results.environment["stale_golden_provenance"] = stale_generator_provenance(Manifest::load(ctx.golden_dir, true));

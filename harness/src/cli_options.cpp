@@ -7,6 +7,7 @@
 #include "harness/error.h"
 #include "harness/outcome.h"
 #include "harness/output_pattern.h"
+#include "harness/shard.h"
 
 namespace harness {
 
@@ -55,7 +56,13 @@ const std::vector<CommandSpec> &commands() {
                             "a matching failure is XFAIL, a matching pass XPASS"},
           {"strict-xfail", "", "an XPASS makes the exit code 1"},
           {"fail-on-output", "REGEX", "POSIX extended regex: a PASS or TEARDOWN_FAULT whose child printed a\n"
-                                      "matching line is FAIL (e.g. oclgrind's 'Invalid read' reports)"}}},
+                                      "matching line is FAIL (e.g. oclgrind's 'Invalid read' reports)"},
+          {"jobs", "N", "runs at once (default: one per core); lines print as runs finish, [n/N elapsed]"},
+          {"gpu-jobs", "K", "runs at once on one GPU device (default 1)"},
+          {"shard", "i/n", "only shard i of n: a partition by test name, the same on every machine"},
+          {"flake-retries", "N", "re-runs of an unexpected failure (default 1, 0 = none); one that passes is FLAKE"},
+          {"baseline", "FILE", "expected failures and flakes (from --baseline-out): only new failures fail"},
+          {"baseline-out", "FILE", "write this run's failures and flakes as a baseline"}}},
         {"__run-one", "", "the child side of run: one case, record written before a normal exit", "",
          {{"pipeline", "P", ""}, {"profile", "T", ""}, {"case", "C", ""}, {"mode", "M", ""}, kGoldenDir,
           {"record", "FILE", ""}, {"artifacts", "DIR", ""}, {"repeats", "N", ""}},
@@ -214,6 +221,13 @@ RunOptions run_options(const Args &args) {
     r.fallback = args.get("fallback");
     if (!r.fallback.empty() && r.fallback != "cpu") throw Error("--fallback takes 'cpu' (the only fallback profile)");
     r.strict_xfail = args.has("strict-xfail");
+    r.jobs = static_cast<int>(args.number("jobs", 0, 1, 1024));
+    r.gpu_jobs = static_cast<int>(args.number("gpu-jobs", 1, 1, 1024));
+    r.shard = args.get("shard");
+    if (!r.shard.empty()) parse_shard(r.shard);
+    r.flake_retries = static_cast<int>(args.number("flake-retries", 1, 0, 10));
+    r.baseline = args.get("baseline");
+    r.baseline_out = args.get("baseline-out");
     return r;
 }
 

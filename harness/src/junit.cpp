@@ -100,6 +100,9 @@ std::string junit_xml(const json &results) {
         if (code == 77) {
             counts["skipped"]++;
             cases += "    <skipped" + attr("message", str(r, "message")) + "/>\n";
+        } else if (outcome == "FLAKE") {
+            // Passes (exit 0), marked as Maven Surefire marks a test that failed and passed on a re-run.
+            cases += "    <flakyFailure" + attr("message", str(r, "message")) + attr("type", outcome) + "/>\n";
         } else if (code != 0) {
             const bool error = code != 1 && code != 4;
             counts[error ? "errors" : "failures"]++;

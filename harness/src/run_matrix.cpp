@@ -4,20 +4,25 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <climits>
+#include <mutex>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 
 #include "harness/buffers.h"
 #include "harness/error.h"
+#include "harness/executor.h"
 #include "harness/files.h"
+#include "harness/flake.h"
 #include "harness/golden.h"
 #include "harness/name_filter.h"
 #include "harness/opencl_info.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
+#include "harness/shard.h"
 #include "harness/supervisor.h"
 #include "harness/vulkan_info.h"
 #include "harness/xfail.h"
@@ -115,6 +120,14 @@ std::vector<RunTask> plan_runs(const RunOptions &opts) {
         }
     }
     if (tasks.empty()) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
+    if (!opts.shard.empty()) {  // every mode of a test goes with the test
+        const Shard shard = parse_shard(opts.shard);
+        std::vector<RunTask> mine;
+        for (const auto &t : tasks) {
+            if (in_shard(t.pipeline + "/" + t.profile + "/" + t.case_name, shard)) mine.push_back(t);
+        }
+        tasks.swap(mine);
+    }
     return tasks;
 }
 
@@ -132,6 +145,8 @@ MatrixContext make_context(const RunOptions &opts) {
         ctx.artifacts = realpath(opts.artifacts.c_str(), resolved) ? resolved : opts.artifacts;
     }
     ctx.xfail = XfailList::load(opts.xfail.empty() ? ctx.golden_dir + "/xfail.json" : opts.xfail);
+    ctx.baseline = Baseline::load(opts.baseline);
+    ctx.jobs = opts.jobs > 0 ? opts.jobs : default_jobs();
     ctx.exe = self_exe_path();
     if (ctx.exe.empty()) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
     ctx.avail = check_availability();
@@ -142,13 +157,23 @@ MatrixContext make_context(const RunOptions &opts) {
     return ctx;
 }
 
+namespace {
+
+std::string slot_file(const MatrixContext &ctx, const char *name, int slot) {
+    return ctx.tmp + "/" + name + "-" + std::to_string(slot) + (name[0] == 'r' ? ".json" : ".txt");
+}
+
+}  // namespace
+
 void release_context(const MatrixContext &ctx) {
-    unlink((ctx.tmp + "/record.json").c_str());
-    unlink((ctx.tmp + "/stderr.txt").c_str());
+    for (int s = 0; s < ctx.jobs; s++) {
+        unlink(slot_file(ctx, "record", s).c_str());
+        unlink(slot_file(ctx, "stderr", s).c_str());
+    }
     rmdir(ctx.tmp.c_str());
 }
 
-RunRecord run_task(const MatrixContext &ctx, const RunTask &t) {
+RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
     const Registry &reg = Registry::instance();
     RunRecord id;
     id.pipeline = t.pipeline;
@@ -177,7 +202,7 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t) {
                                  std::string("--profile"), t.profile, std::string("--case"), t.case_name,
                                  std::string("--mode"), t.mode, std::string("--golden-dir"), ctx.golden_dir,
                                  std::string("--repeats"), std::to_string(ctx.opts.repeats), std::string("--record"),
-                                 ctx.tmp + "/record.json"}) {
+                                 slot_file(ctx, "record", slot)}) {
         cmd.argv.push_back(w);
     }
     if (!ctx.artifacts.empty()) {
@@ -185,32 +210,74 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t) {
         cmd.argv.push_back(ctx.artifacts);
     }
     cmd.timeout_s = ctx.opts.timeout;
-    cmd.record_path = ctx.tmp + "/record.json";
-    cmd.stderr_path = ctx.tmp + "/stderr.txt";
+    cmd.record_path = slot_file(ctx, "record", slot);
+    cmd.stderr_path = slot_file(ctx, "stderr", slot);
     cmd.fail_on_output = ctx.opts.fail_on_output;
     r = supervise(id, cmd);
     if (ctx.avail.selected.contains(t.profile)) r.metrics["device"] = ctx.avail.selected[t.profile];
     return r;
 }
 
-std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<RunTask> &tasks,
-                                  const std::function<void(const RunRecord &)> &on_record) {
-    std::vector<RunRecord> records;
-    auto add = [&](RunRecord r) {
-        if (r.fallback_for.empty()) ctx.xfail.apply(r, ctx.avail.selected.value(r.profile, nlohmann::json()));
-        if (on_record) on_record(r);
-        records.push_back(std::move(r));
+namespace {
+
+// The runs of one task: the run (xfail, flake re-runs, baseline applied) and its cpu fallback, if any.
+std::vector<RunRecord> task_records(const MatrixContext &ctx, const RunTask &t, int slot) {
+    const nlohmann::json device = ctx.avail.selected.value(t.profile, nlohmann::json());
+    const auto once = [&]() {
+        RunRecord r = run_task(ctx, t, slot);
+        ctx.xfail.apply(r, device);
+        return r;
     };
+    RunRecord r = run_task(ctx, t, slot);
+    const Outcome first = r.outcome;  // before xfail.json: a GPU run that did not PASS gets its fallback
+    ctx.xfail.apply(r, device);
+    if (!ctx.baseline.expects(r)) r = settle_flakes(r, ctx.opts.flake_retries, once);
+    ctx.baseline.apply(r);
+    std::vector<RunRecord> out{r};
+    if (!ctx.opts.fallback.empty() && find_profile(t.profile).is_gpu() && first != Outcome::Pass &&
+        r.outcome != Outcome::Flake) {
+        RunRecord fb = run_task(ctx, {t.pipeline, "cpu", t.case_name, "host"}, slot);
+        fb.fallback_for = t.profile;
+        fb.message = "cpu fallback for " + t.profile + ": " + fb.message;
+        out.push_back(fb);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<RunTask> &tasks,
+                                  const std::function<void(const RunRecord &, const MatrixProgress &)> &on_record) {
+    // GPU profiles: --gpu-jobs at once per device (the runtime and the device the profile selected);
+    // CPU profiles share every job.
+    std::vector<ParallelTask> groups;
     for (const auto &t : tasks) {
-        const RunRecord r = run_task(ctx, t);
-        const Outcome before_xfail = r.outcome;
-        add(r);
-        if (!ctx.opts.fallback.empty() && find_profile(t.profile).is_gpu() && before_xfail != Outcome::Pass) {
-            RunRecord fb = run_task(ctx, {t.pipeline, "cpu", t.case_name, "host"});
-            fb.fallback_for = t.profile;
-            fb.message = "cpu fallback for " + t.profile + ": " + fb.message;
-            add(fb);
+        const Profile &p = find_profile(t.profile);
+        if (p.is_gpu()) {
+            groups.push_back({p.runtime + ":" + ctx.avail.selected.value(t.profile, nlohmann::json()).dump(),
+                              ctx.opts.gpu_jobs});
+        } else {
+            groups.push_back({"cpu", ctx.jobs});
         }
+    }
+    std::vector<std::vector<RunRecord>> done(tasks.size());
+    std::mutex m;
+    MatrixProgress progress;
+    progress.total = tasks.size();
+    const auto start = std::chrono::steady_clock::now();
+    run_parallel(groups, ctx.jobs, [&](size_t i, int slot) {
+        std::vector<RunRecord> records = task_records(ctx, tasks[i], slot);
+        const std::lock_guard<std::mutex> lock(m);
+        progress.done++;
+        progress.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (on_record) {
+            for (const auto &r : records) on_record(r, progress);
+        }
+        done[i] = std::move(records);
+    });
+    std::vector<RunRecord> records;
+    for (auto &d : done) {
+        for (auto &r : d) records.push_back(std::move(r));
     }
     return records;
 }

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/interrupt.h"
 #include "harness/npy.h"
 
 namespace harness {
@@ -104,6 +105,7 @@ RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
     }
     if (pid == 0) exec_child(cmd, argv.data());
     setpgid(pid, pid);  // also in the parent, so the group exists before any kill
+    track_child(pid);   // killed with its group if `run` is interrupted (interrupt.h)
 
     int status = 0;
     bool timed_out = false;
@@ -122,6 +124,7 @@ RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
         nanosleep(&ts, nullptr);
     }
     kill(-pid, SIGKILL);  // leftovers of the group (helpers a driver forked), if any
+    untrack_child(pid);
     const double elapsed = now_ms() - t0;
 
     bool have_record = false;

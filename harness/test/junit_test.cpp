@@ -60,5 +60,13 @@ TEST(Junit, OutcomesCountsAndNames) {
               std::string::npos);
 }
 
+TEST(Junit, FlakePassesWithAFlakyFailure) {
+    const std::string xml = junit_xml({{"runs", json::array({rec("FLAKE", "FAIL then PASS on re-run 1")})}});
+    EXPECT_NE(xml.find("failures=\"0\""), std::string::npos) << xml;
+    EXPECT_NE(xml.find("errors=\"0\""), std::string::npos) << xml;
+    EXPECT_NE(xml.find("<flakyFailure message=\"FAIL then PASS on re-run 1\" type=\"FLAKE\"/>"), std::string::npos) << xml;
+    EXPECT_EQ(xml.find("<failure"), std::string::npos) << xml;
+}
+
 }  // namespace
 }  // namespace harness

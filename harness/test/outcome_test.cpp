@@ -40,7 +40,7 @@ TEST(Outcome, ExitCodesMatchDesign) {
 }
 
 TEST(Outcome, SeverityOrder) {
-    const Outcome order[] = {Outcome::Pass, Outcome::XFail,         Outcome::Skip,    Outcome::XPass, Outcome::Fail,
+    const Outcome order[] = {Outcome::Pass, Outcome::XFail, Outcome::Flake, Outcome::Skip,    Outcome::XPass, Outcome::Fail,
                              Outcome::TeardownFault, Outcome::Timeout, Outcome::Crash, Outcome::Error};
     ASSERT_EQ(outcome_table().size(), std::size(order));
     for (size_t i = 0; i < std::size(order); i++) {

@@ -119,7 +119,8 @@ def print_text(res, out=sys.stdout):
 
 
 def add_side_args(ap):
-    ap.add_argument("--db", help="history database, for run ids (default: out/history.sqlite if it exists)")
+    ap.add_argument("--db", help="history for run ids: SQLite path or postgresql:// URL (default: "
+                                     "out/history.sqlite if it exists)")
     ap.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="significance level (default 0.05)")
     ap.add_argument("--min-effect", type=float, default=DEFAULT_MIN_EFFECT,
                     help="minimum relative change of the median to report, e.g. 0.05 = 5%% (default)")

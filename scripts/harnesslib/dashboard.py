@@ -202,7 +202,7 @@ JS = r"""
 
 def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.05):
     """Writes out_dir/index.html (+ style.css, chart.min.js, records/). Returns the index path."""
-    if not os.path.exists(db_path):
+    if not history.exists(db_path):
         raise data.InputError("no history at %s; run scripts/nightly or scripts/history ingest first" % db_path)
     con = history.connect(db_path)
     runs, series, drivers, samples = load(con, max_runs)
@@ -294,7 +294,8 @@ def main(argv=None):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap = argparse.ArgumentParser(prog="dashboard", description=__doc__.split("\n\n")[0],
                                  epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--db", default=os.path.join(root, "out", "history.sqlite"), help="history (default %(default)s)")
+    ap.add_argument("--db", default=os.path.join(root, "out", "history.sqlite"),
+                    help="history: SQLite path or postgresql:// URL (default %(default)s)")
     ap.add_argument("--out", default=os.path.join(root, "out", "dashboard"), help="output dir (default %(default)s)")
     ap.add_argument("--golden-dir", default=os.path.join(root, "golden"), help="goldens, for the diff images")
     ap.add_argument("--runs", type=int, default=60, help="how many recent runs to chart (default 60)")

@@ -1,8 +1,9 @@
-"""SQLite history of nightly runs: what ran, on which commit, host and drivers, with every test outcome,
+"""The history of nightly runs (SQLite file or PostgreSQL URL, same schema; see db.py): what ran, on which commit, host and drivers, with every test outcome,
 its metrics and every benchmark repetition.
 
 Tables:
-  runs(id, started, finished, git_commit, host, label, status, note)
+  runs(id, started, finished, git_commit, host, label, status, note, run_key)  run_key: unique, set by
+                                                  shards of one run ingested by several processes
   environment(run_id, source, key, value)         flattened environment (results and bench context);
                                                   OpenCL driver versions under opencl.platforms.N.devices.M.driver_version
   tests(id, run_id, pipeline, profile, case_name, mode, outcome, result_outcome, message, duration_ms,
@@ -16,44 +17,89 @@ Each ingest is one transaction, so a run that stops midway keeps everything inge
 import datetime
 import json
 import os
+import re
 import socket
-import sqlite3
 import subprocess
+import sys
 
-from . import data
+from . import data, db
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, started TEXT, finished TEXT, git_commit TEXT,
-  host TEXT, label TEXT, status TEXT, note TEXT);
-CREATE TABLE IF NOT EXISTS environment(run_id INTEGER REFERENCES runs(id), source TEXT, key TEXT, value TEXT);
-CREATE TABLE IF NOT EXISTS tests(id INTEGER PRIMARY KEY, run_id INTEGER REFERENCES runs(id), pipeline TEXT,
-  profile TEXT, case_name TEXT, mode TEXT, outcome TEXT, result_outcome TEXT, message TEXT, duration_ms REAL,
+CREATE TABLE IF NOT EXISTS runs(id {id}, started TEXT, finished TEXT, git_commit TEXT,
+  host TEXT, label TEXT, status TEXT, note TEXT, run_key TEXT);
+CREATE TABLE IF NOT EXISTS environment(run_id {ref} REFERENCES runs(id), source TEXT, key TEXT, value TEXT);
+CREATE TABLE IF NOT EXISTS tests(id {id}, run_id {ref} REFERENCES runs(id), pipeline TEXT,
+  profile TEXT, case_name TEXT, mode TEXT, outcome TEXT, result_outcome TEXT, message TEXT, duration_ms {real},
   target TEXT, driver TEXT, record_json TEXT);
-CREATE TABLE IF NOT EXISTS metrics(test_id INTEGER REFERENCES tests(id), name TEXT, value REAL);
-CREATE TABLE IF NOT EXISTS benchmarks(id INTEGER PRIMARY KEY, run_id INTEGER REFERENCES runs(id), name TEXT,
+CREATE TABLE IF NOT EXISTS metrics(test_id {ref} REFERENCES tests(id), name TEXT, value {real});
+CREATE TABLE IF NOT EXISTS benchmarks(id {id}, run_id {ref} REFERENCES runs(id), name TEXT,
   pipeline TEXT, profile TEXT, case_name TEXT, mode TEXT, label TEXT, driver TEXT, error TEXT);
-CREATE TABLE IF NOT EXISTS samples(benchmark_id INTEGER REFERENCES benchmarks(id), rep INTEGER,
-  real_time_ms REAL, cpu_time_ms REAL, iterations INTEGER, pixels_per_second REAL, bytes_per_second REAL);
-CREATE TABLE IF NOT EXISTS ingested(run_id INTEGER REFERENCES runs(id), kind TEXT, path TEXT, time TEXT);
+CREATE TABLE IF NOT EXISTS samples(benchmark_id {ref} REFERENCES benchmarks(id), rep {int},
+  real_time_ms {real}, cpu_time_ms {real}, iterations {int}, pixels_per_second {real}, bytes_per_second {real});
+CREATE TABLE IF NOT EXISTS ingested(run_id {ref} REFERENCES runs(id), kind TEXT, path TEXT, time TEXT);
 CREATE INDEX IF NOT EXISTS tests_run ON tests(run_id);
 CREATE INDEX IF NOT EXISTS bench_run ON benchmarks(run_id);
 CREATE INDEX IF NOT EXISTS samples_bench ON samples(benchmark_id);
 CREATE INDEX IF NOT EXISTS metrics_test ON metrics(test_id);
+CREATE INDEX IF NOT EXISTS tests_history ON tests(pipeline, profile, case_name, mode, run_id);
+CREATE INDEX IF NOT EXISTS runs_host ON runs(host, label, id);
 """
+TEST_COLS = ("run_id", "pipeline", "profile", "case_name", "mode", "outcome", "result_outcome", "message",
+             "duration_ms", "target", "driver", "record_json")
+# What makes an ingest idempotent: one run per run_key, one test per key, one benchmark per name and one
+# environment value per key in a run. A second ingest of the same shard (a retry) adds nothing.
+UNIQUE = [("runs_key", "runs(run_key)"), ("environment_key", "environment(run_id, source, key)"),
+          ("tests_key", "tests(run_id, pipeline, profile, case_name, mode)"), ("bench_key", "benchmarks(run_id, name)")]
 
 
 def now():
     return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
 
 
-def connect(path):
-    """Opens (creating if needed) the history database at `path`."""
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    con = sqlite3.connect(path)
-    con.row_factory = sqlite3.Row
-    con.executescript(SCHEMA)
+def connect(target):
+    """Opens the history at `target` (a SQLite path, created if needed, or a postgresql:// URL) and makes sure
+    its schema is there (a history written before run_key and the unique keys gets them)."""
+    con = db.open_db(target)
+    if con.kind == "postgresql":
+        names = re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", SCHEMA) + [n for n, _ in UNIQUE]
+        # pg_class read with the statement's snapshot (to_regclass could answer from a stale cache)
+        complete = lambda: con.execute("SELECT COUNT(DISTINCT relname) FROM pg_class WHERE relname = ANY(?) AND "
+                                       "relnamespace = current_schema()::regnamespace", (names,)).fetchone()[0] == len(names)
+        # CREATE ... IF NOT EXISTS still locks the tables it checks, which deadlocks with running ingests:
+        # only a history without its schema gets DDL, one process at a time.
+        if complete():
+            return con
+        with con:
+            con.execute("SELECT pg_advisory_xact_lock(7310001)")
+            if complete():  # made by another process while this one waited
+                return con
+            for stmt in SCHEMA.format(**db.SCHEMA_TYPES["postgresql"]).split(";"):
+                if stmt.strip():
+                    con.execute(stmt)
+            for name, cols in UNIQUE:
+                con.execute("CREATE UNIQUE INDEX IF NOT EXISTS %s ON %s" % (name, cols))
+        return con
+    con.raw.executescript(SCHEMA.format(**db.SCHEMA_TYPES["sqlite"]))
+    if "run_key" not in [r[1] for r in con.execute("PRAGMA table_info(runs)")]:
+        with con:
+            con.execute("ALTER TABLE runs ADD COLUMN run_key TEXT")
+    have = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    for name, cols in UNIQUE:
+        if name in have:
+            continue
+        with con:
+            if name == "environment_key":  # older nightlies stored the same environment once per profile
+                con.execute("DELETE FROM environment WHERE rowid NOT IN (SELECT MIN(rowid) FROM environment"
+                            " GROUP BY run_id, source, key)")
+            try:
+                con.execute("CREATE UNIQUE INDEX %s ON %s" % (name, cols))
+            except Exception as e:  # a history with duplicate tests keeps working, without the retry guard
+                print("history: %s: no unique index %s (%s)" % (target, name, e), file=sys.stderr)
     return con
+
+
+def exists(target):
+    return db.exists(target)
 
 
 def git_commit(root):
@@ -66,12 +112,16 @@ def git_commit(root):
         return ""
 
 
-def create_run(con, started=None, commit="", host=None, label="", status="running"):
-    """Adds a run row and returns its id."""
+def create_run(con, started=None, commit="", host=None, label="", status="running", run_key=None):
+    """Adds a run row and returns its id. With `run_key`, the run of that key if it exists (so that several
+    processes ingesting shards of one run, at once, end up in one run)."""
     with con:
-        cur = con.execute("INSERT INTO runs(started, git_commit, host, label, status) VALUES(?,?,?,?,?)",
-                          (started or now(), commit, host or socket.gethostname(), label, status))
-    return cur.lastrowid
+        rid = con.insert("INSERT INTO runs(started, git_commit, host, label, status, run_key) VALUES(?,?,?,?,?,?)"
+                         " ON CONFLICT DO NOTHING",
+                         (started or now(), commit, host or socket.gethostname(), label, status, run_key))
+        if rid is None:
+            rid = con.execute("SELECT id FROM runs WHERE run_key=?", (run_key,)).fetchone()[0]
+    return rid
 
 
 def finish_run(con, run_id, status, note=""):
@@ -105,39 +155,47 @@ def _env_rows(run_id, source, env):
 
 
 def ingest_results(con, run_id, doc, path=""):
-    """Stores a parsed results.json into run `run_id` (one transaction). Returns the number of tests."""
+    """Stores a parsed results.json into run `run_id` (one transaction). Returns the number of tests added
+    (records already in the run, by pipeline/profile/case/mode, are left as they are)."""
     with con:
-        con.executemany("INSERT INTO environment VALUES(?,?,?,?)",
+        con.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
                         _env_rows(run_id, "results", doc.get("environment") or {}))
-        for rec in doc.get("runs", []):
-            cur = con.execute(
-                "INSERT INTO tests(run_id, pipeline, profile, case_name, mode, outcome, result_outcome, message,"
-                " duration_ms, target, driver, record_json) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-                (run_id, rec.get("pipeline"), rec.get("profile"), rec.get("case"), rec.get("mode", "host"),
-                 rec.get("outcome"), rec.get("result_outcome", ""), rec.get("message", ""),
-                 rec.get("duration_ms"), rec.get("target", ""), data.test_driver(rec), json.dumps(rec)))
-            nums = [(cur.lastrowid, k, float(v)) for k, v in flatten(rec.get("metrics") or {}, "", [])
-                    if isinstance(v, (int, float)) and not isinstance(v, bool)]
-            con.executemany("INSERT INTO metrics VALUES(?,?,?)", nums)
+        recs = doc.get("runs", [])
+        rows = [(run_id, rec.get("pipeline"), rec.get("profile"), rec.get("case"), rec.get("mode", "host"),
+                 rec.get("outcome"), rec.get("result_outcome", ""), rec.get("message", ""), rec.get("duration_ms"),
+                 rec.get("target", ""), data.test_driver(rec), json.dumps(rec)) for rec in recs]
+        # records already in this run (a shard ingested twice) conflict and are left out
+        got = con.insert_many("tests", TEST_COLS, rows, ("id", "pipeline", "profile", "case_name", "mode"))
+        added = {tuple(x[1:]): x[0] for x in got}
+        nums = []
+        for rec, row in zip(recs, rows):
+            tid = added.pop(tuple(row[1:5]), None)
+            if tid is not None:
+                nums += [(tid, k, float(v)) for k, v in flatten(rec.get("metrics") or {}, "", [])
+                         if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        con.executemany("INSERT INTO metrics VALUES(?,?,?)", nums)
         con.execute("INSERT INTO ingested VALUES(?,?,?,?)", (run_id, "results", path, now()))
-    return len(doc.get("runs", []))
+    return len(got)
 
 
 def ingest_bench(con, run_id, doc, path=""):
-    """Stores a parsed Google Benchmark JSON into run `run_id` (one transaction). Returns the benchmark count."""
+    """Stores a parsed Google Benchmark JSON into run `run_id` (one transaction). Returns the number of
+    benchmarks added (names already in the run are left as they are)."""
     nb = data.normalise_bench(doc)
     with con:
-        con.executemany("INSERT INTO environment VALUES(?,?,?,?)", _env_rows(run_id, "bench", nb["context"]))
-        for name, b in nb["bench"].items():
-            cur = con.execute("INSERT INTO benchmarks(run_id, name, pipeline, profile, case_name, mode, label,"
-                              " driver, error) VALUES(?,?,?,?,?,?,?,?,?)",
-                              (run_id, name, b["pipeline"], b["profile"], b["case"], b["mode"], b["label"],
-                               b["driver"], b["error"]))
-            con.executemany("INSERT INTO samples VALUES(?,?,?,?,?,?,?)",
-                            [(cur.lastrowid, s["rep"], s["real_time_ms"], s["cpu_time_ms"], s["iterations"],
-                              s["pixels_per_second"], s["bytes_per_second"]) for s in b["samples"]])
+        con.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
+                        _env_rows(run_id, "bench", nb["context"]))
+        got = con.insert_many("benchmarks", ("run_id", "name", "pipeline", "profile", "case_name", "mode", "label",
+                                             "driver", "error"),
+                              [(run_id, name, b["pipeline"], b["profile"], b["case"], b["mode"], b["label"], b["driver"],
+                                b["error"]) for name, b in nb["bench"].items()], ("id", "name"))
+        rows = []
+        for bid, name in got:  # names already in this run conflict and are left out
+            rows += [(bid, s["rep"], s["real_time_ms"], s["cpu_time_ms"], s["iterations"],
+                      s["pixels_per_second"], s["bytes_per_second"]) for s in nb["bench"][name]["samples"]]
+        con.executemany("INSERT INTO samples VALUES(?,?,?,?,?,?,?)", rows)
         con.execute("INSERT INTO ingested VALUES(?,?,?,?)", (run_id, "bench", path, now()))
-    return len(nb["bench"])
+    return len(got)
 
 
 def document_time(path):
@@ -187,7 +245,7 @@ def resolve_run(con, spec):
 
 def load_side(db_path, spec):
     """A comparison side (see data.py) from run `spec` of the history at `db_path`."""
-    if not os.path.exists(db_path):
+    if not exists(db_path):
         raise data.InputError("no history at %s; run scripts/nightly or scripts/history ingest first" % db_path)
     con = connect(db_path)
     run_id = resolve_run(con, spec)
@@ -210,6 +268,20 @@ def load_side(db_path, spec):
     return side
 
 
+def migrate(src_target, dst_target, log=None):
+    """Copies every run of the history at src_target into the one at dst_target (migrate.py). Returns
+    (copied, already there)."""
+    from . import migrate as copier
+    if not exists(src_target):
+        raise data.InputError("no history at %s to migrate from" % src_target)
+    src, dst = connect(src_target), connect(dst_target)
+    try:
+        return copier.copy_all(src, dst, copier.source_name(src_target), log)
+    finally:
+        src.close()
+        dst.close()
+
+
 def main(argv=None):
     import argparse
     import sys
@@ -227,13 +299,26 @@ def main(argv=None):
                                     "results' start, the benchmarks' date, else the file's modification time)")
     ing.add_argument("--host", help="host name (default: this machine's)")
     ing.add_argument("--status", default="complete", help="status of a new run (default complete)")
+    ing.add_argument("--run-key", help="add to the run of this key, creating it if needed: shards of one run "
+                                       "ingested by several processes, e.g. nightly-2026-11-24-board7 (a retried "
+                                       "ingest adds nothing twice)")
     lst = sub.add_parser("list", help="list the runs")
-    for p in (ing, lst):
-        p.add_argument("--db", default=default_db_path(), help="history database (default %(default)s)")
+    mig = sub.add_parser("migrate", help="copy every run of a history (e.g. SQLite) into --db (e.g. PostgreSQL)",
+                         description="Copies every run of --from into --db with new ids; a run copied before "
+                                     "(same source and id) is not copied again. Prints the number of runs copied.")
+    mig.add_argument("--from", dest="source", required=True, help="history to copy from (SQLite path or URL)")
+    for p in (ing, lst, mig):
+        p.add_argument("--db", default=default_db_path(), help="history: SQLite path or postgresql:// URL "
+                                                              "(default %(default)s)")
     args = ap.parse_args(argv)
     try:
+        if args.cmd == "migrate":
+            copied, skipped = migrate(args.source, args.db, lambda m: print("history: migrate: " + m, file=sys.stderr))
+            print("history: migrate: %d run(s) copied, %d already there" % (copied, skipped), file=sys.stderr)
+            print(copied)
+            return 0
         if args.cmd == "list":
-            if not os.path.exists(args.db):
+            if not exists(args.db):
                 raise data.InputError("no history at %s" % args.db)
             con = connect(args.db)
             for r in con.execute("SELECT r.*, (SELECT COUNT(*) FROM tests t WHERE t.run_id=r.id) nt,"
@@ -250,12 +335,16 @@ def main(argv=None):
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         when = args.time or min(document_time(p) for p in args.results + args.bench)
         run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
-                                        args.host, args.label, "running")
+                                        args.host, args.label, args.status if args.run_key else "running",
+                                        args.run_key)
         for p in args.results + args.bench:
             kind, n = ingest_file(con, run_id, p)
             print("history: run %d: %d %s from %s" % (run_id, n, "tests" if kind == "results" else "benchmarks", p),
                   file=sys.stderr)
-        if not args.run:
+        if args.run_key:
+            with con:
+                con.execute("UPDATE runs SET finished=? WHERE id=?", (now(), run_id))
+        elif not args.run:
             finish_run(con, run_id, args.status)
         print(run_id)
         return 0

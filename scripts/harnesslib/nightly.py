@@ -44,7 +44,8 @@ def main(argv=None):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     ap = argparse.ArgumentParser(prog="nightly", description=__doc__.split("\n\n")[0],
                                  epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--db", default=os.path.join(root, "out", "history.sqlite"), help="history (default %(default)s)")
+    ap.add_argument("--db", default=os.path.join(root, "out", "history.sqlite"),
+                    help="history: SQLite path or postgresql:// URL (default %(default)s)")
     ap.add_argument("--out", default=os.path.join(root, "out", "nightly"), help="artifacts (default %(default)s)")
     ap.add_argument("--bin", default=os.path.join(root, "build", "bin"), help="aot-harness and pipeline-benchmarks")
     ap.add_argument("--repetitions", type=int, default=9, help="benchmark repetitions (>= 9, default 9)")

@@ -66,6 +66,12 @@ struct RunOptions {
     std::vector<std::string> modes;   // --mode: one buffer mode, or every mode for "all"
     std::string fallback;             // --fallback: "" or "cpu"
     bool strict_xfail = false;        // --strict-xfail
+    int jobs = 0;                     // --jobs: runs at once (0 = one per core; executor.h)
+    int gpu_jobs = 1;                 // --gpu-jobs: runs at once per GPU device
+    std::string shard;                // --shard i/n ("" = the whole matrix; shard.h)
+    int flake_retries = 1;            // --flake-retries: re-runs of an unexpected failure (flake.h)
+    std::string baseline;             // --baseline FILE: expected failures and flakes (baseline.h)
+    std::string baseline_out;         // --baseline-out FILE: write this run's
 };
 // Checks and converts the options of `run` parsed by parse_command_args("run", ...). Throws Error
 // naming the option and the accepted values.

@@ -17,6 +17,7 @@ namespace harness {
 #define HARNESS_OUTCOME_TABLE(X)                                                                                  \
     X(Pass, "PASS", 0, "#2e7d32", "#fff", "matches the golden within the tolerance, every check passed")          \
     X(XFail, "XFAIL", 0, "#00897b", "#fff", "a known failure listed in golden/xfail.json failed as expected")    \
+    X(Flake, "FLAKE", 0, "#c0ca33", "#222", "failed, then passed when re-run (--flake-retries); or a known flake") \
     X(Skip, "SKIP", 77, "#9e9e9e", "#fff", "cannot run here (no driver, device, extension or buffer mode)")       \
     X(XPass, "XPASS", 0, "#f9a825", "#222", "listed in golden/xfail.json but passed (exit 1 with --strict-xfail)") \
     X(Fail, "FAIL", 1, "#d32f2f", "#fff", "ran, but a result or check is wrong")                                  \

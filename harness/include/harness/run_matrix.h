@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/baseline.h"
 #include "harness/cli_options.h"
 #include "harness/outcome.h"
 #include "harness/spec.h"
@@ -30,8 +31,9 @@ std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpe
 struct RunTask {
     std::string pipeline, profile, case_name, mode;
 };
-// The runs the options select, in matrix order (pipeline, profile, case, mode). Throws Error naming
-// an unknown pipeline, profile or case, or when nothing matches.
+// The runs the options select, in matrix order (pipeline, profile, case, mode); with --shard i/n only
+// those of shard i (shard.h; may be none). Throws Error naming an unknown pipeline, profile or case, or
+// when nothing matches the filters.
 std::vector<RunTask> plan_runs(const RunOptions &opts);
 
 // What every run of one `run` shares: the options, the golden dir, the executable, a temp dir.
@@ -42,6 +44,8 @@ struct MatrixContext {
     std::string exe;         // this executable (the child is `exe __run-one ...`)
     std::string tmp;         // the child's record and stderr files live here
     XfailList xfail;         // --xfail, or <golden-dir>/xfail.json
+    Baseline baseline;       // --baseline ("" = empty)
+    int jobs = 1;            // --jobs, or one per core
     Availability avail;
 };
 // Resolves the golden dir and artifacts dir, loads the xfail list, finds this executable, makes a temp dir and probes the
@@ -51,13 +55,22 @@ MatrixContext make_context(const RunOptions &opts);
 void release_context(const MatrixContext &ctx);
 
 // Runs one task in a supervised child (or decides without one: a compile error is ERROR, a profile
-// or mode that cannot run here SKIP with the reason).
-RunRecord run_task(const MatrixContext &ctx, const RunTask &task);
+// or mode that cannot run here SKIP with the reason). `slot` (executor.h) names the child's record and
+// stderr files, so that runs at once do not share them.
+RunRecord run_task(const MatrixContext &ctx, const RunTask &task, int slot = 0);
 
-// Runs every task in order, applies golden/xfail.json (--xfail) and adds a cpu fallback record
-// after a GPU run that did not PASS (--fallback cpu). Calls `on_record` for each record as it is
-// made (the console line); returns them all.
+// How far a run of the matrix is when a record is made: tasks finished, of how many, seconds since the start.
+struct MatrixProgress {
+    size_t done = 0, total = 0;
+    double elapsed_s = 0;
+};
+
+// Runs every task, --jobs at once (GPU profiles --gpu-jobs at once per device), applies
+// golden/xfail.json (--xfail), re-runs unexpected failures (--flake-retries: FLAKE, flake.h), applies
+// the baseline (--baseline) and adds a cpu fallback record after a GPU run that did not PASS
+// (--fallback cpu). Calls `on_record` for each record as its task finishes (the console line), one
+// at a time; returns them all in task order, as a sequential run would.
 std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<RunTask> &tasks,
-                                  const std::function<void(const RunRecord &)> &on_record);
+                                  const std::function<void(const RunRecord &, const MatrixProgress &)> &on_record);
 
 }  // namespace harness
