@@ -262,7 +262,13 @@ function(aot_harness_add_pipeline name)
   set_property(GLOBAL APPEND PROPERTY HARNESS_PIPELINES "${name}")
 endfunction()
 
-function(aot_harness_finalize)
+# A macro: enable_testing() only takes effect at directory scope, not inside a function.
+macro(aot_harness_finalize)
+  enable_testing()
+  _aot_harness_finalize(${ARGN})
+endmacro()
+
+function(_aot_harness_finalize)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "GOLDEN_DIR;TIMEOUT" "")
   if (NOT TARGET harness_suite)
     message(FATAL_ERROR "aot_harness_finalize(): call aot_harness_add_pipeline() first")
@@ -285,7 +291,8 @@ function(aot_harness_finalize)
   set(config "${CMAKE_CURRENT_BINARY_DIR}/aot_harness_config.cpp")
   configure_file("${_HARNESS_CMAKE_DIR}/profiles_embedded.cpp.in" "${config}" @ONLY)
   add_executable(aot-harness "${_HARNESS_CMAKE_DIR}/aot_harness_main.cpp" "${config}")
-  target_link_libraries(aot-harness PRIVATE harness_suite harness::harness)
+  # The runtime after the harness library, whose calls into it (OpenCL/CUDA wrapping) it resolves.
+  target_link_libraries(aot-harness PRIVATE harness_suite harness::harness harness_halide_runtime)
   set_target_properties(aot-harness PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
   # Every spec is made (and a JSON spec checked) when the harness starts: do it once at build time,
   # so that a bad spec fails the build with its one line.
@@ -294,7 +301,6 @@ function(aot_harness_finalize)
   add_custom_command(TARGET aot-harness POST_BUILD
                      COMMAND sh -c "\"$0\" describe \"$1\" >/dev/null" "$<TARGET_FILE:aot-harness>" "${first}"
                      COMMENT "aot-harness: checking the specs" VERBATIM)
-  enable_testing()
   harness_discover_cases(aot-harness TIMEOUT ${timeout})
   message(STATUS "aot-harness: ${CMAKE_BINARY_DIR}/bin/aot-harness, goldens in ${golden}")
 endfunction()

@@ -18,12 +18,13 @@ public:
     void generate() {
         Var x("x"), y("y");
         Func clamped = BoundaryConditions::repeat_edge(input);
-        RDom r(-radius, 2 * radius + 1);
+        const int rad = radius;
+        RDom r(-rad, 2 * rad + 1);
         Func blur_x("blur_x");
         blur_x(x, y) = sum(clamped(x + r, y));
         Func blur_y("blur_y");
         blur_y(x, y) = sum(blur_x(x, y + r));
-        const float n = float((2 * radius + 1) * (2 * radius + 1));
+        const float n = float((2 * rad + 1) * (2 * rad + 1));
         output(x, y) = blur_y(x, y) * (gain / n);
 
         input.set_estimates({{0, 1024}, {0, 768}});
