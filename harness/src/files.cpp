@@ -31,9 +31,10 @@ int make_dirs(const std::string &path) {
     return 0;
 }
 
-std::string read_file(const std::string &path) {
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error("cannot read " + path + ": " + errno_text() + "; check the path and its permissions");
+namespace {
+
+// Reads an open file to its end and closes it; throws Error naming `path`.
+std::string read_fd(int fd, const std::string &path) {
     std::string out;
     char buf[1 << 16];
     while (true) {
@@ -51,13 +52,40 @@ std::string read_file(const std::string &path) {
     return out;
 }
 
+}  // namespace
+
+std::string read_file(const std::string &path) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot read " + path + ": " + errno_text() + "; check the path and its permissions");
+    return read_fd(fd, path);
+}
+
+bool read_file_if_exists(const std::string &path, std::string *bytes) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) return false;
+    if (fd < 0) throw Error("cannot read " + path + ": " + errno_text() + "; check the path and its permissions");
+    *bytes = read_fd(fd, path);
+    return true;
+}
+
 void write_file_atomic(const std::string &path, const std::string &bytes) {
     const std::string tmp = path + ".tmp." + std::to_string(getpid());
     const size_t slash = path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    // The fix follows the cause: a missing directory, no permission, no space.
     auto failure = [&](const std::string &step) {
-        return Error("cannot write " + path + ": " + step + ": " + errno_text() +
-                     "; check that the directory exists, is writable and has space");
+        const int err = errno;
+        std::string fix;
+        if (err == ENOENT || err == ENOTDIR) {
+            fix = "the directory " + dir + " does not exist (or another process removed it meanwhile); create it";
+        } else if (err == EACCES || err == EPERM || err == EROFS) {
+            fix = "make " + dir + " writable";
+        } else if (err == ENOSPC || err == EDQUOT || err == EFBIG) {
+            fix = "free space on its file system (or raise the file size limit)";
+        } else {
+            fix = "check " + dir;
+        }
+        return Error("cannot write " + path + ": " + step + ": " + std::strerror(err) + "; " + fix);
     };
 
     const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

@@ -6,33 +6,17 @@ namespace harness {
 
 namespace {
 
-struct OutcomeInfo {
-    Outcome outcome;
-    const char *name;
-    int exit_code;
-    int severity;
-};
-
-// DESIGN.md "Running a case": names, exit codes, and the order used for "worst outcome".
-constexpr OutcomeInfo kOutcomes[] = {
-    {Outcome::Pass, "PASS", 0, 0},
-    {Outcome::Fail, "FAIL", 1, 4},
-    {Outcome::Error, "ERROR", 2, 8},
-    {Outcome::Crash, "CRASH", 3, 7},
-    {Outcome::TeardownFault, "TEARDOWN_FAULT", 4, 5},
-    {Outcome::Timeout, "TIMEOUT", 5, 6},
-    {Outcome::Skip, "SKIP", 77, 2},
-    // golden/xfail.json: an expected failure, and an expected failure that passed (XPASS is exit 1
-    // with --strict-xfail; the CLI handles that).
-    {Outcome::XFail, "XFAIL", 0, 1},
-    {Outcome::XPass, "XPASS", 0, 3},
-};
-
-const OutcomeInfo &info(Outcome o) {
-    for (const auto &i : kOutcomes) {
-        if (i.outcome == o) return i;
-    }
-    throw Error("internal error: outcome value " + std::to_string(static_cast<int>(o)) + " has no name; fix outcome.cpp");
+const std::vector<OutcomeInfo> &table() {
+    static const std::vector<OutcomeInfo> t = [] {
+        std::vector<OutcomeInfo> rows{
+#define HARNESS_OUTCOME_ROW(e, name, code, colour, text, description) {Outcome::e, name, code, colour, text, description, 0},
+            HARNESS_OUTCOME_TABLE(HARNESS_OUTCOME_ROW)
+#undef HARNESS_OUTCOME_ROW
+        };
+        for (size_t i = 0; i < rows.size(); i++) rows[i].severity = static_cast<int>(i);
+        return rows;
+    }();
+    return t;
 }
 
 // The record's value at `key`, which must exist and be a string.
@@ -60,19 +44,52 @@ nlohmann::json optional_object(const nlohmann::json &j, const char *key) {
 
 }  // namespace
 
-const char *outcome_name(Outcome o) { return info(o).name; }
+const std::vector<OutcomeInfo> &outcome_table() { return table(); }
 
-Outcome outcome_from_name(const std::string &name) {
-    for (const auto &i : kOutcomes) {
-        if (name == i.name) return i.outcome;
+const OutcomeInfo &outcome_info(Outcome o) {
+    for (const auto &i : table()) {
+        if (i.outcome == o) return i;
     }
-    throw Error("unknown outcome \"" + name +
-                "\"; expected one of PASS, FAIL, ERROR, CRASH, TEARDOWN_FAULT, TIMEOUT, SKIP");
+    throw Error("internal error: outcome value " + std::to_string(static_cast<int>(o)) + " has no row; fix outcome.h");
 }
 
-int outcome_exit_code(Outcome o) { return info(o).exit_code; }
+const OutcomeInfo *find_outcome(const std::string &name) {
+    for (const auto &i : table()) {
+        if (name == i.name) return &i;
+    }
+    return nullptr;
+}
 
-int outcome_severity(Outcome o) { return info(o).severity; }
+const char *outcome_name(Outcome o) { return outcome_info(o).name; }
+
+Outcome outcome_from_name(const std::string &name) {
+    if (const OutcomeInfo *i = find_outcome(name)) return i->outcome;
+    std::string known;
+    for (const auto &i : table()) known += (known.empty() ? "" : ", ") + std::string(i.name);
+    throw Error("unknown outcome \"" + name + "\"; expected one of " + known);
+}
+
+int outcome_exit_code(Outcome o) { return outcome_info(o).exit_code; }
+
+int outcome_severity(Outcome o) { return outcome_info(o).severity; }
+
+int outcome_name_severity(const std::string &name) {
+    const OutcomeInfo *i = find_outcome(name);
+    return i ? i->severity : static_cast<int>(table().size());
+}
+
+const std::string &worse_outcome_name(const std::string &a, const std::string &b) {
+    return outcome_name_severity(b) > outcome_name_severity(a) ? b : a;
+}
+
+nlohmann::json outcome_table_json() {
+    nlohmann::json t = nlohmann::json::array();
+    for (const auto &i : table()) {
+        t.push_back({{"name", i.name}, {"severity", i.severity}, {"exit_code", i.exit_code}, {"colour", i.colour},
+                     {"text_colour", i.text_colour}, {"description", i.description}});
+    }
+    return t;
+}
 
 nlohmann::json RunRecord::to_json() const {
     nlohmann::json j{{"pipeline", pipeline},

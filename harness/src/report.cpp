@@ -26,28 +26,6 @@ using nlohmann::json;
 using report_style::css_class;
 using report_style::known_style;
 
-// Severity of an outcome name: Outcome severities interleaved with XFAIL (just above PASS) and XPASS
-// (between SKIP and FAIL); unknown names are worse than everything.
-int name_rank(const std::string &name) {
-    if (name == "XFAIL") return 1;
-    if (name == "XPASS") return 3;
-    try {
-        return 2 * outcome_severity(outcome_from_name(name));
-    } catch (const Error &) {
-        return 100;
-    }
-}
-
-std::string str_at(const json &j, const char *key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-std::string outcome_of(const json &run) {
-    const std::string o = str_at(run, "outcome");
-    return o.empty() ? "UNKNOWN" : o;
-}
-
 // Profile columns: the DESIGN.md profiles in their order, then any others alphabetically.
 int profile_rank(const std::string &p) {
     static const char *const order[] = {"cpu", "host", "opencl-mali", "opencl", "cuda"};
@@ -81,7 +59,7 @@ std::string duration_text(double ms) {
 // One run, as the page needs it; `index` is its position in results.runs (its anchor is run-<index>).
 struct RunView {
     size_t index;
-    const json *j;
+    const RunRecord *rec;
     std::string pipeline, profile, case_name, mode, outcome;
 };
 
@@ -89,7 +67,7 @@ struct RunView {
 bool run_less(const RunView &a, const RunView &b) {
     if (a.pipeline != b.pipeline) return a.pipeline < b.pipeline;
     if (a.profile != b.profile) return profile_less(a.profile, b.profile);
-    const int ra = name_rank(a.outcome), rb = name_rank(b.outcome);
+    const int ra = outcome_name_severity(a.outcome), rb = outcome_name_severity(b.outcome);
     if (ra != rb) return ra > rb;
     if (a.case_name != b.case_name) return a.case_name < b.case_name;
     return a.mode < b.mode;
@@ -218,11 +196,11 @@ std::string header(const json &env, const json &summary) {
            html_escape(sub) + "</div>";
 }
 
-// Stacked proportion bar plus one chip per outcome present, in kStyles order, unknown names last.
+// Stacked proportion bar plus one chip per outcome present, in the outcome table's order, unknown names last.
 std::string summary_bar(const json &summary) {
     const int total = summary["total"].get<int>();
     std::vector<std::string> names;
-    for (const auto &s : report_style::kStyles) {
+    for (const auto &s : outcome_table()) {
         if (summary.contains(s.name)) names.push_back(s.name);
     }
     for (const auto &[k, v] : summary.items()) {
@@ -258,7 +236,7 @@ std::string grid(const std::vector<RunView> &runs, bool show_mode) {
                 if (r.pipeline != pipe || r.profile != prof) continue;
                 if (worst.empty()) worst = r.outcome;  // worst first
                 cell += "<a class=\"b " + css_class(r.outcome) + "\" href=\"#run-" + std::to_string(r.index) + "\" title=\"" +
-                        html_escape(r.outcome + ": " + str_at(*r.j, "message")) + "\">" + html_escape(badge_label(r, show_mode)) +
+                        html_escape(r.outcome + ": " + r.rec->message) + "\">" + html_escape(badge_label(r, show_mode)) +
                         "</a>";
             }
             h += cell.empty() ? "<td><span class=\"dim\">–</span></td>"
@@ -273,53 +251,33 @@ std::string details_table(const std::vector<RunView> &runs) {
     std::string h = "<table class=\"runs\"><thead><tr><th>pipeline</th><th>profile</th><th>case</th><th>mode</th>"
                     "<th>outcome</th><th>duration</th><th>message</th><th>metrics</th><th>stderr / artifacts</th></tr></thead><tbody>";
     for (const auto &r : runs) {
-        const json &j = *r.j;
+        const RunRecord &rec = *r.rec;
         h += "<tr id=\"run-" + std::to_string(r.index) + "\">" + html_element("td", "", r.pipeline);
-        h += "<td>" + html_escape(r.profile) + "<div class=\"small\">" + html_escape(str_at(j, "target")) + "</div></td>";
+        h += "<td>" + html_escape(r.profile) + "<div class=\"small\">" + html_escape(rec.target) + "</div></td>";
         h += html_element("td", "", r.case_name) + html_element("td", "", r.mode);
         h += "<td>" + chip(r.outcome, r.outcome);
-        if (const std::string ro = str_at(j, "result_outcome"); !ro.empty()) {
-            h += "<div class=\"small\">recorded " + html_escape(ro) + "</div>";
+        if (!rec.result_outcome.empty()) h += "<div class=\"small\">recorded " + html_escape(rec.result_outcome) + "</div>";
+        h += "</td>" + html_element("td", "style=\"white-space:nowrap\"", duration_text(rec.duration_ms));
+        h += html_element("td", "class=\"msg\"", rec.message);
+        h += "<td>" + metrics_cell(rec.metrics) + "</td><td class=\"aux\">";
+        if (!rec.stderr_tail.empty()) {
+            h += "<details><summary>stderr</summary>" + html_element("pre", "", rec.stderr_tail) + "</details>";
         }
-        const auto d = j.find("duration_ms");
-        h += "</td>" + html_element("td", "style=\"white-space:nowrap\"", d != j.end() && d->is_number() ? duration_text(d->get<double>()) : "–");
-        h += html_element("td", "class=\"msg\"", str_at(j, "message"));
-        h += "<td>" + (j.contains("metrics") ? metrics_cell(j["metrics"]) : "") + "</td><td class=\"aux\">";
-        if (const std::string tail = str_at(j, "stderr_tail"); !tail.empty()) {
-            h += "<details><summary>stderr</summary>" + html_element("pre", "", tail) + "</details>";
-        }
-        h += (j.contains("artifacts") ? artifacts_cell(j["artifacts"]) : "") + "</td></tr>";
+        h += artifacts_cell(rec.artifacts) + "</td></tr>";
     }
     return h + "</tbody></table>";
 }
 
 }  // namespace
 
-json summarize(const json &runs) {
-    if (!runs.is_array()) throw Error("results \"runs\" must be an array of run records; pass the file `run --json` wrote");
-    json s = json::object();
-    std::string worst = "PASS";
-    for (const auto &r : runs) {
-        const std::string o = outcome_of(r);
-        s[o] = s.value(o, 0) + 1;
-        if (name_rank(o) > name_rank(worst)) worst = o;
-    }
-    s["total"] = runs.size();
-    s["worst"] = worst;
-    return s;
-}
-
-void write_html_report(const json &results, const std::string &dir) {
-    if (!results.is_object()) throw Error("results must be a JSON object with \"runs\"; pass the file `run --json` wrote");
-    const json runs_json = results.value("runs", json::array());
-    const json env = results.value("environment", json::object());
-    const json summary = summarize(runs_json);
+void write_html_report(const RunResults &results, const std::string &dir) {
+    const json &env = results.environment;
+    const json summary = results.summary().to_json();
 
     std::vector<RunView> runs;
-    for (size_t i = 0; i < runs_json.size(); i++) {
-        const json &j = runs_json[i];
-        if (!j.is_object()) throw Error("results run #" + std::to_string(i) + " is not an object; pass the file `run --json` wrote");
-        runs.push_back({i, &j, str_at(j, "pipeline"), str_at(j, "profile"), str_at(j, "case"), str_at(j, "mode"), outcome_of(j)});
+    for (size_t i = 0; i < results.runs.size(); i++) {
+        const RunRecord &r = results.runs[i];
+        runs.push_back({i, &r, r.pipeline, r.profile, r.case_name, r.mode, outcome_name(r.outcome)});
     }
     std::stable_sort(runs.begin(), runs.end(), run_less);
     const bool show_mode = std::any_of(runs.begin(), runs.end(), [&](const RunView &r) { return r.mode != runs[0].mode; });

@@ -4,26 +4,15 @@
 #include <iterator>
 #include <string>
 
+#include "harness/outcome.h"
+
 namespace harness {
 namespace report_style {
 
-// How each outcome name looks, in summary order. XFAIL/XPASS come from golden/xfail.json handling and
-// are not Outcome values, so the report works on names.
-struct OutcomeStyle {
-    const char *name, *bg, *fg;
-};
-constexpr OutcomeStyle kStyles[] = {
-    {"PASS", "#2e7d32", "#fff"},    {"FAIL", "#d32f2f", "#fff"},          {"ERROR", "#a0135f", "#fff"},
-    {"CRASH", "#111", "#ff5252"},   {"TEARDOWN_FAULT", "#ef6c00", "#fff"}, {"TIMEOUT", "#6a1b9a", "#fff"},
-    {"SKIP", "#9e9e9e", "#fff"},    {"XFAIL", "#00897b", "#fff"},         {"XPASS", "#f9a825", "#222"},
-};
+// Whether `name` is an outcome of the table (harness/outcome.h), which gives each its colours.
+inline bool known_style(const std::string &name) { return find_outcome(name) != nullptr; }
 
-// Whether `name` is one of the outcome names styled above.
-inline bool known_style(const std::string &name) {
-    return std::any_of(std::begin(kStyles), std::end(kStyles), [&](const OutcomeStyle &s) { return name == s.name; });
-}
-
-// CSS class of an outcome name: "o-<NAME>" for the names above, "o-OTHER" for any other.
+// CSS class of an outcome name: "o-<NAME>" for the table's names, "o-OTHER" for any other.
 inline std::string css_class(const std::string &outcome) { return known_style(outcome) ? "o-" + outcome : "o-OTHER"; }
 
 // The page's stylesheet, less the per-outcome colours.
@@ -61,9 +50,9 @@ ol.arr{margin:0;padding-left:22px}ol.arr>li{margin:3px 0}
 // Per-outcome colours: .o-<NAME> for chips and badges, td.w-<NAME> for a grid cell's worst-outcome border.
 inline std::string outcome_css() {
     std::string css;
-    for (const auto &s : kStyles) {
-        css += std::string(".o-") + s.name + "{background:" + s.bg + ";color:" + s.fg + "}";
-        css += std::string("td.w-") + s.name + "{border-left-color:" + s.bg + "}";
+    for (const auto &s : outcome_table()) {
+        css += std::string(".o-") + s.name + "{background:" + s.colour + ";color:" + s.text_colour + "}";
+        css += std::string("td.w-") + s.name + "{border-left-color:" + s.colour + "}";
     }
     return css + ".o-CRASH{box-shadow:inset 0 0 0 1px #ff5252}\n";
 }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <tuple>
 #include <cstring>
 
 #include "harness/default_tolerance.h"
@@ -20,8 +19,6 @@
 namespace harness {
 
 namespace {
-
-constexpr uint8_t kOutputCanary = 0xCD;  // outputs start as this pattern, never as zeros
 
 bool same_type(const halide_type_t &a, const halide_type_t &b) {
     return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
@@ -295,6 +292,31 @@ std::string verify_repeats(const CaseSpec &c, const std::vector<std::vector<Arra
     return "";
 }
 
+// The goldens of a case's outputs, verified against the manifest. Reads only; when a bless commits
+// while this reads (a golden no longer matches the manifest it was read with, and the manifest
+// changed), it reads again.
+std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec &spec, const CaseSpec &c,
+                                     std::vector<Array> &inputs, const std::vector<Array> &outputs, bool is_cpu) {
+    std::vector<std::string> reproduced;  // cpu results for goldens that are not stored
+    for (int attempt = 0;; attempt++) {
+        const Manifest manifest = Manifest::load(dir);
+        try {
+            std::vector<Array> goldens;
+            for (size_t i = 0; i < c.outputs.size(); i++) {
+                const std::string rel = golden_relpath(spec.name, c.name, c.outputs[i].name, c.outputs.size());
+                const GoldenEntry *entry = manifest.find(rel);
+                if (entry && !entry->stored && reproduced.empty()) {
+                    reproduced = reproduce_cpu_outputs(spec, c, inputs, is_cpu ? &outputs : nullptr);
+                }
+                goldens.push_back(load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i)));
+            }
+            return goldens;
+        } catch (const Error &) {
+            if (attempt == 3 || Manifest::load(dir, true).text() == manifest.text()) throw;
+        }
+    }
+}
+
 }  // namespace
 
 RunRecord run_case(const RunRequest &req) {
@@ -349,19 +371,10 @@ RunRecord run_case(const RunRequest &req) {
         r.metrics["repeats"] = reps.size();
         r.metrics["tolerance"] = spec.tolerance.name();
 
-        const Manifest manifest = Manifest::load(req.golden_dir);
-        std::vector<std::string> reproduced;  // cpu results for goldens that are not stored
-        for (size_t i = 0; i < c.outputs.size(); i++) {
-            const nlohmann::json *entry = manifest.find(golden_relpath(spec.name, c.name, c.outputs[i].name, c.outputs.size()));
-            if (!entry || golden_is_stored(*entry)) continue;
-            if (reproduced.empty()) reproduced = reproduce_cpu_outputs(spec, c, inputs, req.profile == "cpu" ? &reps[0] : nullptr);
-            break;
-        }
+        const std::vector<Array> goldens = load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0), req.profile == "cpu");
         std::string measured;
         for (size_t i = 0; i < c.outputs.size(); i++) {
-            const std::string rel = golden_relpath(spec.name, c.name, c.outputs[i].name, c.outputs.size());
-            const Array golden =
-                load_verified_golden(req.golden_dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i));
+            const Array &golden = goldens.at(i);
             const Array &out = reps.at(0).at(i);
             const Tolerance &tol = spec.tolerance_for(c.outputs[i].name);
             const CompareResult cr = compare(golden, out, tol);
@@ -394,108 +407,5 @@ RunRecord run_case(const RunRequest &req) {
     r.duration_ms = ms_since(t0);
     return r;
 }
-
-namespace {
-
-// The golden files of one spec's cases (all, or `case_name`): (relative path, .npy bytes, manifest
-// entry), each checked against the spec's reference. Throws Error on any disagreement.
-std::vector<std::tuple<std::string, std::string, nlohmann::json>> bless_pending(const PipelineSpec &spec,
-                                                                                const std::string &case_name) {
-    const Registry &reg = Registry::instance();
-    const std::string &pipeline = spec.name;
-    const Variant *cpu = reg.find(pipeline, "cpu");
-    if (!cpu) throw Error("pipeline " + pipeline + " has no cpu variant; goldens come only from the cpu profile");
-    if (!cpu->compile_error.empty()) throw Error(compile_error_message(*cpu) + "; nothing was blessed");
-    std::vector<const CaseSpec *> cases;
-    for (const auto &c : spec.cases) {
-        if (case_name.empty() || c.name == case_name) cases.push_back(&c);
-    }
-    if (cases.empty()) spec.find_case(case_name);  // throws listing the known cases
-
-    std::vector<std::tuple<std::string, std::string, nlohmann::json>> pending;
-    for (const CaseSpec *c : cases) {
-        std::vector<Array> inputs = case_inputs(*c);
-        Invocation inv(*cpu, *c, inputs);
-        std::string err_msg;
-        if (inv.call(&err_msg) != 0) {
-            throw Error("cpu variant of " + pipeline + "/" + c->name + " failed (" + err_msg + "); nothing was blessed");
-        }
-        // Specs from metadata or JSON have no reference: the cpu variant's output is the golden.
-        const std::vector<Array> expected = spec.reference ? spec.reference(*c, inputs) : std::vector<Array>{};
-        std::string input_recipe;
-        for (const auto &b : c->inputs) input_recipe += (input_recipe.empty() ? "" : "; ") + b.name + ": " + b.recipe.describe();
-        const std::vector<Array> outputs = inv.outputs();
-        for (size_t i = 0; i < c->outputs.size(); i++) {
-            const Tolerance &tol = spec.tolerance_for(c->outputs[i].name);
-            const CompareResult check = spec.reference ? compare(expected.at(i), outputs[i], tol) : CompareResult{};
-            if (spec.reference && !check.passed) {
-                throw Error("cpu result of " + pipeline + "/" + c->name + " output '" + c->outputs[i].name +
-                            "' disagrees with the reference (" + check.message +
-                            "); fix the generator or the reference; nothing was blessed");
-            }
-            const std::string rel = golden_relpath(pipeline, c->name, c->outputs[i].name, c->outputs.size());
-            std::string bytes = npy_encode(outputs[i]);
-            const nlohmann::json reference_check =
-                spec.reference ? nlohmann::json{{"tolerance", tol.name()}, {"passed", true}, {"max_abs_error", check.max_abs_error}}
-                               : nlohmann::json{{"reference", "none: spec from " + spec.spec_source + "; the golden is the cpu variant's output"}};
-            nlohmann::json entry{{"file", rel},
-                                 {"pipeline", pipeline},
-                                 {"case", c->name},
-                                 {"output", c->outputs[i].name},
-                                 {"dtype", dtype_name(outputs[i].type)},
-                                 {"shape", outputs[i].shape},
-                                 {"sha256", sha256_hex(bytes)},
-                                 {"profile", "cpu"},
-                                 {"target", cpu->metadata->target},
-                                 {"halide_version", std::to_string(HALIDE_VERSION_MAJOR) + "." +
-                                                        std::to_string(HALIDE_VERSION_MINOR) + "." +
-                                                        std::to_string(HALIDE_VERSION_PATCH)},
-                                 {"generator_sha256", spec.generator_sha256},
-                                 {"input_recipe", input_recipe},
-                                 {"reference_check", reference_check}};
-            if (c->nightly) {
-                entry["stored"] = false;  // reproduced by the cpu variant at run time (golden.h)
-                bytes.clear();
-            }
-            pending.emplace_back(rel, std::move(bytes), std::move(entry));
-        }
-    }
-    return pending;
-}
-
-}  // namespace
-
-std::vector<std::string> bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
-                               const std::string &case_name) {
-    std::vector<const PipelineSpec *> specs;
-    for (const auto &p : pipelines) specs.push_back(&Registry::instance().spec(p));
-    return bless_specs(golden_dir, specs, case_name);
-}
-
-std::vector<std::string> bless_with_reference(const std::string &golden_dir, const PipelineSpec &spec,
-                                              const std::string &case_name) {
-    return bless_specs(golden_dir, {&spec}, case_name);
-}
-
-std::vector<std::string> bless_specs(const std::string &golden_dir, const std::vector<const PipelineSpec *> &specs,
-                                     const std::string &case_name) {
-    Manifest manifest = Manifest::load(golden_dir, /*allow_missing=*/true);
-    set_input_dir(golden_dir + "/inputs");
-    std::vector<std::string> written;
-    std::vector<std::pair<std::string, std::string>> files;
-    install_halide_error_handler();
-    for (const PipelineSpec *spec : specs) {
-        for (auto &[rel, bytes, entry] : bless_pending(*spec, case_name)) {
-            const bool stored = golden_is_stored(entry);
-            written.push_back("golden/" + rel + " sha256 " + entry["sha256"].get<std::string>().substr(0, 12) +
-                              (stored ? "" : " (not stored: reproduced by the cpu variant at run time)"));
-            if (stored) files.emplace_back(rel, std::move(bytes));
-            manifest.upsert(entry);
-        }
-    }
-    commit_goldens(golden_dir, files, manifest);  // one transaction for every pipeline and case
-    return written;
-}
-
 
 }  // namespace harness

@@ -4,12 +4,14 @@
 # from an "old" golden set that differs from what bless writes. After each kill, `golden verify`
 # (which finishes or discards the interrupted bless) must pass and the set must be exactly the old
 # one or exactly the new one. Prints how many kills landed before and after the commit point.
+# Readers never write: `golden verify` must pass before any recovery, without changing anything
+# (an interrupted bless is read through), and `golden recover` then finishes or discards it.
 set -u
 exe=$1 src=$2 tries=${3:-50}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
-snapshot() { (cd "$1" && find . -type f ! -name xfail.json -exec sha256sum {} + | sort); }
+snapshot() { (cd "$1" && find . -type f ! -name xfail.json ! -path "./.bless-*" -exec sha256sum {} + | sort); }
 
 # The new set: what bless writes (the committed goldens; cli/bless_is_reproducible checks they match).
 cp -r "$src" "$tmp/new"
@@ -47,7 +49,12 @@ while [ "$i" -lt "$tries" ]; do
   sleep "$(awk -v u="$delay_us" 'BEGIN { printf "%.6f", u / 1000000 }')"
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+  raw=$(cd "$tmp/w" && find . -exec stat -c '%n %s %Y' {} + | sort)
   out=$("$exe" golden verify --golden-dir "$tmp/w" 2>&1) || { echo "FAILED: try $i (kill after ${delay_us} us): verify failed:"; echo "$out"; exit 1; }
+  [ "$raw" = "$(cd "$tmp/w" && find . -exec stat -c '%n %s %Y' {} + | sort)" ] || { echo "FAILED: try $i: golden verify changed the golden dir"; exit 1; }
+  out=$("$exe" golden recover --golden-dir "$tmp/w" 2>&1) || { echo "FAILED: try $i: golden recover failed:"; echo "$out"; exit 1; }
+  out=$("$exe" golden verify --golden-dir "$tmp/w" 2>&1) || { echo "FAILED: try $i: verify after recover failed:"; echo "$out"; exit 1; }
+  [ -z "$(find "$tmp/w" -name '.bless-*')" ] || { echo "FAILED: try $i: golden recover left bless directories"; exit 1; }
   now=$(snapshot "$tmp/w")
   if [ "$now" = "$old" ]; then saw_old=$((saw_old + 1))
   elif [ "$now" = "$new" ]; then saw_new=$((saw_new + 1))

@@ -73,6 +73,33 @@ case "$scenario" in
   bless_is_reproducible)
     # Re-blessing from the same build must reproduce the committed goldens bit for bit.
     expect 0 "blessed golden/brighten/small.npy" "$exe" bless --pipeline brighten --case small --golden-dir "$tmp/golden" ;;
+  stale_provenance)
+    # A generator changed after the last bless: verify names the pipeline and the fix; that bless
+    # refreshes the provenance and leaves the bytes alone (the final snapshot equals the first).
+    /usr/bin/python3 - "$tmp/golden/MANIFEST.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+for e in m["goldens"]:
+    if e["pipeline"] == "brighten":
+        e["generator_sha256"] = "0" * 64
+open(sys.argv[1], "w").write(json.dumps(m, indent=2) + "\n")
+PY
+    expect 1 "golden/brighten/: 4 of 4 goldens record generator_sha256 000000000000, the built generator is .*aot-harness bless --pipeline brighten" \
+      "$exe" golden verify --golden-dir "$tmp/golden"
+    grep -q "golden/blur3x3/" "$tmp/out" && fail "a pipeline whose provenance is current was reported"
+    expect 0 "blessed golden/brighten/small.npy" "$exe" bless --pipeline brighten --golden-dir "$tmp/golden"
+    expect 0 "all match the manifest" "$exe" golden verify --golden-dir "$tmp/golden" ;;
+  bless_locked)
+    # Another process holds the golden dir's lock: bless fails at once naming it, or waits (--wait).
+    flock "$tmp/golden" sleep 3 &
+    holder=$!
+    sleep 0.5
+    expect_usage "bless already running \(pid [0-9]+\) on .*--wait SECONDS" \
+      "$exe" bless --pipeline brighten --case small --golden-dir "$tmp/golden"
+    expect 0 "blessed golden/brighten/small.npy" "$exe" bless --pipeline brighten --case small --wait 30 --golden-dir "$tmp/golden"
+    wait "$holder" ;;
+  golden_recover_idle)
+    expect 0 "nothing to recover in" "$exe" golden recover --golden-dir "$tmp/golden" ;;
   truncated_golden)
     f="$tmp/golden/brighten/odd.npy"; head -c 100 "$f" > "$tmp/t" && cat "$tmp/t" > "$f"
     before=$(snapshot "$tmp/golden")

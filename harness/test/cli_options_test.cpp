@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "error_of.h"
+#include "harness/cli.h"
 #include "harness/error.h"
+#include "harness/outcome.h"
 
 namespace harness {
 namespace {
@@ -22,9 +25,43 @@ TEST(CliOptions, ChecksWhatNeedsNoPipeline) {
     EXPECT_THROW(parse_command_args("bless", {"--all", "--pipeline", "sobel"}), Error);
     EXPECT_THROW(parse_command_args("golden", {"check"}), Error);
     EXPECT_NO_THROW(parse_command_args("golden", {"verify", "--golden-dir=g"}));
+    EXPECT_NO_THROW(parse_command_args("golden", {"recover"}));
+    EXPECT_THROW(parse_command_args("bless", {"--all", "--wait", "-1"}), Error);
+    EXPECT_THROW(parse_command_args("run", {"stray"}), Error);
     EXPECT_THROW(parse_command_args("report", {"--results", "r.json"}), Error);
     EXPECT_THROW(parse_command_args("__run-one", {"--repeats", "0"}), Error);
     EXPECT_THROW(parse_command_args("list", {"--json=yes"}), Error);
+}
+
+// Usage, --help, the parser and the dispatch all come from the command table: nothing can drift.
+TEST(CliOptions, UsageHelpParserAndDispatchComeFromTheTable) {
+    const std::string usage = usage_text();
+    for (const auto &c : commands()) {
+        EXPECT_TRUE(cli_has_handler(c.name)) << c.name;
+        if (c.hidden) {
+            EXPECT_EQ(usage.find("  " + c.name), std::string::npos) << c.name;
+            continue;
+        }
+        EXPECT_NE(usage.find("  " + c.name + " "), std::string::npos) << c.name;
+        EXPECT_NE(usage.find(c.summary), std::string::npos) << c.name;
+        const std::string help = help_text(c);
+        const CommandOptions o = command_options(c.name);
+        EXPECT_EQ(o.with_value.size() + o.flags.size(), c.options.size()) << c.name;
+        for (const auto &opt : c.options) {
+            EXPECT_NE(help.find("[--" + opt.name), std::string::npos) << c.name << " --" << opt.name;
+            EXPECT_NE(help.find("  --" + opt.name), std::string::npos) << c.name << " --" << opt.name;
+            EXPECT_FALSE(opt.help.empty()) << c.name << " --" << opt.name;
+        }
+    }
+    for (const char *o : {"--xfail FILE", "--strict-xfail", "--fail-on-output REGEX"}) {
+        EXPECT_NE(synopsis(find_command("run")).find(o), std::string::npos) << o;
+    }
+    for (const auto &o : outcome_table()) {
+        EXPECT_NE(usage.find(std::to_string(o.exit_code) + " " + o.name), std::string::npos) << o.name;
+    }
+    EXPECT_EQ(error_of([] { find_command("frobnicate"); }),
+              "unknown command 'frobnicate'; commands: list, describe, env, run, bless, golden, report, outcomes; "
+              "see aot-harness --help");
 }
 
 TEST(CliOptions, RunOptions) {

@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "harness/error.h"
+#include "harness/results.h"
 
 namespace harness {
 namespace {
 
 const Outcome kAll[] = {Outcome::Pass,          Outcome::Fail,    Outcome::Error, Outcome::Crash,
-                        Outcome::TeardownFault, Outcome::Timeout, Outcome::Skip};
+                        Outcome::TeardownFault, Outcome::Timeout, Outcome::Skip,  Outcome::XFail,
+                        Outcome::XPass};
 
 TEST(Outcome, NamesRoundTrip) {
     for (Outcome o : kAll) EXPECT_EQ(outcome_from_name(outcome_name(o)), o) << outcome_name(o);
@@ -38,11 +40,47 @@ TEST(Outcome, ExitCodesMatchDesign) {
 }
 
 TEST(Outcome, SeverityOrder) {
-    const Outcome order[] = {Outcome::Pass,    Outcome::Skip,  Outcome::Fail, Outcome::TeardownFault,
-                             Outcome::Timeout, Outcome::Crash, Outcome::Error};
-    for (size_t i = 1; i < std::size(order); i++) {
-        EXPECT_LT(outcome_severity(order[i - 1]), outcome_severity(order[i])) << outcome_name(order[i]);
+    const Outcome order[] = {Outcome::Pass, Outcome::XFail,         Outcome::Skip,    Outcome::XPass, Outcome::Fail,
+                             Outcome::TeardownFault, Outcome::Timeout, Outcome::Crash, Outcome::Error};
+    ASSERT_EQ(outcome_table().size(), std::size(order));
+    for (size_t i = 0; i < std::size(order); i++) {
+        EXPECT_EQ(outcome_severity(order[i]), static_cast<int>(i)) << outcome_name(order[i]);
+        EXPECT_EQ(outcome_table()[i].outcome, order[i]);
     }
+    EXPECT_EQ(outcome_name_severity("NOT_AN_OUTCOME"), static_cast<int>(std::size(order)));
+    EXPECT_EQ(worse_outcome_name("SKIP", "XPASS"), "XPASS");
+    EXPECT_EQ(worse_outcome_name("XPASS", "SKIP"), "XPASS");
+}
+
+TEST(Outcome, TableJsonHasEveryRow) {
+    const nlohmann::json t = outcome_table_json();
+    ASSERT_EQ(t.size(), outcome_table().size());
+    for (size_t i = 0; i < t.size(); i++) {
+        EXPECT_EQ(t[i]["name"], outcome_table()[i].name);
+        EXPECT_EQ(t[i]["severity"], i);
+        EXPECT_EQ(t[i]["exit_code"], outcome_table()[i].exit_code);
+        EXPECT_EQ(t[i]["colour"].get<std::string>().front(), '#');
+        EXPECT_FALSE(t[i]["description"].get<std::string>().empty());
+    }
+}
+
+// The console summary, results.json's summary and the exit code come from the same records (results.h).
+TEST(Outcome, XpassAndSkipAgreeEverywhere) {
+    std::vector<RunRecord> runs(2);
+    runs[0].outcome = Outcome::XPass;
+    runs[1].outcome = Outcome::Skip;
+    const RunSummary s = summarize(runs);
+    EXPECT_EQ(s.worst, "XPASS");
+    EXPECT_EQ(s.to_json()["worst"], "XPASS");
+    EXPECT_EQ(s.counts_text(), "1 SKIP, 1 XPASS");
+    EXPECT_EQ(run_exit_code(runs, false), 0);
+    EXPECT_EQ(run_exit_code(runs, true), 1);
+    runs[0].outcome = Outcome::Pass;
+    EXPECT_EQ(summarize(runs).worst, "SKIP");
+    EXPECT_EQ(run_exit_code(runs, true), 77);
+    runs.emplace_back();
+    runs.back().outcome = Outcome::Crash;
+    EXPECT_EQ(run_exit_code(runs, false), 3);
 }
 
 RunRecord full_record() {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "error_of.h"
 #include "harness/error.h"
 
 namespace harness {
@@ -36,6 +37,10 @@ json fixture() {
     return {{"environment", {{"halide_version", "21.0.0"}, {"opencl", {{"platforms", json::array({{{"name", "PoCL"}}})}}}}},
             {"runs", runs}};
 }
+
+// The fixture as the records the report renders.
+RunResults records(const json &doc) { return RunResults::from_json(doc, "fixture"); }
+json summarize(const json &runs) { return harness::summarize(records({{"runs", runs}}).runs).to_json(); }
 
 class ReportTest : public ::testing::Test {
 protected:
@@ -72,17 +77,19 @@ TEST(Summarize, WorstFollowsSeverityOrder) {
     EXPECT_EQ(summarize(runs)["worst"], "XFAIL");
     runs.push_back(run("p", "cpu", "c", "SKIP"));
     EXPECT_EQ(summarize(runs)["worst"], "SKIP");
+    runs.push_back(run("p", "cpu", "x", "XPASS"));
+    EXPECT_EQ(summarize(runs)["worst"], "XPASS");  // the outcome table's order (the console uses the same)
     runs.push_back(run("p", "cpu", "d", "FAIL"));
     EXPECT_EQ(summarize(runs)["worst"], "FAIL");
     runs.push_back(run("p", "cpu", "e", "ERROR"));
     runs.push_back(run("p", "cpu", "f", "CRASH"));
     EXPECT_EQ(summarize(runs)["worst"], "ERROR");
     EXPECT_EQ(summarize(json::array())["total"], 0);
-    EXPECT_THROW(summarize(json::object()), Error);
+    EXPECT_THROW(RunResults::from_json(json::object(), "r.json"), Error);
 }
 
 TEST_F(ReportTest, WritesIndexWithEveryCaseBadge) {
-    write_html_report(fixture(), dir_ + "/nested/report");
+    write_html_report(records(fixture()), dir_ + "/nested/report");
     const std::string html = read(dir_ + "/nested/report/index.html");
     ASSERT_FALSE(html.empty());
     for (const char *c : {"small", "odd_case", "skipped_case", "teardown_case", "xfail_case"}) {
@@ -110,7 +117,7 @@ TEST_F(ReportTest, WritesIndexWithEveryCaseBadge) {
 }
 
 TEST_F(ReportTest, EscapesEveryString) {
-    write_html_report(fixture(), dir_);
+    write_html_report(records(fixture()), dir_);
     const std::string html = read(dir_ + "/index.html");
     EXPECT_EQ(html.find("<script"), std::string::npos);
     EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
@@ -118,10 +125,10 @@ TEST_F(ReportTest, EscapesEveryString) {
 }
 
 TEST_F(ReportTest, RewritesAnExistingReport) {
-    write_html_report(fixture(), dir_);
+    write_html_report(records(fixture()), dir_);
     json one = fixture();
     one["runs"] = json::array({run("only", "cpu", "lonely_case", "PASS")});
-    write_html_report(one, dir_);
+    write_html_report(records(one), dir_);
     const std::string html = read(dir_ + "/index.html");
     EXPECT_NE(html.find("lonely_case"), std::string::npos);
     EXPECT_EQ(html.find("odd_case"), std::string::npos);
@@ -132,7 +139,7 @@ TEST_F(ReportTest, UnwritableDirectoryThrowsNamingIt) {
     std::ofstream(file) << "x";
     const std::string bad = file + "/report";
     try {
-        write_html_report(fixture(), bad);
+        write_html_report(records(fixture()), bad);
         FAIL() << "no exception";
     } catch (const Error &e) {
         const std::string msg = e.what();
@@ -143,8 +150,11 @@ TEST_F(ReportTest, UnwritableDirectoryThrowsNamingIt) {
 }
 
 TEST_F(ReportTest, RejectsResultsThatAreNotAnObject) {
-    EXPECT_THROW(write_html_report(json::array(), dir_), Error);
-    EXPECT_THROW(write_html_report({{"runs", json::array({1})}}, dir_), Error);
+    EXPECT_THROW(RunResults::from_json(json::array(), "r.json"), Error);
+    EXPECT_THROW(RunResults::from_json({{"runs", json::array({1})}}, "r.json"), Error);
+    EXPECT_NE(error_of([] { RunResults::from_json({{"runs", json::array({run("p", "cpu", "a", "MAYBE")})}}, "r.json"); })
+                  .find("r.json: run #0: run record key \"outcome\": unknown outcome \"MAYBE\""),
+              std::string::npos);
 }
 
 }  // namespace

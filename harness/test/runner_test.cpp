@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/bless.h"
 #include "harness/error.h"
 #include "harness/registry.h"
 #include "harness/runtime_hooks.h"

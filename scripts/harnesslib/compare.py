@@ -7,7 +7,7 @@ Per benchmark (in both sides, with samples): median real time per iteration of e
 two-sided Mann-Whitney U test over the repetitions. A change is significant when p < alpha (default 0.05) and
 |change| >= the minimum effect (default 5 %). With many benchmarks some would pass p < 0.05 by chance, so p
 is Holm-adjusted over all compared benchmarks first (--correction none for raw p-values). Per test (when both sides have results): outcome flips,
-e.g. PASS -> FAIL, ordered by the harness's severity (PASS < SKIP < FAIL < TEARDOWN_FAULT < TIMEOUT < CRASH < ERROR).
+e.g. PASS -> FAIL, ordered by the harness's outcome table (`aot-harness outcomes`: PASS < XFAIL < SKIP < XPASS < FAIL < ...).
 
 Exit status: 0 no significant regression and no flip to a worse outcome; 1 otherwise; 2 bad input.
 """

@@ -19,8 +19,7 @@ from . import compare, data, history, imaging, stats
 
 CHARTJS = ["/usr/share/javascript/chart.js/chart.umd.js", "/usr/share/javascript/chart.js/chart.min.js",
            "/usr/share/javascript/chart.js/Chart.min.js"]
-COLOURS = {"PASS": "#2e9e44", "XFAIL": "#7fbf7f", "XPASS": "#d9a400", "SKIP": "#9e9e9e", "FAIL": "#d62728",
-           "TEARDOWN_FAULT": "#e8720c", "TIMEOUT": "#8c564b", "CRASH": "#7b1fa2", "ERROR": "#111111"}
+COLOURS = {name: colour for name, (colour, _text) in data.COLOURS.items()}  # the outcome table's
 SERIES_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf", "#e377c2"]
 
 

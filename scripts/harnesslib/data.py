@@ -11,11 +11,15 @@ A "side" (one half of a comparison) is a dict {"label", "tests": {key: record}, 
 import json
 import os
 
-# Outcome severity, as harness/include/harness/outcome.h (PASS < SKIP < FAIL < ... < ERROR);
-# XFAIL counts as PASS (expected), XPASS between PASS and SKIP (expectation is stale).
-SEVERITY = {"PASS": 0, "XFAIL": 0, "XPASS": 1, "SKIP": 2, "FAIL": 3, "TEARDOWN_FAULT": 4, "TIMEOUT": 5,
-            "CRASH": 6, "ERROR": 7}
-OUTCOMES = ["PASS", "XFAIL", "XPASS", "SKIP", "FAIL", "TEARDOWN_FAULT", "TIMEOUT", "CRASH", "ERROR"]
+# The outcome table of harness/include/harness/outcome.h, least severe first: outcomes.json is the
+# output of `aot-harness outcomes --json` (regenerate it when the table changes; the
+# scripts/outcomes test fails until then).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "outcomes.json"), encoding="utf-8") as _f:
+    OUTCOME_TABLE = json.load(_f)
+OUTCOMES = [o["name"] for o in OUTCOME_TABLE]
+SEVERITY = {o["name"]: o["severity"] for o in OUTCOME_TABLE}
+EXIT_CODE = {o["name"]: o["exit_code"] for o in OUTCOME_TABLE}
+COLOURS = {o["name"]: (o["colour"], o["text_colour"]) for o in OUTCOME_TABLE}  # badge background, text
 TIME_SCALE = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}  # to milliseconds
 
 
@@ -24,7 +28,18 @@ class InputError(Exception):
 
 
 def severity(outcome):
-    return SEVERITY.get(outcome, max(SEVERITY.values()))
+    """Position in the outcome table; a name that is not in it is worse than every outcome (as in C++)."""
+    return SEVERITY.get(outcome, len(OUTCOMES))
+
+
+def passed(outcome):
+    """PASS, and what counts as passing: exit code 0 (XFAIL, XPASS)."""
+    return EXIT_CODE.get(outcome) == 0
+
+
+def failed(outcome):
+    """Neither passing nor skipped: the exit code of a failed run (unknown names included)."""
+    return EXIT_CODE.get(outcome) not in (0, 77)
 
 
 def test_key(rec):

@@ -26,7 +26,7 @@ def metric_drift(old_tests, new_tests):
     rows = []
     for key in sorted(set(old_tests) & set(new_tests)):
         o, n = old_tests[key], new_tests[key]
-        if o.get("outcome") != n.get("outcome") or data.severity(o.get("outcome")) > 1:
+        if o.get("outcome") != n.get("outcome") or not data.passed(o.get("outcome")):
             continue
         oo = (o.get("metrics") or {}).get("outputs") or {}
         no = (n.get("metrics") or {}).get("outputs") or {}

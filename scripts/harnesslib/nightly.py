@@ -136,7 +136,7 @@ def main(argv=None):
                 problems.append(str(e))
     log("benchmarks: %.0f s" % (time.time() - t0))
     history.finish_run(con, run_id, "failed" if problems else "complete", "; ".join(problems))
-    status = 2 if problems else (1 if data.severity(worst) > data.severity("SKIP") else 0)
+    status = 2 if problems else (1 if data.failed(worst) else 0)
     prev = [r[0] for r in con.execute("SELECT id FROM runs WHERE id < ? AND status='complete' ORDER BY id DESC LIMIT 1",
                                       (run_id,))]
     con.close()

@@ -1,5 +1,8 @@
-// The options of every aot-harness command, and the checks of them that need no pipeline, device or
-// file. cli.cpp parses its commands with these; harness/fuzz/args_fuzz.cpp fuzzes them.
+// The command table of aot-harness: every command with its one-line summary, its help and its
+// options. The usage text, each command's --help, the option parser, the "unknown command" message
+// and the dispatch in cli.cpp are all made from it. Adding an option is one row in its command's
+// `options` (plus a field in RunOptions, for `run`). No pipeline, device or file is needed here:
+// harness/fuzz/args_fuzz.cpp fuzzes it.
 #pragma once
 #include <set>
 #include <string>
@@ -9,23 +12,53 @@
 
 namespace harness {
 
+struct OptionSpec {
+    std::string name;   // without the leading "--"
+    std::string value;  // the value's placeholder ("P", "FILE"); "" for a flag
+    std::string help;   // one line
+};
+
+struct CommandSpec {
+    std::string name;
+    std::string operands;  // positional words in the synopsis, e.g. "<pipeline>" ("" = none)
+    std::string summary;   // one line for the command list
+    std::string help;      // what it does, for --help (may span lines)
+    std::vector<OptionSpec> options;
+    bool hidden = false;   // internal (the child side of run): not listed
+};
+
+// The commands, in usage order (hidden ones included).
+const std::vector<CommandSpec> &commands();
+// The command named `name`; throws Error listing the commands for an unknown one.
+const CommandSpec &find_command(const std::string &name);
+// Names of every command, hidden ones included, in usage order.
+std::vector<std::string> command_names();
+// The top-level usage: every visible command with its synopsis and summary, and the exit codes.
+std::string usage_text();
+// `command --help`: the synopsis, the help paragraph and one line per option.
+std::string help_text(const CommandSpec &command);
+// "[--pipeline P] [--json]...": the command's options as a synopsis.
+std::string synopsis(const CommandSpec &command);
+
 struct CommandOptions {
     std::set<std::string> with_value;  // --name VALUE / --name=VALUE
     std::set<std::string> flags;       // --name
 };
-
-// The commands, in usage order: list, describe, env, run, __run-one (the child side of run), bless,
-// golden, report.
-const std::vector<std::string> &command_names();
 // The options `command` accepts; throws Error listing the commands for an unknown one.
-const CommandOptions &command_options(const std::string &command);
+CommandOptions command_options(const std::string &command);
 // Parses `argv` (the words after the command) with the command's options and checks what needs no
-// pipeline: describe takes one name, bless --pipeline or --all, golden the word verify, report
+// pipeline: describe takes one name, bless --pipeline or --all, golden verify or recover, report
 // --results and --out. Throws Error naming the option and the fix.
 Args parse_command_args(const std::string &command, const std::vector<std::string> &argv);
 
 // `run`'s options, checked.
 struct RunOptions {
+    std::string pipeline, profile, case_name;  // --pipeline, --profile, --case filters ("" = all)
+    std::string golden_dir;           // --golden-dir ("" = default_golden_dir())
+    std::string artifacts;            // --artifacts ("" = keep nothing)
+    std::string xfail;                // --xfail ("" = <golden-dir>/xfail.json)
+    std::string json;                 // --json results file ("" = none)
+    std::string report;               // --report directory ("" = none)
     double timeout = 60;              // --timeout, seconds, 1..86400
     int repeats = 3;                  // --repeats, 1..100
     std::string fail_on_output;       // --fail-on-output, a valid POSIX ERE ("" = none)

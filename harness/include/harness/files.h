@@ -6,6 +6,8 @@ namespace harness {
 
 // Reads the whole file. Throws Error naming the path and the fix.
 std::string read_file(const std::string &path);
+// Reads the whole file into `bytes`; false if it does not exist. Throws Error for other failures.
+bool read_file_if_exists(const std::string &path, std::string *bytes);
 // Writes through a temporary file in the same directory, fsync, rename, fsync of the directory:
 // readers see the old content or the new, never a partial file. Throws Error naming the path.
 void write_file_atomic(const std::string &path, const std::string &bytes);

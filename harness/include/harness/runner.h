@@ -78,17 +78,4 @@ struct RunRequest {
 // errors; FAIL for a wrong result, naming which check failed).
 RunRecord run_case(const RunRequest &req);
 
-// Blesses the goldens of `pipelines` (all cases, or `case_name`): runs the cpu variant, checks it
-// against the spec's reference under the spec's tolerance, then writes every .npy and the manifest
-// as one transaction (golden.h commit_goldens). Throws Error (and writes nothing) if any selected
-// case disagrees with the reference. Returns one line per golden written.
-std::vector<std::string> bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
-                               const std::string &case_name);
-std::vector<std::string> bless_specs(const std::string &golden_dir, const std::vector<const PipelineSpec *> &specs,
-                                     const std::string &case_name);
-
-// bless() of one spec, whose reference a test may have replaced.
-std::vector<std::string> bless_with_reference(const std::string &golden_dir, const PipelineSpec &spec,
-                                              const std::string &case_name);
-
 }  // namespace harness
