@@ -183,8 +183,9 @@ std::string bounds_query(const Variant &cpu, const std::map<std::string, double>
             }
             if (bufs[i].dim[d].min != 0) {
                 return "input '" + std::string(a.name) + "' would need dimension " + std::to_string(d) + " from " +
-                       std::to_string(bufs[i].dim[d].min) + " (the harness's inputs start at 0; give the generator a "
-                       "boundary condition or the outputs a smaller size)";
+                       std::to_string(bufs[i].dim[d].min) + " at this output size (the harness's inputs start at 0: "
+                       "a read without a boundary condition, or a split wider than the output shifting inwards); "
+                       "state other sizes in a JSON spec";
             }
             shape.push_back(std::max(1, bufs[i].dim[d].extent));
         }
