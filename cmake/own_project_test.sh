@@ -12,7 +12,7 @@ cmake=$1 ctest=$2 build=$3 src=$4 halide=$5
 work=${6:-$(mktemp -d "${TMPDIR:-/tmp}/own-project.XXXXXX")}
 fail() { echo "own-project: FAIL: $*" >&2; exit 1; }
 start=$(date +%s)
-rm -rf "$work/prefix" "$work/src" "$work/build"
+rm -rf "$work/prefix" "$work/src" "$work/build" "$work/golden-bad"
 mkdir -p "$work"
 "$cmake" --install "$build" --prefix "$work/prefix" >/dev/null
 cp -r "$src/examples/own-project" "$work/src"
