@@ -9,7 +9,12 @@ namespace harness {
 
 void json_spec_error(const std::string &path, const std::string &key, const std::string &problem,
                      const std::string &fix) {
-    throw Error(path + ": " + key + ": " + problem + "; " + fix);
+    // One line, whatever the spec's keys and values hold (a key may contain a newline).
+    std::string msg = path + ": " + key + ": " + problem + "; " + fix;
+    for (char &ch : msg) {
+        if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+    }
+    throw Error(msg);
 }
 
 namespace {
