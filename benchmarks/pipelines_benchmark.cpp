@@ -42,6 +42,9 @@
 #include "harness/environment.h"
 #include "harness/error.h"
 #include "harness/opencl_info.h"
+#include "harness/vulkan_info.h"
+#include "harness/golden.h"
+#include "harness/xfail.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
 #include "harness/runner.h"
@@ -203,6 +206,11 @@ void register_all() {
             r.device = cuda.value("/devices/0/name"_json_pointer, std::string("cuda device"));
             r.driver = "CUDA " + std::to_string(cuda.value("driver_version", 0));
             benchmark::AddCustomContext("device." + prof.name, r.device + " / " + r.driver);
+        } else if (prof.runtime == "vulkan") {
+            r.device = selected.value("device", "");
+            r.driver = selected.value("driver_name", "") + " " + selected.value("driver_version", "") + " (" +
+                       selected.value("driver_info", "") + ")";
+            benchmark::AddCustomContext("device." + prof.name, selected.dump());
         }
         runnable[prof.name] = r;
         if (prof.is_gpu()) gpu_runtimes.emplace(prof.runtime, r);
@@ -215,6 +223,7 @@ void register_all() {
 
     // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
     // are registered before the pipelines, one per (pipeline, size, thread count) that a profile uses.
+    const XfailList xfails = XfailList::load(default_golden_dir() + "/xfail.json");
     static std::deque<CaseSpec> owned;
     static std::deque<Bench> baselines, pipelines;
     for (const auto &p : reg.pipelines()) {
@@ -241,6 +250,20 @@ void register_all() {
                 // the spec needs, is skipped with the reason in the context.
                 std::string why = compile_error_message(*reg.find(p, prof_name));
                 if (why.empty() && prof.runtime == "opencl") why = missing_extensions_reason(spec.required_extensions, rit->second.selected);
+                if (why.empty() && prof.runtime == "vulkan") {
+                    why = missing_vulkan_features_reason(reg.find(p, prof_name)->metadata->target, rit->second.selected);
+                }
+                if (why.empty()) {
+                    // A variant golden/xfail.json expects to be an ERROR on this device (it cannot run
+                    // here, e.g. bitonic_sort/vulkan-mali on lavapipe) is not benchmarked.
+                    RunRecord probe;
+                    probe.pipeline = p;
+                    probe.profile = prof_name;
+                    probe.case_name = c->name;
+                    probe.outcome = Outcome::Error;
+                    xfails.apply(probe, rit->second.selected);
+                    if (probe.outcome == Outcome::XFail) why = "golden/xfail.json expects an ERROR here: " + probe.xfail_reason;
+                }
                 if (!why.empty()) {
                     benchmark::AddCustomContext("skipped." + p + "/" + prof_name + "/" + c->name, why);
                     continue;

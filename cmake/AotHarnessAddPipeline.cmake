@@ -15,7 +15,8 @@
 #       Halide::Mullapudi2016; the plugin must be loaded). SPEC: a C++ spec (HARNESS_REGISTER_SPEC,
 #       with an independent reference), a JSON spec (harness/json_spec.h), or none: cases and
 #       tolerances then come from the generator's metadata (harness/metadata_spec.h).
-#       FEATURES are appended to the target of every GPU profile, ALL_FEATURES to every profile's.
+#       FEATURES are appended to the target of every GPU profile (cl_* only to OpenCL, vk_* only to
+#       Vulkan profiles), ALL_FEATURES to every profile's.
 #       SUITE: the object library the harness executable links (default harness_suite, created on
 #       first use). PROFILES defaults to every loaded profile; cpu is required (it makes the goldens).
 #
@@ -228,8 +229,15 @@ function(aot_harness_add_pipeline name)
     endif ()
     get_property(target GLOBAL PROPERTY HARNESS_PROFILE_${profile}_TARGET)
     get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
-    if (ARG_FEATURES AND NOT runtime STREQUAL "none")
-      list(JOIN ARG_FEATURES "-" feature_str)
+    set(gpu_features "")
+    foreach (feature IN LISTS ARG_FEATURES)
+      # cl_* features only on OpenCL targets, vk_* only on Vulkan targets, the rest on every GPU target.
+      if (NOT (feature MATCHES "^cl_" AND NOT runtime STREQUAL "opencl") AND NOT (feature MATCHES "^vk_" AND NOT runtime STREQUAL "vulkan"))
+        list(APPEND gpu_features "${feature}")
+      endif ()
+    endforeach ()
+    if (gpu_features AND NOT runtime STREQUAL "none")
+      list(JOIN gpu_features "-" feature_str)
       string(APPEND target "-${feature_str}")
     endif ()
     if (ARG_ALL_FEATURES)

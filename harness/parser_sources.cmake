@@ -15,7 +15,7 @@ function(harness_parser_sources out profiles_json platform)
   configure_file("${src}/profiles_embedded.cpp.in" "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp" @ONLY)
   set(${out}
       ${src}/args.cpp ${src}/array.cpp ${src}/buffer_modes.cpp ${src}/cli_options.cpp ${src}/compare.cpp
-      ${src}/files.cpp ${src}/json_spec.cpp
+      ${src}/element_type.cpp ${src}/files.cpp ${src}/json_spec.cpp ${src}/number_text.cpp
       ${src}/golden.cpp ${src}/manifest.cpp ${src}/npy.cpp ${src}/outcome.cpp ${src}/output_pattern.cpp ${src}/profile.cpp
       ${src}/sha256.cpp ${src}/xfail.cpp "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp"
       PARENT_SCOPE)

@@ -15,6 +15,9 @@
 #ifdef HARNESS_HAVE_CUDA
 #include "HalideRuntimeCuda.h"
 #endif
+#ifdef HARNESS_HAVE_VULKAN
+#include "HalideRuntimeVulkan.h"
+#endif
 
 namespace bench {
 
@@ -77,6 +80,9 @@ DeviceCopy::DeviceCopy(const std::string &runtime, size_t bytes) : impl_(new Imp
 #endif
 #ifdef HARNESS_HAVE_CUDA
     if (runtime == "cuda") impl_->iface = halide_cuda_device_interface();
+#endif
+#ifdef HARNESS_HAVE_VULKAN
+    if (runtime == "vulkan") impl_->iface = halide_vulkan_device_interface();
 #endif
     if (!impl_->iface) throw std::runtime_error("no device interface for runtime '" + runtime + "' in this build");
     impl_->src = Halide::Runtime::Buffer<uint8_t>(static_cast<int>(bytes));

@@ -63,7 +63,7 @@ public:
             // Generic GPU: 4 x 8 outputs per thread, 32x8 threads per block; the thread's 6x10
             // input block (in16) and its 4x10 row sums are computed first, into registers (all
             // loops unrolled, so every index is a constant), then the 32 outputs are stored.
-            // H100, 16384^2, resident (2026-11-23, experiments in scripts/examples/h100/README.md):
+            // H100, 16384^2, resident (2026-11-23, experiments in docs/evidence/h100/README.md):
             // the former schedule (8 outputs per thread, unaligned 8-wide loads) took 0.43 ms
             // opencl / 0.45 ms cuda (45 % / 42 % of the device copy); this one 0.30 ms opencl
             // (63 %) / 0.27 ms cuda (71 %). Loading first matters most for cuda, whose PTX keeps

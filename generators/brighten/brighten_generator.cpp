@@ -53,7 +53,7 @@ public:
             // input block is loaded into registers (input.in()) before anything is stored, and
             // the strides/mins are specialised to multiples of 4 so that OpenCL gets aligned uchar4
             // loads and stores (the generic path, e.g. odd widths, keeps vload4/vstore4).
-            // H100, 16384^2 x 3, resident (2026-11-23, experiments in scripts/examples/h100/README.md):
+            // H100, 16384^2 x 3, resident (2026-11-23, experiments in docs/evidence/h100/README.md):
             // the former schedule (16 B per thread, unaligned) took 2.56 ms opencl / 2.79 ms cuda,
             // 21 % / 19 % of the device copy: NVIDIA's OpenCL compiler turns an unaligned vload16
             // into 16 byte loads, and 32 lanes 16 bytes apart make every byte load touch 4 cache

@@ -68,7 +68,7 @@ public:
             // stores aligned uchar4. Staging the source footprint in local memory does not pay
             // here: each source pixel is read at most ~4 times and the footprint of a block
             // depends on the scale factor. H100, 16384^2 -> 10922^2 x 3, resident (2026-11-23,
-            // experiments in scripts/examples/h100/README.md): one pixel per thread in 16x16
+            // experiments in docs/evidence/h100/README.md): one pixel per thread in 16x16
             // blocks took 1.49 ms opencl / 1.43 ms cuda (27 % / 28 % of the device copy); this
             // one 0.75 ms (54 %) / 0.84 ms (48 %). The rest is arithmetic: ~30 instructions per
             // output byte (f32 coordinates, 4 gathered loads, 3 lerps, conversions). Tried: 3

@@ -74,7 +74,7 @@ public:
             // constraints (the chroma planes are ceil(w/2) x ceil(h/2), mins 0: what the spec
             // passes); GuardWithIf for images narrower than a block (64 px wide: 16 threads of 4).
             // H100, 16384^2, resident (2026-11-23, experiments in
-            // scripts/examples/h100/README.md): three kernels of one pixel per thread, 16x16 blocks,
+            // docs/evidence/h100/README.md): three kernels of one pixel per thread, 16x16 blocks,
             // took 1.81 ms opencl / 1.85 ms cuda (23 % / 22 % of the device copy; the input was
             // read 3 times: 10.5 bytes of traffic per pixel for the 4.5 counted); this one
             // 0.58 ms (71 %) / 0.60 ms (68 %). 2x2 Y per thread unvectorised: 69 % / 70 %.

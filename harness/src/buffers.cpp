@@ -11,10 +11,13 @@
 #include "HalideRuntimeOpenCL.h"
 extern "C" int halide_acquire_cl_context(void *user_context, cl_context *ctx, cl_command_queue *q, bool create);
 extern "C" int halide_release_cl_context(void *user_context);
-extern "C" void *halide_opencl_get_symbol(void *user_context, const char *name);
+#include "harness/opencl_loader.h"
 #endif
 #ifdef HARNESS_HAVE_CUDA
 #include "HalideRuntimeCuda.h"
+#endif
+#ifdef HARNESS_HAVE_VULKAN
+#include "HalideRuntimeVulkan.h"
 #endif
 
 namespace harness {
@@ -25,6 +28,13 @@ std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &r
     if (mode == BufferMode::Host) return "";
     if (runtime == "none") return std::string("mode ") + buffer_mode_name(mode) + " needs a GPU profile (this one runs on the CPU)";
     if (mode == BufferMode::Device) return "";
+    if (runtime == "vulkan") {
+        // Halide 21's HalideRuntimeVulkan.h has no counterpart of halide_opencl_wrap_cl_mem or
+        // halide_cuda_wrap_device_ptr: a buffer's device field is the runtime's own allocation record.
+        return std::string("mode ") + buffer_mode_name(mode) +
+               " wraps memory the harness allocates; Halide 21's Vulkan runtime cannot wrap an application's "
+               "VkBuffer (no halide_vulkan_wrap_vk_buffer in HalideRuntimeVulkan.h)";
+    }
     if (runtime != "opencl") return std::string("mode ") + buffer_mode_name(mode) + " wraps cl_mem: OpenCL profiles only";
 #ifndef HARNESS_HAVE_OPENCL
     return "this harness was built without the OpenCL runtime";
@@ -134,13 +144,12 @@ struct ClApi {
 };
 
 const ClApi &cl_api() {
-    static const ClApi api{
-        reinterpret_cast<decltype(&clCreateBuffer)>(halide_opencl_get_symbol(nullptr, "clCreateBuffer")),
-        reinterpret_cast<decltype(&clReleaseMemObject)>(halide_opencl_get_symbol(nullptr, "clReleaseMemObject")),
-        reinterpret_cast<decltype(&clEnqueueWriteBuffer)>(halide_opencl_get_symbol(nullptr, "clEnqueueWriteBuffer")),
-        reinterpret_cast<decltype(&clEnqueueReadBuffer)>(halide_opencl_get_symbol(nullptr, "clEnqueueReadBuffer")),
-        reinterpret_cast<decltype(&clEnqueueCopyBuffer)>(halide_opencl_get_symbol(nullptr, "clEnqueueCopyBuffer")),
-        reinterpret_cast<decltype(&clFinish)>(halide_opencl_get_symbol(nullptr, "clFinish"))};
+    static const ClApi api{opencl_function<decltype(&clCreateBuffer)>("clCreateBuffer"),
+                           opencl_function<decltype(&clReleaseMemObject)>("clReleaseMemObject"),
+                           opencl_function<decltype(&clEnqueueWriteBuffer)>("clEnqueueWriteBuffer"),
+                           opencl_function<decltype(&clEnqueueReadBuffer)>("clEnqueueReadBuffer"),
+                           opencl_function<decltype(&clEnqueueCopyBuffer)>("clEnqueueCopyBuffer"),
+                           opencl_function<decltype(&clFinish)>("clFinish")};
     return api;
 }
 
@@ -199,6 +208,9 @@ static const halide_device_interface_t *device_interface_for(const std::string &
 #endif
 #ifdef HARNESS_HAVE_CUDA
     if (runtime == "cuda") return halide_cuda_device_interface();
+#endif
+#ifdef HARNESS_HAVE_VULKAN
+    if (runtime == "vulkan") return halide_vulkan_device_interface();
 #endif
     (void)runtime;
     return nullptr;

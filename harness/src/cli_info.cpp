@@ -8,6 +8,7 @@
 #include "harness/profile.h"
 #include "harness/registry.h"
 #include "harness/run_matrix.h"
+#include "harness/vulkan_info.h"
 
 namespace harness {
 
@@ -136,6 +137,7 @@ int cmd_env(const Args &args) {
         std::printf("CUDA device: %s (sm %s), driver %d\n", d["name"].get<std::string>().c_str(),
                     d["compute_capability"].get<std::string>().c_str(), cu.value("driver_version", 0));
     }
+    std::printf("%s", vulkan_summary(env["vulkan"]).c_str());
     return 0;
 }
 

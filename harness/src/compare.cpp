@@ -9,7 +9,9 @@
 #include <limits>
 #include <type_traits>
 
+#include "harness/element_type.h"
 #include "harness/error.h"
+#include "number_text.h"
 
 namespace harness {
 
@@ -19,64 +21,6 @@ using Kind = Tolerance::Kind;
 const double kInf = std::numeric_limits<double>::infinity();
 
 bool is_float(halide_type_t t) { return t.code == halide_type_float; }
-
-// Shortest decimal that reads back as the same value (as a float when bits == 32), %g style but
-// without an exponent for integers below 1e16: 0.001, 1e-05, 40, 0.52.
-std::string fmt_num(double v, int bits = 64) {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[40];
-    int precision = 1;
-    for (; precision <= 17; precision++) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-        const double back = std::strtod(buf, nullptr);
-        if (bits == 32 ? float(back) == float(v) : back == v) break;
-    }
-    const int exponent = v == 0 ? 0 : int(std::floor(std::log10(std::fabs(v))));
-    if (std::strchr(buf, 'e') && exponent >= 0 && exponent < 16) {
-        std::snprintf(buf, sizeof buf, "%.*g", std::max(precision, exponent + 1), v);
-    }
-    return buf;
-}
-
-// Two decimals without trailing zeros: 0.39, 6, 34.15.
-std::string fmt_fixed2(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    std::string s = buf;
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-    return s == "-0" ? "0" : s;
-}
-
-// A fraction as a percentage for messages; tiny nonzero fractions keep two significant digits.
-std::string fmt_pct(double fraction) {
-    const double pct = fraction * 100;
-    if (pct > 0 && pct < 0.01) {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.2g", pct);
-        return buf;
-    }
-    return fmt_fixed2(pct);
-}
-
-// JSON has no inf/nan: they become the strings "inf", "-inf", "nan".
-nlohmann::json num(double v) {
-    if (std::isfinite(v)) return v;
-    return fmt_num(v);
-}
-
-const char *kind_name(Kind k) {
-    switch (k) {
-    case Kind::Exact: return "Exact";
-    case Kind::Absolute: return "Absolute";
-    case Kind::AbsRel: return "AbsRel";
-    case Kind::Ulp: return "Ulp";
-    case Kind::MismatchFraction: return "MismatchFraction";
-    case Kind::Psnr: return "Psnr";
-    }
-    return "?";
-}
 
 template<typename T>
 uint64_t abs_diff_as(const Array &x, const Array &y, size_t i) {
@@ -88,14 +32,16 @@ uint64_t abs_diff_as(const Array &x, const Array &y, size_t i) {
 
 // |x[i] - y[i]| for integer arrays of the same type, exactly.
 uint64_t int_abs_diff(const Array &x, const Array &y, size_t i) {
-    const bool s = x.type.code == halide_type_int;
-    switch (x.type.bits) {
-    case 1: return (x.bytes[i] != 0) != (y.bytes[i] != 0) ? 1 : 0;
-    case 8: return s ? abs_diff_as<int8_t>(x, y, i) : abs_diff_as<uint8_t>(x, y, i);
-    case 16: return s ? abs_diff_as<int16_t>(x, y, i) : abs_diff_as<uint16_t>(x, y, i);
-    case 32: return s ? abs_diff_as<int32_t>(x, y, i) : abs_diff_as<uint32_t>(x, y, i);
-    default: return s ? abs_diff_as<int64_t>(x, y, i) : abs_diff_as<uint64_t>(x, y, i);
-    }
+    return dispatch_element_type(x.type, [&](auto tag) -> uint64_t {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, bool>) {
+            return (x.bytes[i] != 0) != (y.bytes[i] != 0) ? 1 : 0;
+        } else if constexpr (std::is_floating_point_v<T>) {
+            throw Error("int_abs_diff of a float array; fix compare.cpp");
+        } else {
+            return abs_diff_as<T>(x, y, i);
+        }
+    });
 }
 
 // Element i as text, exact for 64-bit integers.
@@ -181,95 +127,6 @@ std::string type_label(halide_type_t t) {
 }
 
 }  // namespace
-
-Tolerance Tolerance::exact() { return Tolerance{}; }
-
-Tolerance Tolerance::absolute(double atol) {
-    if (!(atol >= 0)) throw Error("Tolerance::absolute: atol must be >= 0, got " + fmt_num(atol) + "; fix the spec");
-    Tolerance t;
-    t.kind = Kind::Absolute;
-    t.atol = atol;
-    return t;
-}
-
-Tolerance Tolerance::abs_rel(double atol, double rtol) {
-    if (!(atol >= 0) || !(rtol >= 0)) {
-        throw Error("Tolerance::abs_rel: atol and rtol must be >= 0, got " + fmt_num(atol) + " and " + fmt_num(rtol) +
-                    "; fix the spec");
-    }
-    Tolerance t;
-    t.kind = Kind::AbsRel;
-    t.atol = atol;
-    t.rtol = rtol;
-    return t;
-}
-
-Tolerance Tolerance::ulps(int64_t n) {
-    if (n < 0) throw Error("Tolerance::ulps: n must be >= 0, got " + std::to_string(n) + "; fix the spec");
-    Tolerance t;
-    t.kind = Kind::Ulp;
-    t.ulp = n;
-    return t;
-}
-
-Tolerance Tolerance::mismatch_fraction(const Tolerance &inner, double max_fraction) {
-    if (!(max_fraction >= 0 && max_fraction <= 1)) {
-        throw Error("Tolerance::mismatch_fraction: max_fraction must be in [0, 1], got " + fmt_num(max_fraction) +
-                    "; fix the spec");
-    }
-    if (inner.kind == Kind::MismatchFraction || inner.kind == Kind::Psnr) {
-        throw Error("Tolerance::mismatch_fraction: the inner tolerance must be per element, not " + inner.name() +
-                    "; use Exact, Absolute, AbsRel or Ulp");
-    }
-    Tolerance t;
-    t.kind = Kind::MismatchFraction;
-    t.max_fraction = max_fraction;
-    t.inner = std::make_shared<const Tolerance>(inner);
-    return t;
-}
-
-Tolerance Tolerance::psnr(double min_db) {
-    if (std::isnan(min_db)) throw Error("Tolerance::psnr: min_db is NaN; fix the spec");
-    Tolerance t;
-    t.kind = Kind::Psnr;
-    t.min_db = min_db;
-    return t;
-}
-
-std::string Tolerance::name() const {
-    std::string params;
-    switch (kind) {
-    case Kind::Exact: break;
-    case Kind::Absolute: params = "atol=" + fmt_num(atol); break;
-    case Kind::AbsRel: params = "atol=" + fmt_num(atol) + ", rtol=" + fmt_num(rtol); break;
-    case Kind::Ulp: params = "n=" + std::to_string(ulp); break;
-    case Kind::MismatchFraction:
-        params = "inner=" + (inner ? inner->name() : std::string("Exact")) + ", max_fraction=" + fmt_num(max_fraction);
-        break;
-    case Kind::Psnr: params = "min_db=" + fmt_num(min_db); break;
-    }
-    if (nan_equal) params += params.empty() ? "nan_equal" : ", nan_equal";
-    return std::string(kind_name(kind)) + (params.empty() ? "" : "{" + params + "}");
-}
-
-nlohmann::json Tolerance::to_json() const {
-    nlohmann::json j{{"name", name()}, {"kind", kind_name(kind)}, {"nan_equal", nan_equal}};
-    switch (kind) {
-    case Kind::Exact: break;
-    case Kind::Absolute: j["atol"] = num(atol); break;
-    case Kind::AbsRel:
-        j["atol"] = num(atol);
-        j["rtol"] = num(rtol);
-        break;
-    case Kind::Ulp: j["ulp"] = ulp; break;
-    case Kind::MismatchFraction:
-        j["inner"] = inner ? inner->to_json() : Tolerance::exact().to_json();
-        j["max_fraction"] = num(max_fraction);
-        break;
-    case Kind::Psnr: j["min_db"] = num(min_db); break;
-    }
-    return j;
-}
 
 nlohmann::json CompareResult::to_json() const {
     nlohmann::json j{{"passed", passed},

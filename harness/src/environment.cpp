@@ -11,6 +11,7 @@
 #include "harness/opencl_info.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
+#include "harness/vulkan_info.h"
 
 namespace harness {
 
@@ -69,11 +70,13 @@ nlohmann::json environment_info() {
     }
     env["variants"] = variants;
     for (const char *var : {"HL_OCL_PLATFORM_NAME", "HL_OCL_DEVICE_TYPE", "HL_GPU_DEVICE", "OCL_ICD_VENDORS",
-                            "OCL_ICD_FILENAMES"}) {
+                            "OCL_ICD_FILENAMES", "HL_VK_DEVICE_TYPE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES",
+                            "VK_INSTANCE_LAYERS"}) {
         if (const char *v = getenv(var)) env["env_vars"][var] = v;
     }
     env["opencl"] = probe_opencl();
     env["cuda"] = probe_cuda();
+    env["vulkan"] = probe_vulkan();
     return env;
 }
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -201,6 +202,11 @@ void commit_goldens(const std::string &dir, const std::vector<std::pair<std::str
                     "; make the golden dir writable (nothing was changed)");
     }
     fsync_dir(dir);
+    // Test hook (bless_concurrency_test.sh): hold still after the commit point, so that a kill lands
+    // there for certain.
+    if (const char *ms = std::getenv("HARNESS_TEST_BLESS_PAUSE_AFTER_COMMIT_MS")) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::atol(ms)));
+    }
     apply_commit(dir);
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "harness/element_type.h"
 #include "harness/error.h"
 #include "harness/files.h"
 #include "harness/golden.h"
@@ -140,16 +141,9 @@ Array make_input(const BufferSpec &spec) {
     if (spec.recipe.kind == Recipe::Kind::Image) return load_image(spec);
     Array a(spec.type, spec.shape);
     SplitMix64 rng(spec.recipe.seed);
-    const halide_type_t t = spec.type;
-    if (t.code == halide_type_uint && t.bits == 8) fill<uint8_t>(a, spec.recipe, rng);
-    else if (t.code == halide_type_uint && t.bits == 16) fill<uint16_t>(a, spec.recipe, rng);
-    else if (t.code == halide_type_uint && t.bits == 32) fill<uint32_t>(a, spec.recipe, rng);
-    else if (t.code == halide_type_int && t.bits == 8) fill<int8_t>(a, spec.recipe, rng);
-    else if (t.code == halide_type_int && t.bits == 16) fill<int16_t>(a, spec.recipe, rng);
-    else if (t.code == halide_type_int && t.bits == 32) fill<int32_t>(a, spec.recipe, rng);
-    else if (t.code == halide_type_float && t.bits == 32) fill<float>(a, spec.recipe, rng);
-    else if (t.code == halide_type_float && t.bits == 64) fill<double>(a, spec.recipe, rng);
-    else throw Error("input '" + spec.name + "': unsupported dtype " + dtype_name(t) + " for a recipe");
+    dispatch_element_type(
+        spec.type, [&](auto tag) { fill<typename decltype(tag)::type>(a, spec.recipe, rng); },
+        ("input '" + spec.name + "'").c_str());
     return a;
 }
 

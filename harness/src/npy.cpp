@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstring>
 
+#include "harness/element_type.h"
 #include "harness/error.h"
 #include "harness/files.h"
 
@@ -24,31 +25,13 @@ const char kMagic[] = "\x93NUMPY";
 const size_t kMagicLen = 6;
 const char kFixHint[] = "re-bless with `aot-harness bless` or re-save it with numpy.save as a little-endian C-order array";
 
-struct Descr {
-    const char *kind_size;  // numpy kind and item size, e.g. "u2"
-    halide_type_t type;
-};
-
-const Descr kDescrs[] = {
-    {"b1", halide_type_t(halide_type_uint, 1, 1)},   {"u1", halide_type_t(halide_type_uint, 8, 1)},
-    {"u2", halide_type_t(halide_type_uint, 16, 1)},  {"u4", halide_type_t(halide_type_uint, 32, 1)},
-    {"u8", halide_type_t(halide_type_uint, 64, 1)},  {"i1", halide_type_t(halide_type_int, 8, 1)},
-    {"i2", halide_type_t(halide_type_int, 16, 1)},   {"i4", halide_type_t(halide_type_int, 32, 1)},
-    {"i8", halide_type_t(halide_type_int, 64, 1)},   {"f4", halide_type_t(halide_type_float, 32, 1)},
-    {"f8", halide_type_t(halide_type_float, 64, 1)},
-};
-
 [[noreturn]] void fail(const std::string &what, const std::string &problem) {
     throw Error(what + ": " + problem + "; " + kFixHint);
 }
 
 std::string descr_of(halide_type_t t) {
-    for (const auto &d : kDescrs) {
-        if (d.type.code == t.code && d.type.bits == t.bits && d.type.lanes == t.lanes) {
-            return std::string(t.bits <= 8 ? "|" : "<") + d.kind_size;
-        }
-    }
-    throw Error("cannot write .npy: unsupported element type " + dtype_name(t));
+    if (const ElementType *e = find_element_type(t)) return std::string(t.bits <= 8 ? "|" : "<") + e->npy;
+    throw Error("cannot write .npy: unsupported element type " + describe_type(t));
 }
 
 bool host_is_little_endian() {
@@ -168,8 +151,8 @@ halide_type_t type_of_descr(const std::string &descr, const std::string &what) {
     if (descr.size() < 2) fail(what, "unsupported dtype '" + descr + "'");
     const char order = descr[0];
     const std::string kind_size = (order == '<' || order == '>' || order == '|' || order == '=') ? descr.substr(1) : descr;
-    for (const auto &d : kDescrs) {
-        if (kind_size != d.kind_size) continue;
+    for (const auto &d : element_types()) {
+        if (kind_size != d.npy) continue;
         const bool multi_byte = d.type.bits > 8;
         if (multi_byte && order == '>') fail(what, "big-endian dtype '" + descr + "' is not supported");
         if (multi_byte && order == '=' && !host_is_little_endian()) fail(what, "native-endian dtype on a big-endian host");

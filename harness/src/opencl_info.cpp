@@ -9,8 +9,12 @@
 #include <cstring>
 #include <functional>
 
+#include "harness/vulkan_info.h"
+
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+
+#include "harness/opencl_loader.h"
 
 namespace harness {
 
@@ -63,6 +67,7 @@ nlohmann::json in_child(const std::function<nlohmann::json()> &fn, const char *w
     }
 }
 
+// A CUDA driver symbol as a function pointer.
 template<typename F>
 F sym(void *lib, const char *name) {
     return reinterpret_cast<F>(dlsym(lib, name));
@@ -109,23 +114,15 @@ std::string device_type_name(cl_device_type t) {
 
 nlohmann::json probe_opencl_here() {
     nlohmann::json out{{"loader", nullptr}, {"platforms", nlohmann::json::array()}};
-    void *lib = nullptr;
-    // Halide's runtime loads "libOpenCL.so"; our override (runtime_hooks.cpp) also accepts ".so.1".
-    for (const char *name : {"libOpenCL.so", "libOpenCL.so.1"}) {
-        lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-        if (lib) {
-            out["loader"] = name;
-            break;
-        }
-    }
-    if (!lib) {
+    if (!opencl_loader_name()) {
         out["error"] = "no OpenCL ICD loader (libOpenCL.so.1) found; install ocl-icd-libopencl1 and a driver";
         return out;
     }
-    Cl cl{sym<decltype(cl.get_platform_ids)>(lib, "clGetPlatformIDs"),
-          sym<decltype(cl.get_platform_info)>(lib, "clGetPlatformInfo"),
-          sym<decltype(cl.get_device_ids)>(lib, "clGetDeviceIDs"),
-          sym<decltype(cl.get_device_info)>(lib, "clGetDeviceInfo")};
+    out["loader"] = opencl_loader_name();
+    Cl cl{opencl_function<decltype(cl.get_platform_ids)>("clGetPlatformIDs"),
+          opencl_function<decltype(cl.get_platform_info)>("clGetPlatformInfo"),
+          opencl_function<decltype(cl.get_device_ids)>("clGetDeviceIDs"),
+          opencl_function<decltype(cl.get_device_info)>("clGetDeviceInfo")};
     if (!cl.get_platform_ids || !cl.get_platform_info || !cl.get_device_ids || !cl.get_device_info) {
         out["error"] = "the OpenCL loader lacks clGetPlatformIDs/clGetDeviceInfo; reinstall ocl-icd-libopencl1";
         return out;
@@ -228,6 +225,10 @@ nlohmann::json probe_cuda_here() {
 
 }  // namespace
 
+nlohmann::json probe_in_child(const std::function<nlohmann::json()> &fn, const char *what) {
+    return in_child(fn, what);
+}
+
 nlohmann::json probe_opencl() {
     static const nlohmann::json result = in_child(probe_opencl_here, "OpenCL");  // once per process
     return result;
@@ -245,6 +246,7 @@ std::string runtime_unavailable_reason(const std::string &runtime, const nlohman
         if (cuda.contains("error")) return cuda["error"].get<std::string>();
         return "";
     }
+    if (runtime == "vulkan") return vulkan_unavailable_reason(probe_vulkan(), selected);
     if (runtime != "opencl") return "unknown runtime '" + runtime + "'";
     if (opencl.contains("error")) return opencl["error"].get<std::string>();
     // Mirror Halide's runtime: platform = first whose name contains HL_OCL_PLATFORM_NAME (or the

@@ -37,9 +37,9 @@ std::vector<Profile> parse_profiles(const std::string &json_text, const std::str
         p.description = required_string(e, name, "description");
         p.schedule = required_string(e, name, "schedule");
         p.runtime = required_string(e, name, "runtime");
-        if (p.runtime != "none" && p.runtime != "opencl" && p.runtime != "cuda") {
+        if (p.runtime != "none" && p.runtime != "opencl" && p.runtime != "cuda" && p.runtime != "vulkan") {
             throw Error("profiles.json: profile '" + name + "': field 'runtime' is '" + p.runtime +
-                        "'; use none, opencl or cuda");
+                        "'; use none, opencl, cuda or vulkan");
         }
         if (!e.contains("targets") || !e["targets"].is_object()) {
             throw Error("profiles.json: profile '" + name + "': missing field 'targets' (platform -> Halide target)");

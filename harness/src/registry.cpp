@@ -65,6 +65,11 @@ void Registry::validate() const {
             throw Error("compiled variant '" + v.function_name +
                         "' is not named <pipeline>__<profile>; build it with harness_add_pipeline()");
         }
+        bool known_profile = false;
+        for (const auto &p : profiles()) known_profile |= profile_ident(p.name) == v.profile;
+        if (!known_profile) {
+            throw Error("compiled variant '" + v.function_name + "' names no profile of profiles.json; rebuild the harness");
+        }
         if (!specs_.count(v.pipeline)) {
             throw Error("compiled pipeline '" + v.pipeline + "' has no spec; add generators/" + v.pipeline + "/" +
                         v.pipeline + "_spec.cpp with HARNESS_REGISTER_SPEC");

@@ -26,7 +26,7 @@ using nlohmann::json;
 using report_style::css_class;
 using report_style::known_style;
 
-// Profile columns: the DESIGN.md profiles in their order, then any others alphabetically.
+// Profile columns: the profiles.json profiles in their order, then any others alphabetically.
 int profile_rank(const std::string &p) {
     static const char *const order[] = {"cpu", "host", "opencl-mali", "opencl", "cuda"};
     for (size_t i = 0; i < std::size(order); i++) {

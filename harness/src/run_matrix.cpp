@@ -17,6 +17,7 @@
 #include "harness/profile.h"
 #include "harness/registry.h"
 #include "harness/supervisor.h"
+#include "harness/vulkan_info.h"
 #include "harness/xfail.h"
 
 namespace harness {
@@ -62,7 +63,12 @@ Availability check_availability() {
 std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile) {
     const std::string &why = a.reason.at(profile);
     if (!why.empty()) return why;
-    if (find_profile(profile).runtime != "opencl" || !a.selected.contains(profile)) return "";
+    if (!a.selected.contains(profile)) return "";
+    if (find_profile(profile).runtime == "vulkan") {
+        return missing_vulkan_features_reason(Registry::instance().find(spec.name, profile)->metadata->target,
+                                              a.selected.at(profile));
+    }
+    if (find_profile(profile).runtime != "opencl") return "";
     return missing_extensions_reason(spec.required_extensions, a.selected[profile]);
 }
 

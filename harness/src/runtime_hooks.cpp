@@ -1,10 +1,9 @@
 // Overrides of weak Halide runtime hooks, shared by every variant (they all use one runtime).
-#include <dlfcn.h>
-
 #include <mutex>
 #include <string>
 
 #include "HalideRuntime.h"
+#include "harness/opencl_loader.h"
 #include "harness/runtime_hooks.h"
 
 namespace harness {
@@ -35,14 +34,6 @@ std::string take_halide_error() {
 
 }  // namespace harness
 
-// Halide's runtime only tries "libOpenCL.so", which exists only where the -dev package is
-// installed; devices and plain installs ship "libOpenCL.so.1". Try both.
-extern "C" void *halide_opencl_get_symbol(void *, const char *name) {
-    static void *lib = [] {
-        for (const char *n : {"libOpenCL.so", "libOpenCL.so.1"}) {
-            if (void *h = dlopen(n, RTLD_LAZY | RTLD_LOCAL)) return h;
-        }
-        return static_cast<void *>(nullptr);
-    }();
-    return lib ? dlsym(lib, name) : nullptr;
-}
+// Halide's runtime only tries "libOpenCL.so"; the harness's one loader (opencl_loader.h) also tries
+// "libOpenCL.so.1", which devices and plain installs ship.
+extern "C" void *halide_opencl_get_symbol(void *, const char *name) { return harness::opencl_symbol(name); }

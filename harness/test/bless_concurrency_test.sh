@@ -3,7 +3,8 @@
 #   Runs LOOPS loops of `EXE run RUN_ARGS` (each its own child processes) on one copy of GOLDEN_DIR
 #   while bless (BLESS_ARGS, e.g. "--all") runs ROUNDS times on the same directory.
 #   MODE complete: every bless must succeed, `golden verify` must be clean after each.
-#   MODE kill: each bless is killed (SIGKILL) at a random point; while the run loops go on reading,
+#   MODE kill: each bless is killed (SIGKILL), at a random point or (every second round) the moment
+#     its commit point is reached; while the run loops go on reading,
 #     the golden dir must stay exactly as the killed bless left it (runs never write, rename or
 #     delete there), then `golden recover` and `golden verify` must succeed.
 #   Both: no run may report anything but PASS (a bless must never cause a run error).
@@ -38,21 +39,33 @@ while [ "$i" -lt "$loops" ]; do
     done ) &
 done
 
-r=0 kills_before=0 kills_after=0
+r=0 kills_before=0 kills_after=0 kills_none=0
 while [ "$r" -lt "$rounds" ]; do
   r=$((r + 1))
   if [ "$mode" = complete ]; then
     out=$("$exe" bless $bless_args --golden-dir "$g" 2>&1) || fail "round $r: bless failed beside the runs: $out"
     out=$("$exe" golden verify --golden-dir "$g" 2>&1) || fail "round $r: golden verify after bless: $out"
   else
-    "$exe" bless $bless_args --golden-dir "$g" >/dev/null 2>&1 &
-    pid=$!
-    delay_us=$(od -An -N4 -tu4 /dev/urandom | awk -v d="$bless_us" '{ printf "%d", $1 % (d + 1) }')
-    sleep "$(awk -v u="$delay_us" 'BEGIN { printf "%.6f", u / 1000000 }')"
+    if [ $((r % 2)) = 0 ]; then
+      # Even rounds: after the commit point, before the files move into place (the bless holds still
+      # there for a second through its test hook).
+      HARNESS_TEST_BLESS_PAUSE_AFTER_COMMIT_MS=1000 "$exe" bless $bless_args --golden-dir "$g" >/dev/null 2>&1 &
+      pid=$!
+      while [ ! -d "$g/.bless-commit" ] && kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+    else
+      "$exe" bless $bless_args --golden-dir "$g" >/dev/null 2>&1 &
+      pid=$!
+      delay_us=$(od -An -N4 -tu4 /dev/urandom | awk -v d="$bless_us" '{ printf "%d", $1 % (d + 1) }')
+      sleep "$(awk -v u="$delay_us" 'BEGIN { printf "%.6f", u / 1000000 }')"
+    fi
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     left=$(state "$g")
-    if [ -d "$g/.bless-commit" ]; then kills_after=$((kills_after + 1)); else kills_before=$((kills_before + 1)); fi
+    if [ -d "$g/.bless-commit" ]; then kills_after=$((kills_after + 1))
+    elif [ -d "$g/.bless-staging" ]; then kills_before=$((kills_before + 1))
+    else kills_none=$((kills_none + 1))
+    fi
+    [ $((r % 2)) = 1 ] || [ -d "$g/.bless-commit" ] || fail "round $r: the kill did not land after the commit point"
     sleep 1  # the run loops read the interrupted state meanwhile
     [ "$(state "$g")" = "$left" ] || fail "round $r: the golden dir changed after the bless was killed (a reader wrote)"
     out=$("$exe" golden verify --golden-dir "$g" 2>&1) || fail "round $r: golden verify of the interrupted bless: $out"
@@ -68,5 +81,5 @@ runs=$(cat "$tmp"/runs.* 2>/dev/null | wc -l)
 if [ "$mode" = complete ]; then
   echo "ok: $rounds blesses succeeded beside $loops run loops ($runs runs, all PASS); golden verify clean"
 else
-  echo "ok: $rounds killed blesses ($kills_before before, $kills_after after the commit point) beside $loops run loops ($runs runs, all PASS); the golden dir stayed as each bless left it"
+  echo "ok: $rounds killed blesses ($kills_before before, $kills_after after the commit point, $kills_none before it wrote anything) beside $loops run loops ($runs runs, all PASS); the golden dir stayed as each bless left it"
 fi

@@ -60,6 +60,14 @@ TEST(BufferModes, NamesRoundTripAndUnavailableModesSayWhy) {
     EXPECT_EQ(buffer_mode_unavailable_reason(BufferMode::Host, "none"), "");
     EXPECT_NE(buffer_mode_unavailable_reason(BufferMode::Device, "none"), "");
     EXPECT_NE(buffer_mode_unavailable_reason(BufferMode::WrappedHostVisible, "cuda").find("OpenCL"), std::string::npos);
+    // Vulkan: Halide-managed and device-resident run; wrapping needs a halide_vulkan_wrap_* Halide 21 lacks.
+    EXPECT_EQ(buffer_mode_unavailable_reason(BufferMode::Host, "vulkan"), "");
+    EXPECT_EQ(buffer_mode_unavailable_reason(BufferMode::Device, "vulkan"), "");
+    for (BufferMode m : {BufferMode::WrappedHostVisible, BufferMode::WrappedDeviceOnly}) {
+        const std::string why = buffer_mode_unavailable_reason(m, "vulkan");
+        EXPECT_NE(why.find(std::string("mode ") + buffer_mode_name(m)), std::string::npos) << why;
+        EXPECT_NE(why.find("no halide_vulkan_wrap_vk_buffer"), std::string::npos) << why;
+    }
     EXPECT_EQ(cl_error_name(-30), "CL_INVALID_VALUE");
 }
 

@@ -36,8 +36,8 @@ case "$scenario" in
     HL_OCL_DEVICE_TYPE=nonsense expect 77 "HL_OCL_DEVICE_TYPE='nonsense' names no device type" \
       "$exe" run --profile opencl-mali --case small --golden-dir "$tmp/golden" ;;
   unknown_profile)
-    expect_usage "unknown profile 'vulkan'; known profiles: cpu, host, opencl-mali, opencl, cuda" \
-      "$exe" run --profile vulkan --golden-dir "$tmp/golden" ;;
+    expect_usage "unknown profile 'metal'; known profiles: cpu, host, opencl-mali, opencl, cuda, vulkan, vulkan-mali" \
+      "$exe" run --profile metal --golden-dir "$tmp/golden" ;;
   unknown_pipeline)
     expect_usage "unknown pipeline 'nope'; known pipelines: .*blur3x3.*brighten" \
       "$exe" run --pipeline nope --golden-dir "$tmp/golden" ;;

@@ -97,5 +97,18 @@ TEST(Manifest, VerifyReportsAMalformedManifestAsOneProblem) {
     rmdir(dir.c_str());
 }
 
+// Issue 19 item 3: a write error names its cause and the fix for that cause, not a list of guesses.
+TEST(WriteErrors, NameTheRealCause) {
+    const std::string missing = error_of([] { write_file_atomic("/tmp/golden_test-no-such-dir/x/MANIFEST.json", "{}"); });
+    EXPECT_NE(missing.find("No such file or directory; the directory /tmp/golden_test-no-such-dir/x does not exist "
+                           "(or another process removed it meanwhile)"),
+              std::string::npos)
+        << missing;
+    EXPECT_EQ(missing.find("has space"), std::string::npos) << missing;
+    EXPECT_EQ(missing.find("writable"), std::string::npos) << missing;
+    const std::string not_a_dir = error_of([] { write_file_atomic("/dev/null/x.npy", "{}"); });
+    EXPECT_NE(not_a_dir.find("Not a directory; the directory /dev/null does not exist"), std::string::npos) << not_a_dir;
+}
+
 }  // namespace
 }  // namespace harness

@@ -1,4 +1,4 @@
-// Outcome names, exit codes and severities (DESIGN.md "Running a case"), and the RunRecord JSON form.
+// Outcome names, exit codes and severities (the outcome table, outcome.h), and the RunRecord JSON form.
 #include "harness/outcome.h"
 
 #include <gtest/gtest.h>

@@ -16,14 +16,28 @@ TEST(Profiles, EmbeddedProfilesAreValidAndOrdered) {
     const auto &list = profiles();
     ASSERT_GE(list.size(), 5u);
     EXPECT_EQ(list[0].name, "cpu");  // file order, not alphabetical
-    for (const char *name : {"cpu", "host", "opencl-mali", "opencl", "cuda"}) EXPECT_EQ(find_profile(name).name, name);
+    for (const char *name : {"cpu", "host", "opencl-mali", "opencl", "cuda", "vulkan", "vulkan-mali"}) EXPECT_EQ(find_profile(name).name, name);
     EXPECT_EQ(find_profile("opencl-mali").runtime, "opencl");
     EXPECT_EQ(find_profile("cuda").runtime, "cuda");
+    EXPECT_EQ(find_profile("vulkan").runtime, "vulkan");
+    EXPECT_EQ(find_profile("vulkan-mali").schedule, "mali");
+}
+
+TEST(Profiles, VulkanTargetsNameTheFeaturesThePipelinesNeed) {
+    // 8- and 16-bit storage buffers (u8/u16 images) and a Vulkan version, on every platform.
+    for (const char *name : {"vulkan", "vulkan-mali"}) {
+        const Profile &p = find_profile(name);
+        for (const char *platform : {"x86-64-linux", "arm-64-linux", "arm-64-android"}) {
+            const std::string t = p.targets.value(platform, "");
+            EXPECT_EQ(t.rfind(std::string(platform) + "-vulkan", 0), 0u) << name << " " << platform << ": " << t;
+            for (const char *f : {"-vk_int8", "-vk_int16", "-vk_v13"}) EXPECT_NE(t.find(f), std::string::npos) << t;
+        }
+    }
 }
 
 TEST(Profiles, UnknownProfileListsKnownOnes) {
     try {
-        find_profile("vulkan");
+        find_profile("metal");
         FAIL() << "no error";
     } catch (const Error &e) {
         EXPECT_NE(std::string(e.what()).find("opencl-mali"), std::string::npos);

@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 
-from . import data, stats
+from . import data, sides, stats
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_MIN_EFFECT = 0.05
@@ -146,7 +146,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         db = default_db(args)
-        base, cand = data.load_side(args.base, db), data.load_side(args.candidate, db)
+        base, cand = sides.load_side(args.base, db), sides.load_side(args.candidate, db)
     except data.InputError as e:
         print("compare: %s" % e, file=sys.stderr)
         return 2

@@ -6,7 +6,7 @@ bench.json (Google Benchmark JSON): {"context": {...}, "benchmarks": [{"name": "
   "pixels_per_second", "bytes_per_second", ...}]}
 
 A "side" (one half of a comparison) is a dict {"label", "tests": {key: record}, "bench": {name: bench},
-"env": {...}, "bench_context": {...}} built from files (load_side) or from the history (history.load_side).
+"env": {...}, "bench_context": {...}} built from files (load_files_side) or from the history (history.load_side); sides.load_side picks.
 """
 import json
 import os
@@ -150,12 +150,9 @@ def add_document(side, doc, path):
                          "(with 'benchmarks')" % path)
 
 
-def load_side(spec, db=None):
-    """One side of a comparison from `spec`: a run id in the history `db` (digits, or 'latest', 'latest~N'),
-    a directory holding results.json and/or bench.json, or files joined with ',' (each a results or bench JSON)."""
-    if db is not None and (spec.isdigit() or spec.startswith("latest")) and not os.path.exists(spec):
-        from . import history
-        return history.load_side(db, spec)
+def load_files_side(spec):
+    """One side of a comparison from files: a directory holding results.json and/or bench.json, or files
+    joined with ',' (each a results or bench JSON). sides.load_side also takes run ids of the history."""
     if spec.isdigit() and not os.path.exists(spec):
         raise InputError("'%s' looks like a run id: pass --db HISTORY.sqlite" % spec)
     side = empty_side(spec)

@@ -14,7 +14,7 @@ import html
 import os
 import sys
 
-from . import compare, data
+from . import compare, data, sides
 
 DRIFT_KEYS = ("max_abs_error", "max_rel_error", "max_ulp_error", "mismatches", "mismatch_fraction", "psnr_db",
               "nan_mismatches")
@@ -163,7 +163,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         db = compare.default_db(args)
-        old, new = data.load_side(args.old, db), data.load_side(args.new, db)
+        old, new = sides.load_side(args.old, db), sides.load_side(args.new, db)
     except data.InputError as err:
         print("driver-diff: %s" % err, file=sys.stderr)
         return 2

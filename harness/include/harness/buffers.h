@@ -1,4 +1,4 @@
-// Buffers for one run: guarded output storage and the four buffer modes (DESIGN.md "Running a case").
+// Buffers for one run: guarded output storage and the four buffer modes (docs/ARCHITECTURE.md, "one call").
 //
 //   host                  Halide copies inputs to the device and the harness copies outputs back.
 //   device                inputs pre-copied with copy_to_device, outputs device_malloc'd; the harness
@@ -7,6 +7,8 @@
 //                         buffers (halide_opencl_wrap_cl_mem); read back with clEnqueueReadBuffer.
 //   wrapped-device-only   cl_mem made with CL_MEM_HOST_NO_ACCESS; filled and read through a staging
 //                         buffer with clEnqueueCopyBuffer.
+// CUDA and Vulkan profiles run host and device; the wrapped modes SKIP (Halide 21's Vulkan runtime has
+// no way to wrap an application's VkBuffer).
 #pragma once
 #include <string>
 #include <utility>
@@ -22,7 +24,7 @@ const char *buffer_mode_name(BufferMode m);
 // Throws Error listing the modes for an unknown name.
 BufferMode buffer_mode_from_name(const std::string &name);
 const std::vector<BufferMode> &all_buffer_modes();
-// Why `mode` cannot run with a profile of this runtime (none/opencl/cuda); "" if it can.
+// Why `mode` cannot run with a profile of this runtime (none/opencl/cuda/vulkan); "" if it can.
 std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &runtime);
 
 // Output storage surrounded by guard bands: `guard` elements on each side of dimension 0 and

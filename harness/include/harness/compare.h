@@ -1,6 +1,6 @@
 // Comparison of an output with its golden under a named tolerance.
 //
-// Tolerances (DESIGN.md "Comparison"):
+// Tolerances (docs/ARCHITECTURE.md, "a tolerance"):
 //   Exact                      equal values (+0 == -0; NaN == NaN only if nan_equal)
 //   Absolute{atol}             |a - e| <= atol
 //   AbsRel{atol, rtol}         |a - e| <= atol + rtol * |e|

@@ -5,7 +5,8 @@
 namespace harness {
 
 // {"halide_version", "platform", "compiler", "os": {...}, "host_cpu": {"model", "cores", "features"},
-//  "variants": {"<p>__<profile>": target string}, "opencl": probe_opencl(), "cuda": probe_cuda()}
+//  "variants": {"<p>__<profile>": target string}, "opencl": probe_opencl(), "cuda": probe_cuda(),
+//  "vulkan": probe_vulkan()}
 nlohmann::json environment_info();
 
 }  // namespace harness

@@ -3,6 +3,7 @@
 // Probes run once per process, in a forked child that reports over a pipe and leaves with _exit(), so a driver that
 // crashes while loading or tearing down (seed 000) cannot take the harness with it.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,11 @@ nlohmann::json probe_opencl();
 //  "devices": [{"name", "compute_capability", "global_mem_bytes"}]}
 nlohmann::json probe_cuda();
 
-// Why a profile with this runtime ("none", "opencl", "cuda") cannot run here, given the probes and
+// Runs a probe in a forked child and returns the JSON it produced ({"error": ...} if the child died or
+// printed garbage); what the other probes (vulkan_info.h) use too.
+nlohmann::json probe_in_child(const std::function<nlohmann::json()> &fn, const char *what);
+
+// Why a profile with this runtime ("none", "opencl", "cuda", "vulkan": vulkan_info.h) cannot run here, given the probes and
 // the HL_OCL_PLATFORM_NAME / HL_OCL_DEVICE_TYPE environment Halide's runtime will use; "" if it can.
 // For OpenCL, `selected` receives the platform and device Halide would pick.
 std::string runtime_unavailable_reason(const std::string &runtime, const nlohmann::json &opencl,

@@ -21,8 +21,8 @@ struct Variant {
     std::string compile_error;
 };
 
-// "" for a variant that compiled; otherwise one line for an ERROR record: "<function> failed to
-// compile for <target>: <generator message, whitespace collapsed>".
+// "" for a variant that compiled; otherwise one line for an ERROR record: "variant <function> failed
+// to compile (the build kept a stub): <generator message, whitespace collapsed>".
 std::string compile_error_message(const Variant &v);
 
 class Registry {
@@ -34,8 +34,9 @@ public:
                      const std::string &compile_error = "");
     void add_spec(PipelineSpec spec);
 
-    // Checks that every variant has a spec, every spec has a cpu variant, and every variant's
-    // function name maps to a known profile. Throws Error naming the first problem.
+    // Checks that every variant is named <pipeline>__<profile ident> with a known profile and has a
+    // spec, and that every spec has a cpu variant, cases and a reference. Throws Error naming the
+    // first problem.
     void validate() const;
 
     std::vector<std::string> pipelines() const;  // sorted

@@ -1,5 +1,5 @@
 // Supervisor: runs one case in a child process (its own process group) and classifies what it sees
-// (DESIGN.md outcome table). The child writes its verified record to a file and exits normally.
+// (the outcome table, outcome.h). The child writes its verified record to a file and exits normally.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,7 +13,7 @@ struct ChildCommand {
     double timeout_s = 60;
     std::string record_path;  // the child writes its RunRecord JSON here
     std::string stderr_path;  // the child's stdout+stderr go here
-    // ECMAScript regex: a PASS or TEARDOWN_FAULT whose output has a matching line becomes FAIL
+    // POSIX extended regex (output_pattern.h): a PASS or TEARDOWN_FAULT whose output has a matching line becomes FAIL
     // naming the line (used for oclgrind's memory, race and uninitialised-read reports). "" = off.
     std::string fail_on_output;
 };

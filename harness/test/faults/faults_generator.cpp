@@ -24,14 +24,22 @@ public:
             output(x, y) = inverted(input, x, y);
             return;
         }
-        // The output *is* the extern stage: it writes straight into the harness's buffer.
         Func ext("ext");
         ext.define_extern(extern_name, {input}, UInt(8), {x, y}, NameMangling::C, DeviceAPI::Host);
+        if (std::string(schedule) == "mali" || std::string(schedule) == "gpu") {
+            // GPU profiles: the extern stage's result goes through a GPU kernel (a copy), so that the
+            // process has a live GPU runtime (e.g. Vulkan) when the fault strikes.
+            ext.compute_root();
+            output(x, y) = ext(x, y);
+            output.gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+            return;
+        }
+        // The output *is* the extern stage: it writes straight into the harness's buffer.
         output = ext;
     }
 
 private:
-    Var x{"x"}, y{"y"};
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
 };
 
 // Halide error: the faulty variant only handles outputs up to 16 wide.
