@@ -8,21 +8,17 @@
 #   harness_add_pipeline(<name> GENERATOR <generator.cpp> SPEC <spec.cpp>
 #                        [PROFILES <profile>...] [PARAMS <generator-param=value>...]
 #                        [FEATURES <halide-feature>...] [ALL_FEATURES <halide-feature>...]
-#                        [GENERATOR_TARGET <target>]
-#                        [GENERATOR_NAME <registered name>] [SUITE <object library>])
-#       One static library per pipeline x profile, named <name>__<profile with '-' as '_'>, with Halide
-#       REGISTRATION metadata; adds the spec and the registrations to the SUITE object library
-#       (default `harness_suite`) that the harness executables link. PROFILES defaults to every loaded
-#       profile. GENERATOR_TARGET shares one generator executable between pipelines whose generators
-#       live in one source (default <name>.generator, built from GENERATOR); GENERATOR_NAME is the
-#       name the generator is registered under (default <name>).
-#       FEATURES (e.g. cl_half) are appended as -<feature> to the target of every GPU profile (runtime
-#       other than none; cl_* only to OpenCL, vk_* only to Vulkan profiles), ALL_FEATURES (e.g. strict_float) to every profile's target; a spec that needs a device extension for them lists it in
-#       PipelineSpec::required_extensions so that devices without it SKIP.
+#                        [GENERATOR_TARGET <target>] [GENERATOR_NAME <registered name>] [SUITE <object library>])
+#       The shorthand of this repository's test pipelines (harness/test/): harness_add_generator()
+#       of GENERATOR (target GENERATOR_TARGET, default <name>.generator) and aot_harness_add_pipeline()
+#       with each profile's `schedule` field mapped to the generator's `schedule` GeneratorParam.
+#
+#   aot_harness_add_pipeline(), aot_harness_finalize(), harness_add_generator(): AotHarnessAddPipeline.cmake.
 #       The generator runs through harness_run_generator.sh: if it fails for one profile, the build
 #       goes on with a stub variant whose every run is an ERROR carrying the generator's message.
 include_guard(GLOBAL)
 set(_HARNESS_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessAddPipeline.cmake")
 
 function(_harness_json_get out json)
   string(JSON value ERROR_VARIABLE err GET "${json}" ${ARGN})
@@ -109,6 +105,8 @@ function(harness_load_profiles json_file)
   if (NOT selected)
     message(FATAL_ERROR "harness: no profile of ${json_file} has a target for ${platform} (HARNESS_PROFILES='${HARNESS_PROFILES}')")
   endif ()
+  # The installed harness library calls the GPU runtimes it was built with: its runtime has them too.
+  list(APPEND features ${_HARNESS_LIBRARY_RUNTIME_FEATURES})
   list(REMOVE_DUPLICATES features)
   list(SORT features)
   list(JOIN features "-" feature_str)
@@ -164,96 +162,24 @@ function(harness_add_pipeline name)
   if (NOT ARG_GENERATOR OR NOT ARG_SPEC)
     message(FATAL_ERROR "harness_add_pipeline(${name}): GENERATOR and SPEC are required")
   endif ()
-  set(suite "${ARG_SUITE}")
-  if (NOT suite)
-    set(suite harness_suite)
+  set(gen_target "${ARG_GENERATOR_TARGET}")
+  if (NOT gen_target)
+    set(gen_target "${name}.generator")
   endif ()
   set(gen_name "${ARG_GENERATOR_NAME}")
   if (NOT gen_name)
     set(gen_name "${name}")
   endif ()
-  set(gen_target "${ARG_GENERATOR_TARGET}")
-  if (NOT gen_target)
-    set(gen_target "${name}.generator")
-  endif ()
-  if (NOT TARGET ${suite} AND NOT HARNESS_OBJECTS_ONLY)
-    message(FATAL_ERROR "harness_add_pipeline(${name}): create the object library ${suite} first")
-  endif ()
-  get_property(all_profiles GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
-  set(profiles "${ARG_PROFILES}")
-  if (NOT profiles)
-    set(profiles "${all_profiles}")
-  endif ()
-  if (NOT "cpu" IN_LIST profiles AND NOT HARNESS_OBJECTS_ONLY)
-    message(FATAL_ERROR "harness_add_pipeline(${name}): the cpu profile is required (it produces the goldens)")
-  endif ()
-  foreach (feature IN LISTS ARG_FEATURES)
-    if (NOT feature MATCHES "^[a-z0-9_]+$")
-      message(FATAL_ERROR "harness_add_pipeline(${name}): FEATURES entry '${feature}' is not a Halide target feature name")
+  harness_add_generator(${gen_target} SOURCES "${ARG_GENERATOR}")
+  aot_harness_profile_param_map(schedules schedule)
+  set(forward "")
+  foreach (kw IN ITEMS SUITE PROFILES FEATURES ALL_FEATURES PARAMS)
+    if (ARG_${kw})
+      list(APPEND forward ${kw} ${ARG_${kw}})
     endif ()
   endforeach ()
-
-  cmake_path(ABSOLUTE_PATH ARG_GENERATOR OUTPUT_VARIABLE gen_src)
-  cmake_path(ABSOLUTE_PATH ARG_SPEC OUTPUT_VARIABLE spec_src)
-  if (NOT TARGET ${gen_target} AND NOT TARGET ${PROJECT_NAME}::halide_generators::${gen_target})
-    add_halide_generator(${gen_target} SOURCES "${gen_src}")
-  endif ()
-  if (NOT TARGET ${gen_target}.safe)
-    _harness_safe_generator(safe_gen ${gen_target})
-  else ()
-    set(safe_gen ${gen_target}.safe)
-    get_property(safe_gen_DEPENDS TARGET ${gen_target}.safe PROPERTY HARNESS_DEPENDS)
-  endif ()
-
-  file(SHA256 "${gen_src}" gen_hash)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${gen_src}")
-  if (NOT HARNESS_OBJECTS_ONLY)
-    set_source_files_properties("${spec_src}" TARGET_DIRECTORY ${suite} PROPERTIES
-                                COMPILE_DEFINITIONS "HARNESS_GENERATOR_SHA256=\"${gen_hash}\"")
-    target_sources(${suite} PRIVATE "${spec_src}")
-  endif ()
-
-  foreach (profile IN LISTS profiles)
-    if (NOT profile IN_LIST all_profiles)
-      continue ()  # not built for this platform (or not selected)
-    endif ()
-    get_property(target GLOBAL PROPERTY HARNESS_PROFILE_${profile}_TARGET)
-    get_property(schedule GLOBAL PROPERTY HARNESS_PROFILE_${profile}_SCHEDULE)
-    get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
-    set(gpu_features "")
-    foreach (feature IN LISTS ARG_FEATURES)
-      # cl_* features only on OpenCL targets, vk_* only on Vulkan targets, the rest on every GPU target.
-      if (NOT (feature MATCHES "^cl_" AND NOT runtime STREQUAL "opencl") AND NOT (feature MATCHES "^vk_" AND NOT runtime STREQUAL "vulkan"))
-        list(APPEND gpu_features "${feature}")
-      endif ()
-    endforeach ()
-    if (gpu_features AND NOT runtime STREQUAL "none")
-      list(JOIN gpu_features "-" feature_str)
-      string(APPEND target "-${feature_str}")
-    endif ()
-    if (ARG_ALL_FEATURES)
-      list(JOIN ARG_ALL_FEATURES "-" feature_str)
-      string(APPEND target "-${feature_str}")
-    endif ()
-    harness_profile_ident(ident "${profile}")
-    set(lib "${name}__${ident}")
-    add_halide_library(${lib} FROM ${safe_gen}
-                       GENERATOR ${gen_name}
-                       FUNCTION_NAME ${lib}
-                       TARGETS ${target}
-                       USE_RUNTIME harness_halide_runtime
-                       PARAMS schedule=${schedule} ${ARG_PARAMS}
-                       DEPENDS ${safe_gen_DEPENDS}
-                       REGISTRATION reg_src)
-    if (HARNESS_OBJECTS_ONLY)
-      set_property(GLOBAL APPEND PROPERTY HARNESS_OBJECT_LIBS "${lib}")
-      continue ()
-    endif ()
-    cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-    target_sources(${suite} PRIVATE "${reg_src}")
-    target_link_libraries(${suite} PUBLIC ${lib})
-  endforeach ()
-  set_property(GLOBAL APPEND PROPERTY HARNESS_PIPELINES "${name}")
+  aot_harness_add_pipeline(${name} FROM ${gen_target} GENERATOR ${gen_name} SPEC "${ARG_SPEC}"
+                           PROFILE_PARAMS ${schedules} ${forward})
 endfunction()
 
 # harness_discover_cases(<aot-harness target> [TIMEOUT seconds])

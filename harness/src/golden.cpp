@@ -18,9 +18,8 @@
 #include "harness/npy.h"
 #include "harness/sha256.h"
 
-#ifndef HARNESS_SOURCE_GOLDEN_DIR
-#define HARNESS_SOURCE_GOLDEN_DIR "golden"
-#endif
+// The golden dir of the build (profiles_embedded.cpp.in).
+extern const char *const harness_embedded_golden_dir;
 
 namespace harness {
 
@@ -58,7 +57,7 @@ std::string default_golden_dir() {
     const std::string exe = self_exe_path();
     const std::string beside = exe.substr(0, exe.rfind('/')) + "/../../golden";
     if (is_dir(beside)) return beside;
-    return HARNESS_SOURCE_GOLDEN_DIR;
+    return harness_embedded_golden_dir;
 }
 
 std::string golden_relpath(const std::string &pipeline, const std::string &case_name, const std::string &output,

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "harness/error.h"
+#include "harness/metadata_spec.h"
 #include "harness/profile.h"
 
 namespace harness {
@@ -49,7 +50,16 @@ void Registry::add_spec(PipelineSpec spec) {
     specs_[name] = std::move(spec);
 }
 
+void Registry::resolve_derived_specs() const {
+    const auto &sources = derived_spec_sources();
+    for (; derived_resolved_ < sources.size(); derived_resolved_++) {
+        const DerivedSpecSource &src = sources[derived_resolved_];
+        specs_[src.pipeline] = derive_spec(src, find(src.pipeline, "cpu"));
+    }
+}
+
 void Registry::validate() const {
+    resolve_derived_specs();
     for (const auto &v : variants_) {
         if (v.pipeline.empty()) {
             throw Error("compiled variant '" + v.function_name +
@@ -69,19 +79,21 @@ void Registry::validate() const {
         if (!find(name, "cpu")) {
             throw Error("pipeline '" + name + "' has a spec but no cpu variant; list it with harness_add_pipeline()");
         }
-        if (spec.cases.empty() || !spec.reference) {
+        if (spec.cases.empty() || (!spec.reference && spec.spec_source.empty())) {
             throw Error("spec of pipeline '" + name + "' needs at least one case and a reference");
         }
     }
 }
 
 std::vector<std::string> Registry::pipelines() const {
+    resolve_derived_specs();
     std::vector<std::string> names;
     for (const auto &[name, spec] : specs_) names.push_back(name);
     return names;
 }
 
 const PipelineSpec &Registry::spec(const std::string &pipeline) const {
+    resolve_derived_specs();
     auto it = specs_.find(pipeline);
     if (it != specs_.end()) return it->second;
     std::string known;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "harness/default_tolerance.h"
 #include "harness/error.h"
 #include "harness/files.h"
 #include "harness/golden.h"
@@ -182,11 +183,16 @@ RunRecord run_case(const RunRequest &req) {
         r.metrics["tolerance"] = spec.tolerance.name();
 
         const std::vector<Array> goldens = load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0), req.profile == "cpu");
+        std::string measured;
         for (size_t i = 0; i < c.outputs.size(); i++) {
             const Array &golden = goldens.at(i);
             const Array &out = reps.at(0).at(i);
-            const CompareResult cr = compare(golden, out, spec.tolerance);
+            const Tolerance &tol = spec.tolerance_for(c.outputs[i].name);
+            const CompareResult cr = compare(golden, out, tol);
             r.metrics["outputs"][c.outputs[i].name] = cr.to_json();
+            // What was measured next to what is allowed, so that a user can set the tolerance.
+            measured += (measured.empty() ? "" : "; ") + (c.outputs.size() > 1 ? c.outputs[i].name + ": " : "") +
+                        measured_error(cr, out.type) + " within " + tol.name();
             if (!cr.passed && failure.empty()) failure = c.outputs[i].name + ": " + cr.message;
             if ((!cr.passed || !failure.empty()) && !req.artifacts_dir.empty()) {
                 const std::string dir = req.artifacts_dir + "/" + r.pipeline + "/" + r.profile;
@@ -202,9 +208,9 @@ RunRecord run_case(const RunRequest &req) {
             }
         }
         r.outcome = failure.empty() ? Outcome::Pass : Outcome::Fail;
-        r.message = failure.empty() ? "matches golden within " + spec.tolerance.name() + "; " +
+        r.message = failure.empty() ? "matches golden: " + measured + "; " +
                                           std::to_string(reps.size()) + " repeats bit-identical, guards intact"
-                                    : failure;
+                                    : failure + " (" + measured + ")";
     } catch (const std::exception &e) {
         r.outcome = Outcome::Error;
         r.message = e.what();

@@ -32,6 +32,11 @@ const CaseSpec &PipelineSpec::find_case(const std::string &case_name) const {
     throw Error("unknown case '" + case_name + "' for pipeline " + name + "; known cases: " + known);
 }
 
+const Tolerance &PipelineSpec::tolerance_for(const std::string &output) const {
+    auto it = output_tolerances.find(output);
+    return it == output_tolerances.end() ? tolerance : it->second;
+}
+
 const std::vector<ImageSize> &standard_image_sizes() {
     static const std::vector<ImageSize> sizes{
         {"small", 64, 48, false},

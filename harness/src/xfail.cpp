@@ -77,9 +77,15 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
     return list;
 }
 
+std::vector<XfailEntry> &XfailList::stated_by_specs() {
+    static std::vector<XfailEntry> entries;
+    return entries;
+}
+
 XfailList XfailList::load(const std::string &path) {
-    if (access(path.c_str(), F_OK) != 0) return XfailList();
-    return parse(read_file(path), path);
+    XfailList list = access(path.c_str(), F_OK) != 0 ? XfailList() : parse(read_file(path), path);
+    for (const auto &e : stated_by_specs()) list.entries_.push_back(e);
+    return list;
 }
 
 void XfailList::apply(RunRecord &r, const nlohmann::json &device) const {

@@ -47,8 +47,13 @@ public:
     const Variant *find(const std::string &pipeline, const std::string &profile) const;
 
 private:
+    // Makes the specs of pipelines added without a C++ spec (metadata_spec.h), once, when the
+    // registry is first asked for specs (every variant is registered by then).
+    void resolve_derived_specs() const;
+
     std::vector<Variant> variants_;
-    std::map<std::string, PipelineSpec> specs_;
+    mutable std::map<std::string, PipelineSpec> specs_;
+    mutable size_t derived_resolved_ = 0;
 };
 
 }  // namespace harness

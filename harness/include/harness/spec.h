@@ -57,10 +57,18 @@ struct PipelineSpec {
     std::vector<CaseSpec> cases;
     Tolerance tolerance;
     std::string tolerance_reason;  // why this tolerance
+    // Per output, where outputs differ (specs from metadata: the default of each output's type);
+    // outputs not listed use `tolerance`. See tolerance_for().
+    std::map<std::string, Tolerance> output_tolerances;
+    // Where the spec came from: "" (C++), "generator metadata" or the JSON spec's path.
+    std::string spec_source;
+    // xfail.json entries stated by a JSON spec (their "pipeline" is this one).
+    nlohmann::json xfail = nlohmann::json::array();
     // OpenCL extensions the GPU variants need (e.g. "cl_khr_fp16" for a pipeline built with
     // FEATURES cl_half): an OpenCL profile whose selected device lacks one SKIPs, saying which.
     std::vector<std::string> required_extensions;
     // Plain C++ reference: inputs in CaseSpec::inputs order; returns outputs in CaseSpec::outputs order.
+    // Empty only for specs from metadata or JSON: their goldens are the cpu variant's output.
     std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> reference;
     std::string generator_sha256;  // filled by the registrar from the build
     // Test-only fault injected by the harness for this pipeline ("" in the suite):
@@ -73,6 +81,8 @@ struct PipelineSpec {
 
     // The case called `name`; throws Error listing the known cases.
     const CaseSpec &find_case(const std::string &name) const;
+    // The tolerance of output `output`.
+    const Tolerance &tolerance_for(const std::string &output) const;
 };
 
 // Image cases shared by the 2-D/3-D pipelines: small 64x48, odd 257x131, large 1920x1080 (nightly).

@@ -36,6 +36,9 @@ public:
     // {"platform", "device", "driver_version"}, or null).
     void apply(RunRecord &r, const nlohmann::json &device) const;
     size_t size() const { return entries_.size(); }
+    const std::vector<XfailEntry> &entries() const { return entries_; }
+    // Entries stated by JSON specs (metadata_spec.cpp adds them); load() appends them to the file's.
+    static std::vector<XfailEntry> &stated_by_specs();
 
 private:
     std::vector<XfailEntry> entries_;

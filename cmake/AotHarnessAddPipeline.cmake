@@ -1,0 +1,314 @@
+# AotHarnessAddPipeline.cmake: any Halide generator, used as it is, into the harness.
+# Included by HarnessPipeline.cmake (in this repository and in the installed AotHarness package).
+#
+#   aot_harness_add_pipeline(<name> FROM <generator target> [GENERATOR <registered name>]
+#                            [SPEC <spec.cpp | spec.json>] [PROFILES <profile>...]
+#                            [PARAMS <param=value>...] [PROFILE_PARAMS <profile> <param=value>... ...]
+#                            [AUTOSCHEDULER <name>] [FEATURES <feature>...] [ALL_FEATURES <feature>...]
+#                            [SUITE <object library>])
+#       Like add_halide_library(... FROM ...): one static library per pipeline x profile, named
+#       <name>__<profile with '-' as '_'>, from the generator target (add_halide_generator()) with the
+#       profile's Halide target. The generator is used as it is: the harness passes a GeneratorParam
+#       only where PARAMS (every profile) or PROFILE_PARAMS (that profile; a word without '=' names
+#       the profile the following params belong to) map one. GENERATOR: the name the generator is
+#       registered under (default <name>). AUTOSCHEDULER: as add_halide_library's (e.g.
+#       Halide::Mullapudi2016; the plugin must be loaded). SPEC: a C++ spec (HARNESS_REGISTER_SPEC,
+#       with an independent reference), a JSON spec (harness/json_spec.h), or none: cases and
+#       tolerances then come from the generator's metadata (harness/metadata_spec.h).
+#       FEATURES are appended to the target of every GPU profile (cl_* only to OpenCL, vk_* only to
+#       Vulkan profiles), ALL_FEATURES to every profile's.
+#       SUITE: the object library the harness executable links (default harness_suite, created on
+#       first use). PROFILES defaults to every loaded profile; cpu is required (it makes the goldens).
+#
+#   aot_harness_finalize([GOLDEN_DIR <dir>] [TIMEOUT <seconds>])
+#       Outside projects (the installed package): the `aot-harness` executable in the build tree's
+#       bin/, built from the pipelines added so far, and one CTest test per pipeline x profile x case.
+#       GOLDEN_DIR defaults to golden/ beside the CMakeLists.txt of the first aot_harness_add_pipeline().
+#       The build checks every spec (a bad JSON spec fails it with one line naming file, key and fix).
+include_guard(GLOBAL)
+
+# Loads the default profiles.json (the package's, or AOT_HARNESS_PROFILES_JSON) unless loaded.
+function(_aot_harness_ensure_profiles)
+  get_property(loaded GLOBAL PROPERTY HARNESS_PROFILES_JSON)
+  if (loaded)
+    return ()
+  endif ()
+  set(json "${AOT_HARNESS_PROFILES_JSON}")
+  if (NOT json)
+    set(json "${_HARNESS_CMAKE_DIR}/profiles.json")
+  endif ()
+  harness_load_profiles("${json}")
+endfunction()
+
+# "cpu schedule=portable host schedule=host ...": every loaded profile's `schedule` field as the value
+# of GeneratorParam <param>, for PROFILE_PARAMS (this repository's generators have such a param).
+function(aot_harness_profile_param_map out param)
+  _aot_harness_ensure_profiles()
+  get_property(names GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
+  set(words "")
+  foreach (profile IN LISTS names)
+    get_property(schedule GLOBAL PROPERTY HARNESS_PROFILE_${profile}_SCHEDULE)
+    list(APPEND words "${profile}" "${param}=${schedule}")
+  endforeach ()
+  set(${out} "${words}" PARENT_SCOPE)
+endfunction()
+
+# The sha256 of a generator's sources (one source: that file's sha256, as the goldens' manifest has
+# always recorded), or "unknown" for an imported generator without recorded sources.
+function(_aot_harness_generator_sha out gen)
+  get_property(sources GLOBAL PROPERTY HARNESS_GENERATOR_SOURCES_${gen})
+  if (NOT sources AND TARGET "${gen}")
+    get_target_property(imported "${gen}" IMPORTED)
+    if (NOT imported)
+      get_target_property(sources "${gen}" SOURCES)
+      get_target_property(dir "${gen}" SOURCE_DIR)
+      set(abs "")
+      foreach (s IN LISTS sources)
+        cmake_path(ABSOLUTE_PATH s BASE_DIRECTORY "${dir}")
+        list(APPEND abs "${s}")
+      endforeach ()
+      set(sources "${abs}")
+    endif ()
+  endif ()
+  list(FILTER sources EXCLUDE REGEX "\\.(h|hpp)$")
+  list(LENGTH sources n)
+  if (n EQUAL 0)
+    set(${out} "unknown" PARENT_SCOPE)
+    return ()
+  endif ()
+  set(hashes "")
+  foreach (s IN LISTS sources)
+    file(SHA256 "${s}" h)
+    list(APPEND hashes "${h}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${s}")
+  endforeach ()
+  if (n EQUAL 1)
+    set(${out} "${hashes}" PARENT_SCOPE)
+  else ()
+    string(SHA256 h "${hashes}")
+    set(${out} "${h}" PARENT_SCOPE)
+  endif ()
+endfunction()
+
+# harness_add_generator(<target> SOURCES <file>...): add_halide_generator() that also records the
+# sources, so that builds importing the generator (cross, asan) hash the same files.
+function(harness_add_generator target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES")
+  set(abs "")
+  foreach (s IN LISTS ARG_SOURCES)
+    cmake_path(ABSOLUTE_PATH s OUTPUT_VARIABLE a)
+    list(APPEND abs "${a}")
+  endforeach ()
+  set_property(GLOBAL PROPERTY HARNESS_GENERATOR_SOURCES_${target} "${abs}")
+  if (NOT TARGET ${target} AND NOT TARGET ${PROJECT_NAME}::halide_generators::${target})
+    add_halide_generator(${target} SOURCES ${abs})
+  endif ()
+endfunction()
+
+# The C++ file that registers a pipeline without a C++ spec (metadata, or the JSON spec embedded).
+function(_aot_harness_derived_spec_source out name spec_file sha)
+  set(json_text "")
+  set(json_path "")
+  if (spec_file)
+    file(READ "${spec_file}" json_text)
+    set(json_path "${spec_file}")
+    cmake_path(RELATIVE_PATH json_path BASE_DIRECTORY "${CMAKE_SOURCE_DIR}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec_file}")
+    if (json_text MATCHES "\\)harness_json\"")
+      message(FATAL_ERROR "aot_harness_add_pipeline(${name}): ${spec_file} contains ')harness_json\"'; remove it")
+    endif ()
+  endif ()
+  string(MAKE_C_IDENTIFIER "${name}" ident)
+  set(file "${CMAKE_CURRENT_BINARY_DIR}/${name}.derived_spec.cpp")
+  file(CONFIGURE OUTPUT "${file}" CONTENT [=[
+// Generated by aot_harness_add_pipeline(@name@): a spec from the generator's metadata@json_note@.
+#include "harness/metadata_spec.h"
+HARNESS_REGISTER_DERIVED_SPEC(@ident@, "@name@", R"harness_json(@json_text@)harness_json", "@json_path@", "@sha@");
+]=] @ONLY)
+  set(${out} "${file}" PARENT_SCOPE)
+endfunction()
+
+function(aot_harness_add_pipeline name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FROM;GENERATOR;SPEC;AUTOSCHEDULER;SUITE"
+                        "PROFILES;PARAMS;PROFILE_PARAMS;FEATURES;ALL_FEATURES")
+  if (ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "aot_harness_add_pipeline(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; "
+                        "see the keywords at the top of AotHarnessAddPipeline.cmake")
+  endif ()
+  if (NOT name MATCHES "^[a-z][a-z0-9_]*$" OR name MATCHES "__")
+    message(FATAL_ERROR "aot_harness_add_pipeline(${name}): the name must match [a-z][a-z0-9_]* without '__' "
+                        "(it names tests, goldens and C functions); rename it")
+  endif ()
+  if (NOT ARG_FROM)
+    message(FATAL_ERROR "aot_harness_add_pipeline(${name}): FROM <generator target> is required "
+                        "(the target of add_halide_generator())")
+  endif ()
+  _aot_harness_ensure_profiles()
+  set(gen_target "${ARG_FROM}")
+  if (NOT TARGET "${gen_target}" AND NOT TARGET "${PROJECT_NAME}::halide_generators::${gen_target}")
+    message(FATAL_ERROR "aot_harness_add_pipeline(${name}): FROM '${gen_target}' is not a target; "
+                        "create it first with add_halide_generator(${gen_target} SOURCES ...)")
+  endif ()
+  set(gen_name "${ARG_GENERATOR}")
+  if (NOT gen_name)
+    set(gen_name "${name}")
+  endif ()
+  set(suite "${ARG_SUITE}")
+  if (NOT suite)
+    set(suite harness_suite)
+  endif ()
+  if (NOT TARGET ${suite} AND NOT HARNESS_OBJECTS_ONLY)
+    add_library(${suite} OBJECT)
+    target_link_libraries(${suite} PUBLIC harness::harness)
+  endif ()
+  get_property(all_profiles GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
+  set(profiles "${ARG_PROFILES}")
+  if (NOT profiles)
+    set(profiles "${all_profiles}")
+  endif ()
+  if (NOT "cpu" IN_LIST profiles AND NOT HARNESS_OBJECTS_ONLY)
+    message(FATAL_ERROR "aot_harness_add_pipeline(${name}): the cpu profile is required (it produces the goldens)")
+  endif ()
+  foreach (feature IN LISTS ARG_FEATURES ARG_ALL_FEATURES)
+    if (NOT feature MATCHES "^[a-z0-9_]+$")
+      message(FATAL_ERROR "aot_harness_add_pipeline(${name}): feature '${feature}' is not a Halide target feature name")
+    endif ()
+  endforeach ()
+  # PROFILE_PARAMS: <profile> <k=v>... groups.
+  set(current "")
+  foreach (word IN LISTS ARG_PROFILE_PARAMS)
+    if (word MATCHES "=")
+      if (NOT current)
+        message(FATAL_ERROR "aot_harness_add_pipeline(${name}): PROFILE_PARAMS '${word}' has no profile before it; "
+                            "write PROFILE_PARAMS <profile> ${word}")
+      endif ()
+      list(APPEND _params_${current} "${word}")
+    else ()
+      string(REPLACE "-" "_" current "${word}")
+      set(_known_${current} "${word}")
+    endif ()
+  endforeach ()
+
+  if (NOT TARGET ${gen_target}.safe)
+    _harness_safe_generator(safe_gen ${gen_target})
+  else ()
+    set(safe_gen ${gen_target}.safe)
+    get_property(safe_gen_DEPENDS TARGET ${gen_target}.safe PROPERTY HARNESS_DEPENDS)
+  endif ()
+  _aot_harness_generator_sha(gen_hash ${gen_target})
+
+  if (NOT HARNESS_OBJECTS_ONLY)
+    set(spec_src "")
+    set(json_spec "")
+    if (ARG_SPEC)
+      cmake_path(ABSOLUTE_PATH ARG_SPEC OUTPUT_VARIABLE spec_src)
+      if (NOT EXISTS "${spec_src}")
+        message(FATAL_ERROR "aot_harness_add_pipeline(${name}): SPEC ${spec_src} does not exist; fix the path")
+      endif ()
+      if (spec_src MATCHES "\\.json$")
+        set(json_spec "${spec_src}")
+        set(spec_src "")
+      endif ()
+    endif ()
+    if (spec_src)
+      set_source_files_properties("${spec_src}" TARGET_DIRECTORY ${suite} PROPERTIES
+                                  COMPILE_DEFINITIONS "HARNESS_GENERATOR_SHA256=\"${gen_hash}\"")
+    else ()
+      _aot_harness_derived_spec_source(spec_src ${name} "${json_spec}" "${gen_hash}")
+    endif ()
+    target_sources(${suite} PRIVATE "${spec_src}")
+  endif ()
+
+  set(autoscheduler "")
+  if (ARG_AUTOSCHEDULER)
+    set(autoscheduler AUTOSCHEDULER "${ARG_AUTOSCHEDULER}")
+  endif ()
+  foreach (profile IN LISTS profiles)
+    if (NOT profile IN_LIST all_profiles)
+      continue ()  # not built for this platform (or not selected)
+    endif ()
+    get_property(target GLOBAL PROPERTY HARNESS_PROFILE_${profile}_TARGET)
+    get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
+    set(gpu_features "")
+    foreach (feature IN LISTS ARG_FEATURES)
+      # cl_* features only on OpenCL targets, vk_* only on Vulkan targets, the rest on every GPU target.
+      if (NOT (feature MATCHES "^cl_" AND NOT runtime STREQUAL "opencl") AND NOT (feature MATCHES "^vk_" AND NOT runtime STREQUAL "vulkan"))
+        list(APPEND gpu_features "${feature}")
+      endif ()
+    endforeach ()
+    if (gpu_features AND NOT runtime STREQUAL "none")
+      list(JOIN gpu_features "-" feature_str)
+      string(APPEND target "-${feature_str}")
+    endif ()
+    if (ARG_ALL_FEATURES)
+      list(JOIN ARG_ALL_FEATURES "-" feature_str)
+      string(APPEND target "-${feature_str}")
+    endif ()
+    harness_profile_ident(ident "${profile}")
+    set(lib "${name}__${ident}")
+    add_halide_library(${lib} FROM ${safe_gen}
+                       GENERATOR ${gen_name}
+                       FUNCTION_NAME ${lib}
+                       TARGETS ${target}
+                       USE_RUNTIME harness_halide_runtime
+                       PARAMS ${ARG_PARAMS} ${_params_${ident}}
+                       ${autoscheduler}
+                       DEPENDS ${safe_gen_DEPENDS}
+                       REGISTRATION reg_src)
+    if (HARNESS_OBJECTS_ONLY)
+      set_property(GLOBAL APPEND PROPERTY HARNESS_OBJECT_LIBS "${lib}")
+      continue ()
+    endif ()
+    cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+    target_sources(${suite} PRIVATE "${reg_src}")
+    target_link_libraries(${suite} PUBLIC ${lib})
+  endforeach ()
+  get_property(golden_default GLOBAL PROPERTY HARNESS_DEFAULT_GOLDEN_DIR)
+  if (NOT golden_default)
+    set_property(GLOBAL PROPERTY HARNESS_DEFAULT_GOLDEN_DIR "${CMAKE_CURRENT_SOURCE_DIR}/golden")
+  endif ()
+  set_property(GLOBAL APPEND PROPERTY HARNESS_PIPELINES "${name}")
+endfunction()
+
+# A macro: enable_testing() only takes effect at directory scope, not inside a function.
+macro(aot_harness_finalize)
+  enable_testing()
+  _aot_harness_finalize(${ARGN})
+endmacro()
+
+function(_aot_harness_finalize)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "GOLDEN_DIR;TIMEOUT" "")
+  if (NOT TARGET harness_suite)
+    message(FATAL_ERROR "aot_harness_finalize(): call aot_harness_add_pipeline() first")
+  endif ()
+  set(golden "${ARG_GOLDEN_DIR}")
+  if (NOT golden)
+    get_property(golden GLOBAL PROPERTY HARNESS_DEFAULT_GOLDEN_DIR)
+  endif ()
+  cmake_path(ABSOLUTE_PATH golden NORMALIZE)
+  set(timeout "${ARG_TIMEOUT}")
+  if (NOT timeout)
+    set(timeout 120)
+  endif ()
+  # The profiles, platform and golden dir compiled into this project's aot-harness.
+  get_property(json_file GLOBAL PROPERTY HARNESS_PROFILES_JSON)
+  get_property(platform GLOBAL PROPERTY HARNESS_PLATFORM)
+  file(READ "${json_file}" HARNESS_PROFILES_JSON_TEXT)
+  set(HARNESS_PLATFORM_VALUE "${platform}")
+  set(HARNESS_GOLDEN_DIR_VALUE "${golden}")
+  set(config "${CMAKE_CURRENT_BINARY_DIR}/aot_harness_config.cpp")
+  configure_file("${_HARNESS_CMAKE_DIR}/profiles_embedded.cpp.in" "${config}" @ONLY)
+  add_executable(aot-harness "${_HARNESS_CMAKE_DIR}/aot_harness_main.cpp" "${config}")
+  # The runtime after the harness library, whose calls into it (OpenCL/CUDA wrapping) it resolves.
+  target_link_libraries(aot-harness PRIVATE harness_suite harness::harness harness_halide_runtime)
+  set_target_properties(aot-harness PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  # Every spec is made (and a JSON spec checked) when the harness starts: do it once at build time,
+  # so that a bad spec fails the build with its one line.
+  get_property(pipelines GLOBAL PROPERTY HARNESS_PIPELINES)
+  list(GET pipelines 0 first)
+  add_custom_command(TARGET aot-harness POST_BUILD
+                     COMMAND sh -c "\"$0\" describe \"$1\" >/dev/null" "$<TARGET_FILE:aot-harness>" "${first}"
+                     COMMENT "aot-harness: checking the specs" VERBATIM)
+  harness_discover_cases(aot-harness TIMEOUT ${timeout})
+  message(STATUS "aot-harness: ${CMAKE_BINARY_DIR}/bin/aot-harness, goldens in ${golden}")
+endfunction()

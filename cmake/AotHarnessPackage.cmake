@@ -1,0 +1,49 @@
+# The installed, relocatable CMake package: `cmake --install build --prefix P`, then in another
+# project find_package(AotHarness CONFIG REQUIRED) with CMAKE_PREFIX_PATH=P;<Halide>.
+#   P/lib/libharness.a (its harness_version() / harness_git_commit() name the build), P/include/harness/*.h
+#   P/lib/cmake/AotHarness/: the config, version and targets files, HarnessPipeline.cmake,
+#     AotHarnessAddPipeline.cmake, HarnessWriteCaseTests.cmake, harness_run_generator.sh, the default
+#     profiles.json, profiles_embedded.cpp.in and aot_harness_main.cpp (what aot_harness_finalize() builds)
+include(CMakePackageConfigHelpers)
+include(GNUInstallDirs)
+
+# AOT_HARNESS_GIT_COMMIT in the package config: the commit the package was configured from.
+set(HARNESS_GIT_COMMIT "unknown")
+find_package(Git QUIET)
+if (GIT_FOUND)
+  execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --short=12 HEAD WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
+                  OUTPUT_VARIABLE _commit OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc ERROR_QUIET)
+  if (_rc EQUAL 0)
+    set(HARNESS_GIT_COMMIT "${_commit}")
+  endif ()
+endif ()
+
+set(_pkg_dir "${CMAKE_INSTALL_LIBDIR}/cmake/AotHarness")
+get_property(_harness_lib_features GLOBAL PROPERTY HARNESS_RUNTIME_FEATURES)
+install(TARGETS harness EXPORT AotHarnessTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/harness/include/harness" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+        FILES_MATCHING PATTERN "*.h")
+install(EXPORT AotHarnessTargets NAMESPACE harness:: DESTINATION "${_pkg_dir}")
+configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/AotHarnessConfig.cmake.in"
+                              "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" INSTALL_DESTINATION "${_pkg_dir}")
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.cmake"
+                                 VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" "${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/HarnessPipeline.cmake" "${PROJECT_SOURCE_DIR}/cmake/AotHarnessAddPipeline.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/HarnessWriteCaseTests.cmake" "${PROJECT_SOURCE_DIR}/generators/profiles.json"
+              "${PROJECT_SOURCE_DIR}/harness/src/profiles_embedded.cpp.in"
+        DESTINATION "${_pkg_dir}")
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/cmake/harness_run_generator.sh" DESTINATION "${_pkg_dir}")
+install(FILES "${PROJECT_SOURCE_DIR}/harness/tools/aot_harness.cpp" DESTINATION "${_pkg_dir}" RENAME aot_harness_main.cpp)
+
+if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
+  # examples/own-project against the package installed into a temp prefix (cmake/own_project_test.sh).
+  cmake_path(GET Halide_DIR PARENT_PATH _halide_prefix)  # <prefix>/lib64/cmake/Halide -> <prefix>
+  cmake_path(GET _halide_prefix PARENT_PATH _halide_prefix)
+  cmake_path(GET _halide_prefix PARENT_PATH _halide_prefix)
+  add_test(NAME package/own_project
+           COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/own_project_test.sh" "${CMAKE_COMMAND}" "${CMAKE_CTEST_COMMAND}"
+                   "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
+                   "${PROJECT_BINARY_DIR}/own-project")
+  set_tests_properties(package/own_project PROPERTIES LABELS "unit;package" TIMEOUT 1200 RUN_SERIAL ON)
+endif ()

@@ -1,0 +1,23 @@
+// The tolerance a pipeline gets when its spec states none (specs from generator metadata or a JSON
+// spec without "tolerance"), per output element type, and the measured-error line every PASS shows.
+//   integers (and bool): Exact                         -- integer pipelines are deterministic
+//   float16:  AbsRel{atol=0.001, rtol=0.01}            -- 10-bit mantissa, GPU half math
+//   float32:  AbsRel{atol=1e-05, rtol=0.0001}          -- ~840 ULP relative: GPU math libraries, fma
+//                                                         contraction and reassociated sums
+//   float64:  AbsRel{atol=1e-12, rtol=1e-09}
+#pragma once
+#include <string>
+
+#include "HalideRuntime.h"
+#include "harness/compare.h"
+
+namespace harness {
+
+// The default tolerance of an output of type `t`; `reason` receives why.
+Tolerance default_tolerance(halide_type_t t, std::string *reason = nullptr);
+
+// "max abs error 0.0012, max rel error 3e-05, max ULP 12" (ULP for floats only): what the run
+// measured, to set a tolerance from.
+std::string measured_error(const CompareResult &r, halide_type_t t);
+
+}  // namespace harness
