@@ -8,19 +8,26 @@ namespace bench {
 Options g_opt;
 std::map<std::string, Measured> g_measured;
 
-int all_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+int all_threads() {
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
-int profile_threads(const harness::Profile &p) { return p.schedule == "portable" ? 1 : all_threads(); }
+int profile_threads(const harness::Profile &p) {
+    return p.schedule == "portable" ? 1 : all_threads();
+}
 
 Work work_of(const harness::CaseSpec &c) {
     Work w;
     const auto count = [](const harness::BufferSpec &b) {
         double n = b.type.bytes();
-        for (int d : b.shape) n *= d;
+        for (int d : b.shape)
+            n *= d;
         return n;
     };
-    for (const auto &b : c.inputs) w.bytes += count(b);
-    for (const auto &b : c.outputs) w.bytes += count(b);
+    for (const auto &b : c.inputs)
+        w.bytes += count(b);
+    for (const auto &b : c.outputs)
+        w.bytes += count(b);
     // The first image output (hist_equalize's first output is its histogram), else the first input
     // (reduce_stats reduces an image to 3 numbers).
     const harness::BufferSpec *image = nullptr;

@@ -7,7 +7,8 @@ namespace bench {
 // bare call of the compiled pipeline (argv call) with the harness's verified call (output canary and
 // guard bands filled, inputs marked dirty, buffer-mode set-up, read-back and release), and reports
 // raw_call_ms, verified_call_ms, canary_fill_ms, overhead_pct = 100 x (verified - raw) / raw and
-// dispatch_overhead_pct (the same without the canary fill). Manual time is the verified call. `quick`: 64x48 and one iteration (smoke).
+// dispatch_overhead_pct (the same without the canary fill). Manual time is the verified call. `quick`: 64x48 and one
+// iteration (smoke).
 void register_harness_overhead(bool quick);
 
 }  // namespace bench

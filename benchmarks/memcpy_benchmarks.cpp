@@ -74,7 +74,8 @@ void register_memcpy_benchmarks(const std::string &cpu_model, const std::map<std
             DeviceCopy dev(runtime, copy_bytes);
             roof.device[runtime] = median_bandwidth(dev, g_opt.quick ? 1 : 5);
             if (roof.device[runtime] <= 0) throw std::runtime_error(dev.error());
-            benchmark::AddCustomContext("copy_bw_GBps." + runtime + ".device", std::to_string(roof.device[runtime] / 1e9));
+            benchmark::AddCustomContext("copy_bw_GBps." + runtime + ".device",
+                                        std::to_string(roof.device[runtime] / 1e9));
         } catch (const std::exception &e) {
             benchmark::AddCustomContext("copy_bw_GBps." + runtime + ".device",
                                         std::string("unavailable, host all-threads used: ") + e.what());
@@ -83,8 +84,9 @@ void register_memcpy_benchmarks(const std::string &cpu_model, const std::map<std
     using Kind = HostCopy::Kind;
     for (const Kind kind : {Kind::Memcpy, Kind::StoreLoop}) {
         for (const int t : {1, nthreads}) {
-            const std::string name = std::string(kind == Kind::Memcpy ? "BM_memcpy/host" : "BM_memcpy/host-store-loop") +
-                                     "/threads:" + std::to_string(t) + "/" + mib;
+            const std::string name =
+                std::string(kind == Kind::Memcpy ? "BM_memcpy/host" : "BM_memcpy/host-store-loop") +
+                "/threads:" + std::to_string(t) + "/" + mib;
             configure(benchmark::RegisterBenchmark(name.c_str(), run_host_copy, name, copy_bytes, t, kind,
                                                    t == 1 ? roof.host_1 : roof.host_all, cpu_model));
             if (nthreads == 1) break;

@@ -15,10 +15,10 @@
 //
 // Counters: pixels_per_second (width x height of the first image output, else of the input; bytes
 // for memcpy), bytes_per_second (inputs read once + outputs written once; read + write for memcpy),
-// and, measured interleaved with the benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after each timed
-// iteration, so that both sides see the same machine), pct_of_copy_bw (host memcpy with the
-// profile's threads, device-to-device copy for GPU profiles) and speedup_vs_opencv (OpenCV with the
-// profile's thread count) where the pipeline has a baseline.
+// and, measured interleaved with the benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after
+// each timed iteration, so that both sides see the same machine), pct_of_copy_bw (host memcpy with the profile's
+// threads, device-to-device copy for GPU profiles) and speedup_vs_opencv (OpenCV with the profile's thread count) where
+// the pipeline has a baseline.
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
 // --harness_big (the GPU size past L2), --no_opencv_pairing (no OpenCV call after each iteration),
@@ -100,7 +100,7 @@ struct Bench {
 
 // Times `body` per iteration (manual time) with a paired reference round after each iteration, then
 // sets the counters. `body` returns "" or an error.
-template <typename Body>
+template<typename Body>
 void timed_loop(benchmark::State &state, const Bench &b, bench::PairedReference &ref, Body body) {
     if (std::string e = ref.run_once(); !e.empty()) return bench::fail(state, b.name, "reference copy failed: " + e);
     double total = 0;
@@ -111,7 +111,8 @@ void timed_loop(benchmark::State &state, const Bench &b, bench::PairedReference 
         if (!err.empty()) return bench::fail(state, b.name, err);
         state.SetIterationTime(s);
         total += s;
-        if (std::string e = ref.run_once(); !e.empty()) return bench::fail(state, b.name, "reference copy failed: " + e);
+        if (std::string e = ref.run_once(); !e.empty())
+            return bench::fail(state, b.name, "reference copy failed: " + e);
     }
     const double per_iter = total / state.iterations();
     bench::set_counters(state, b.name, per_iter, bench::work_of(*b.c), ref.copy_seconds(), b.device, b.driver);
@@ -141,8 +142,7 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
     try {
         inv = std::make_unique<Invocation>(*b->variant, *b->c, inputs);
         ref = std::make_unique<bench::PairedReference>(bench::work_of(*b->c).bytes, b->threads, b->gpu_runtime,
-                                                       g_opt.no_opencv_pairing ? nullptr : b->baseline,
-                                                       *b->c, inputs);
+                                                       g_opt.no_opencv_pairing ? nullptr : b->baseline, *b->c, inputs);
     } catch (const std::exception &e) {
         return bench::fail(state, b->name, e.what());
     }
@@ -218,7 +218,8 @@ void register_all() {
 
     // Rooflines, measured now so that every benchmark's pct_of_copy_bw uses the same value.
     std::map<std::string, bench::DeviceName> gpu_devices;
-    for (const auto &[runtime, r] : gpu_runtimes) gpu_devices[runtime] = {r.device, r.driver};
+    for (const auto &[runtime, r] : gpu_runtimes)
+        gpu_devices[runtime] = {r.device, r.driver};
     bench::register_memcpy_benchmarks(cpu_model, gpu_devices);
 
     // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
@@ -249,9 +250,11 @@ void register_all() {
                 // Per pipeline: a variant that failed to compile, or a device without an extension
                 // the spec needs, is skipped with the reason in the context.
                 std::string why = compile_error_message(*reg.find(p, prof_name));
-                if (why.empty() && prof.runtime == "opencl") why = missing_extensions_reason(spec.required_extensions, rit->second.selected);
+                if (why.empty() && prof.runtime == "opencl")
+                    why = missing_extensions_reason(spec.required_extensions, rit->second.selected);
                 if (why.empty() && prof.runtime == "vulkan") {
-                    why = missing_vulkan_features_reason(reg.find(p, prof_name)->metadata->target, rit->second.selected);
+                    why =
+                        missing_vulkan_features_reason(reg.find(p, prof_name)->metadata->target, rit->second.selected);
                 }
                 if (why.empty()) {
                     // A variant golden/xfail.json expects to be an ERROR on this device (it cannot run
@@ -262,7 +265,8 @@ void register_all() {
                     probe.case_name = c->name;
                     probe.outcome = Outcome::Error;
                     xfails.apply(probe, rit->second.selected);
-                    if (probe.outcome == Outcome::XFail) why = "golden/xfail.json expects an ERROR here: " + probe.xfail_reason;
+                    if (probe.outcome == Outcome::XFail)
+                        why = "golden/xfail.json expects an ERROR here: " + probe.xfail_reason;
                 }
                 if (!why.empty()) {
                     benchmark::AddCustomContext("skipped." + p + "/" + prof_name + "/" + c->name, why);
@@ -271,7 +275,8 @@ void register_all() {
                 if (gpu_only && !prof.is_gpu()) continue;
                 const int t = bench::profile_threads(prof);
                 const std::string base_name = "BM_opencv/" + p + "/" + c->name + "/threads:" + std::to_string(t);
-                if (cv && std::none_of(baselines.begin(), baselines.end(), [&](const Bench &x) { return x.name == base_name; })) {
+                if (cv && std::none_of(baselines.begin(), baselines.end(),
+                                       [&](const Bench &x) { return x.name == base_name; })) {
                     baselines.push_back({base_name, nullptr, cv, c, false, t, "", cpu_model, ""});
                 }
                 for (const bool roundtrip : {false, true}) {
@@ -284,25 +289,31 @@ void register_all() {
             }
         }
     }
-    for (const Bench &b : baselines) bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
-    for (const Bench &b : pipelines) bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
+    for (const Bench &b : baselines)
+        bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
+    for (const Bench &b : pipelines)
+        bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
     bench::register_harness_overhead(g_opt.quick);
 
     benchmark::AddCustomContext("halide_version", env.value("halide_version", std::string("?")));
     nlohmann::json targets;
-    for (const auto &prof : profiles()) targets[prof.name] = prof.target;
+    for (const auto &prof : profiles())
+        targets[prof.name] = prof.target;
     benchmark::AddCustomContext("profile_targets", targets.dump());
     nlohmann::json cl_devices = nlohmann::json::array();
     for (const auto &pl : opencl.value("platforms", nlohmann::json::array())) {
         for (const auto &d : pl.value("devices", nlohmann::json::array())) {
-            cl_devices.push_back({{"platform", pl.value("name", "")}, {"platform_version", pl.value("version", "")},
-                                  {"device", d.value("name", "")}, {"driver_version", d.value("driver_version", "")}});
+            cl_devices.push_back({{"platform", pl.value("name", "")},
+                                  {"platform_version", pl.value("version", "")},
+                                  {"device", d.value("name", "")},
+                                  {"driver_version", d.value("driver_version", "")}});
         }
     }
     benchmark::AddCustomContext("opencl_devices", cl_devices.dump());
     benchmark::AddCustomContext("host_cpu", cpu_model + ", " + std::to_string(nthreads) + " threads");
     benchmark::AddCustomContext("opencv_version", bench::opencv_version());
-    benchmark::AddCustomContext("mode", g_opt.quick ? "quick (smoke: tiny sizes, one iteration; no timing value)" : "full");
+    benchmark::AddCustomContext("mode",
+                                g_opt.quick ? "quick (smoke: tiny sizes, one iteration; no timing value)" : "full");
 }
 
 // Removes this binary's own flags from argv (Google Benchmark rejects unknown ones).
@@ -310,11 +321,16 @@ void parse_own_flags(int *argc, char **argv) {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const std::string a = argv[i];
-        if (a == "--quick") g_opt.quick = true;
-        else if (a == "--harness_big") g_opt.big = true;
-        else if (a == "--no_opencv_pairing") g_opt.no_opencv_pairing = true;
-        else if (a.rfind("--check-thresholds=", 0) == 0) g_opt.thresholds = a.substr(std::strlen("--check-thresholds="));
-        else argv[out++] = argv[i];
+        if (a == "--quick")
+            g_opt.quick = true;
+        else if (a == "--harness_big")
+            g_opt.big = true;
+        else if (a == "--no_opencv_pairing")
+            g_opt.no_opencv_pairing = true;
+        else if (a.rfind("--check-thresholds=", 0) == 0)
+            g_opt.thresholds = a.substr(std::strlen("--check-thresholds="));
+        else
+            argv[out++] = argv[i];
     }
     *argc = out;
 }

@@ -17,9 +17,9 @@
 namespace bench {
 
 struct Measured {
-    std::string device, driver;         // what the floors' patterns are matched against
-    std::vector<double> mpix_per_s;     // one per repetition that ran
-    std::string error;                  // non-empty if the benchmark failed
+    std::string device, driver;      // what the floors' patterns are matched against
+    std::vector<double> mpix_per_s;  // one per repetition that ran
+    std::string error;               // non-empty if the benchmark failed
 };
 
 struct FloorViolation {

@@ -45,8 +45,10 @@ namespace {
 __attribute__((noinline)) void store_loop(unsigned char *dst, const unsigned char *src, size_t n) {
     typedef long long v4 __attribute__((vector_size(32), aligned(1)));
     size_t i = 0;
-    for (; i + 32 <= n; i += 32) *reinterpret_cast<v4 *>(dst + i) = *reinterpret_cast<const v4 *>(src + i);
-    for (; i < n; i++) dst[i] = src[i];
+    for (; i + 32 <= n; i += 32)
+        *reinterpret_cast<v4 *>(dst + i) = *reinterpret_cast<const v4 *>(src + i);
+    for (; i < n; i++)
+        dst[i] = src[i];
 }
 
 }  // namespace
@@ -57,12 +59,15 @@ double HostCopy::run() {
     const size_t chunks = (bytes_ + kChunk - 1) / kChunk;
     auto chunk = [this](size_t c) {
         const size_t begin = c * kChunk, len = std::min(kChunk, bytes_ - begin);
-        if (kind_ == Kind::Memcpy) std::memcpy(dst_.get() + begin, src_.get() + begin, len);
-        else store_loop(dst_.get() + begin, src_.get() + begin, len);
+        if (kind_ == Kind::Memcpy)
+            std::memcpy(dst_.get() + begin, src_.get() + begin, len);
+        else
+            store_loop(dst_.get() + begin, src_.get() + begin, len);
     };
     const auto t0 = std::chrono::steady_clock::now();
     if (threads_ == 1 || chunks == 1) {
-        for (size_t c = 0; c < chunks; c++) chunk(c);
+        for (size_t c = 0; c < chunks; c++)
+            chunk(c);
     } else {
         opencv_parallel_for(chunks, chunk);
     }
@@ -113,7 +118,7 @@ double DeviceCopy::run() {
     return seconds_since(t0);
 }
 
-template <typename Copy>
+template<typename Copy>
 static double median_of(Copy &copy, int reps) {
     if (copy.run() <= 0) return 0;  // warm-up
     std::vector<double> bw;
@@ -126,7 +131,11 @@ static double median_of(Copy &copy, int reps) {
     return bw[bw.size() / 2];
 }
 
-double median_bandwidth(HostCopy &copy, int reps) { return median_of(copy, reps); }
-double median_bandwidth(DeviceCopy &copy, int reps) { return median_of(copy, reps); }
+double median_bandwidth(HostCopy &copy, int reps) {
+    return median_of(copy, reps);
+}
+double median_bandwidth(DeviceCopy &copy, int reps) {
+    return median_of(copy, reps);
+}
 
 }  // namespace bench

@@ -18,10 +18,14 @@ namespace {
 
 halide_type_t halide_type_of(int cv_depth) {
     switch (cv_depth) {
-    case CV_8U: return kU8;
-    case CV_32S: return kI32;
-    case CV_32F: return kF32;
-    default: throw std::runtime_error("opencv baseline: unsupported cv depth " + std::to_string(cv_depth));
+    case CV_8U:
+        return kU8;
+    case CV_32S:
+        return kI32;
+    case CV_32F:
+        return kF32;
+    default:
+        throw std::runtime_error("opencv baseline: unsupported cv depth " + std::to_string(cv_depth));
     }
 }
 
@@ -29,7 +33,8 @@ halide_type_t halide_type_of(int cv_depth) {
 
 int rows_of(const Array &a) {
     int rows = 1;
-    for (size_t d = 1; d < a.shape.size(); d++) rows *= a.shape[d];
+    for (size_t d = 1; d < a.shape.size(); d++)
+        rows *= a.shape[d];
     return rows;
 }
 
@@ -45,11 +50,12 @@ cv::Mat mat_of(const Array &a, int cv_type, int rows) {
 Array array_of(const cv::Mat &m, halide_type_t type, std::vector<int> shape) {
     Array out(type, std::move(shape));
     if (m.total() * m.elemSize() != out.bytes.size() || m.channels() != 1) {
-        throw std::runtime_error("opencv baseline: result of " + std::to_string(m.total()) + " elements for an output of " +
-                                 std::to_string(out.elements()));
+        throw std::runtime_error("opencv baseline: result of " + std::to_string(m.total()) +
+                                 " elements for an output of " + std::to_string(out.elements()));
     }
     const size_t row = m.cols * m.elemSize();
-    for (int r = 0; r < m.rows; r++) std::memcpy(out.bytes.data() + r * row, m.ptr(r), row);
+    for (int r = 0; r < m.rows; r++)
+        std::memcpy(out.bytes.data() + r * row, m.ptr(r), row);
     return out;
 }
 
@@ -65,7 +71,8 @@ void RowBands::run_indexed(const std::function<void(int band, const cv::Range &)
         cv::Range(0, bands),
         [&](const cv::Range &r) {
             for (int b = r.start; b < r.end; b++) {
-                body(b, cv::Range(static_cast<int>(int64_t(rows) * b / bands), static_cast<int>(int64_t(rows) * (b + 1) / bands)));
+                body(b, cv::Range(static_cast<int>(int64_t(rows) * b / bands),
+                                  static_cast<int>(int64_t(rows) * (b + 1) / bands)));
             }
         },
         bands);
@@ -85,7 +92,9 @@ const std::map<std::string, OpenCvBaseline> &opencv_baselines() {
          {"cv::blur 3x3, BORDER_REPLICATE, in row bands", "the same rounded mean", {{"output", {1}}}, bind_blur3x3}},
         {"gaussian5x5",
          {"cv::GaussianBlur 5x5 (sigma 0: the 1 4 6 4 1 kernel), f32, BORDER_REPLICATE, in row bands",
-          "f32 sums in another order", {{"output", {1e-5}}}, bind_gaussian5x5}},
+          "f32 sums in another order",
+          {{"output", {1e-5}}},
+          bind_gaussian5x5}},
         {"sobel",
          {"cv::Sobel dx and dy (3x3, u8 -> f32, BORDER_REPLICATE) + cv::cartToPolar (magnitude and "
           "angle, radians), in row bands",
@@ -97,7 +106,8 @@ const std::map<std::string, OpenCvBaseline> &opencv_baselines() {
          {"as sobel", "as sobel", {{"magnitude", {1e-3}}, {"angle", {0.01, 6.283185307179586}}}, bind_sobel}},
         {"resize_bilinear",
          {"cv::resize INTER_LINEAR per plane (u8, pixel-centre aligned, clamped edges; parallel inside OpenCV)",
-          "OpenCV interpolates u8 in 11-bit fixed point, the pipeline in f32", {{"output", {1}}},
+          "OpenCV interpolates u8 in 11-bit fixed point, the pipeline in f32",
+          {{"output", {1}}},
           bind_resize_bilinear}},
         {"hist_equalize",
          {"cv::equalizeHist (histogram, scan, LUT; parallel inside OpenCV)",
@@ -115,13 +125,19 @@ const std::map<std::string, OpenCvBaseline> &opencv_baselines() {
           bind_rgb_to_yuv}},
         {"matmul",
          {"cv::gemm (f32; OpenCV hands it to the system BLAS: netlib reference here), in bands of rows of A",
-          "f32 dot products summed in another order", {{"c", {1e-3}}}, bind_matmul}},
+          "f32 dot products summed in another order",
+          {{"c", {1e-3}}},
+          bind_matmul}},
         {"reduce_stats",
          {"cv::sum + cv::minMaxIdx (two passes) per row band, partials combined",
-          "OpenCV sums in f64, the pipeline in f32 lanes", {{"stats", {1e-2}}}, bind_reduce_stats}},
+          "OpenCV sums in f64, the pipeline in f32 lanes",
+          {{"stats", {1e-2}}},
+          bind_reduce_stats}},
         {"bitonic_sort",
          {"cv::sort SORT_EVERY_ROW | SORT_ASCENDING (std::sort of each row), in row bands",
-          "none: the same sorted rows", {{"output", {0}}}, bind_bitonic_sort}},
+          "none: the same sorted rows",
+          {{"output", {0}}},
+          bind_bitonic_sort}},
         {"unsharp_mask",
          {"cv::GaussianBlur 5x5 u8 (bit-exact fixed point; parallel inside OpenCV) + cv::addWeighted "
           "(1 + amount/16, -amount/16) in row bands",
@@ -145,11 +161,13 @@ void opencv_set_threads(int n) {
 }
 
 void opencv_parallel_for(size_t n, const std::function<void(size_t)> &body) {
-    cv::parallel_for_(cv::Range(0, static_cast<int>(n)),
-                      [&](const cv::Range &r) {
-                          for (int i = r.start; i < r.end; i++) body(static_cast<size_t>(i));
-                      },
-                      static_cast<double>(n));
+    cv::parallel_for_(
+        cv::Range(0, static_cast<int>(n)),
+        [&](const cv::Range &r) {
+            for (int i = r.start; i < r.end; i++)
+                body(static_cast<size_t>(i));
+        },
+        static_cast<double>(n));
 }
 
 std::string opencv_version() {

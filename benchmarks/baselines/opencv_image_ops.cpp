@@ -18,9 +18,12 @@ OpenCvCall bind_brighten(const CaseSpec &c, const std::vector<Array> &in) {
     const RowBands bands(src->rows);
     const std::vector<int> shape = in.at(0).shape;
     return {[=] {
-                bands.run([&](const cv::Range &r) { src->rowRange(r).convertTo(dst->rowRange(r), CV_8U, alpha, beta); });
+                bands.run(
+                    [&](const cv::Range &r) { src->rowRange(r).convertTo(dst->rowRange(r), CV_8U, alpha, beta); });
             },
-            [=] { return Results{{"output", array_of(*dst, kU8, shape)}}; }};
+            [=] {
+                return Results{{"output", array_of(*dst, kU8, shape)}};
+            }};
 }
 
 // rgb_to_yuv: COLOR_RGB2YUV_I420 is the pipeline's conversion (BT.601 studio range, Y at full
@@ -38,7 +41,8 @@ OpenCvCall bind_rgb_to_yuv(const CaseSpec &, const std::vector<Array> &in) {
     }
     const cv::Mat planes = mat_of(a, CV_8UC1);  // R rows, then G rows, then B rows
     auto rgb = new_mat(h, w, CV_8UC3);
-    cv::merge(std::vector<cv::Mat>{planes.rowRange(0, h), planes.rowRange(h, 2 * h), planes.rowRange(2 * h, 3 * h)}, *rgb);
+    cv::merge(std::vector<cv::Mat>{planes.rowRange(0, h), planes.rowRange(h, 2 * h), planes.rowRange(2 * h, 3 * h)},
+              *rgb);
     auto yuv = new_mat(h * 3 / 2, w, CV_8UC1);
     return {[=] { cv::cvtColor(*rgb, *yuv, cv::COLOR_RGB2YUV_I420); },
             [=] {
@@ -61,11 +65,13 @@ OpenCvCall bind_resize_bilinear(const CaseSpec &c, const std::vector<Array> &in)
     auto dst = new_mat(oh * planes, ow, CV_8UC1);
     return {[=] {
                 for (int p = 0; p < planes; p++) {
-                    cv::resize(src->rowRange(p * ih, (p + 1) * ih), dst->rowRange(p * oh, (p + 1) * oh), cv::Size(ow, oh), 0,
-                               0, cv::INTER_LINEAR);
+                    cv::resize(src->rowRange(p * ih, (p + 1) * ih), dst->rowRange(p * oh, (p + 1) * oh),
+                               cv::Size(ow, oh), 0, 0, cv::INTER_LINEAR);
                 }
             },
-            [=] { return Results{{"output", array_of(*dst, kU8, out_shape)}}; }};
+            [=] {
+                return Results{{"output", array_of(*dst, kU8, out_shape)}};
+            }};
 }
 
 // hist_equalize: equalizeHist makes the histogram, its scan and the LUT, and applies it (on the pool

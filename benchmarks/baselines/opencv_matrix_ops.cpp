@@ -15,13 +15,18 @@ using Results = std::map<std::string, Array>;
 // C(j, i) = sum_k A(k, i) B(j, k) is the row-major product A B. Bands of rows of A and C.
 OpenCvCall bind_matmul(const CaseSpec &, const std::vector<Array> &in) {
     auto a = wrap(mat_of(in.at(0), CV_32FC1)), b = wrap(mat_of(in.at(1), CV_32FC1));
-    if (a->cols != b->rows) throw std::runtime_error("matmul baseline: A has " + std::to_string(a->cols) + " columns, B " + std::to_string(b->rows) + " rows");
+    if (a->cols != b->rows)
+        throw std::runtime_error("matmul baseline: A has " + std::to_string(a->cols) + " columns, B " +
+                                 std::to_string(b->rows) + " rows");
     auto c = new_mat(a->rows, b->cols, CV_32FC1);
     const RowBands bands(a->rows);
     return {[=] {
-                bands.run([&](const cv::Range &r) { cv::gemm(a->rowRange(r), *b, 1.0, cv::noArray(), 0.0, c->rowRange(r)); });
+                bands.run(
+                    [&](const cv::Range &r) { cv::gemm(a->rowRange(r), *b, 1.0, cv::noArray(), 0.0, c->rowRange(r)); });
             },
-            [=] { return Results{{"c", array_of(*c, kF32, {c->cols, c->rows})}}; }};
+            [=] {
+                return Results{{"c", array_of(*c, kF32, {c->cols, c->rows})}};
+            }};
 }
 
 // reduce_stats: OpenCV has no single call for sum, min and max: cv::sum and cv::minMaxIdx, each a
@@ -49,7 +54,9 @@ OpenCvCall bind_reduce_stats(const CaseSpec &, const std::vector<Array> &in) {
                 }
                 *stats = {static_cast<float>(sum), static_cast<float>(lo), static_cast<float>(hi)};
             },
-            [=] { return Results{{"stats", array_of(cv::Mat(1, 3, CV_32FC1, stats->data()), kF32, {3})}}; }};
+            [=] {
+                return Results{{"stats", array_of(cv::Mat(1, 3, CV_32FC1, stats->data()), kF32, {3})}};
+            }};
 }
 
 // bitonic_sort: the pipeline sorts every row ascending, which is what cv::sort does with
@@ -64,7 +71,9 @@ OpenCvCall bind_bitonic_sort(const CaseSpec &, const std::vector<Array> &in) {
                     cv::sort(src->rowRange(r), dst->rowRange(r), cv::SORT_EVERY_ROW | cv::SORT_ASCENDING);
                 });
             },
-            [=] { return Results{{"output", array_of(*dst, kI32, shape)}}; }};
+            [=] {
+                return Results{{"output", array_of(*dst, kI32, shape)}};
+            }};
 }
 
 }  // namespace bench::cvb

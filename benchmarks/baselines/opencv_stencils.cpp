@@ -18,10 +18,13 @@ OpenCvCall bind_blur3x3(const CaseSpec &, const std::vector<Array> &in) {
     const std::vector<int> shape = in.at(0).shape;
     return {[=] {
                 bands.run([&](const cv::Range &r) {
-                    cv::blur(src->rowRange(r), dst->rowRange(r), cv::Size(3, 3), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+                    cv::blur(src->rowRange(r), dst->rowRange(r), cv::Size(3, 3), cv::Point(-1, -1),
+                             cv::BORDER_REPLICATE);
                 });
             },
-            [=] { return Results{{"output", array_of(*dst, kU8, shape)}}; }};
+            [=] {
+                return Results{{"output", array_of(*dst, kU8, shape)}};
+            }};
 }
 
 // gaussian5x5: sigma 0 with a 5-tap kernel is OpenCV's fixed {1, 4, 6, 4, 1} / 16, separable in f32.
@@ -35,7 +38,9 @@ OpenCvCall bind_gaussian5x5(const CaseSpec &, const std::vector<Array> &in) {
                     cv::GaussianBlur(src->rowRange(r), dst->rowRange(r), cv::Size(5, 5), 0, 0, cv::BORDER_REPLICATE);
                 });
             },
-            [=] { return Results{{"output", array_of(*dst, kF32, shape)}}; }};
+            [=] {
+                return Results{{"output", array_of(*dst, kF32, shape)}};
+            }};
 }
 
 // sobel: OpenCV's 3x3 Sobel kernels are the pipeline's gx (right column - left column, weights
@@ -79,7 +84,9 @@ OpenCvCall bind_unsharp_mask(const CaseSpec &c, const std::vector<Array> &in) {
                     cv::addWeighted(src->rowRange(r), 1 + k, blur->rowRange(r), -k, 0, dst->rowRange(r));
                 });
             },
-            [=] { return Results{{"output", array_of(*dst, kU8, shape)}}; }};
+            [=] {
+                return Results{{"output", array_of(*dst, kU8, shape)}};
+            }};
 }
 
 // conv3x3_f16: the binomial 3x3 kernel in f32 (see opencv_baselines.cpp for why not f16).
@@ -95,7 +102,9 @@ OpenCvCall bind_conv3x3_f16(const CaseSpec &, const std::vector<Array> &in) {
                                  cv::BORDER_REPLICATE);
                 });
             },
-            [=] { return Results{{"output", array_of(*dst, kF32, shape)}}; }};
+            [=] {
+                return Results{{"output", array_of(*dst, kF32, shape)}};
+            }};
 }
 
 }  // namespace bench::cvb

@@ -46,8 +46,12 @@ private:
 
 // A Mat kept alive by the bound call.
 using MatPtr = std::shared_ptr<cv::Mat>;
-inline MatPtr new_mat(int rows, int cols, int type) { return std::make_shared<cv::Mat>(rows, cols, type); }
-inline MatPtr wrap(const cv::Mat &m) { return std::make_shared<cv::Mat>(m); }
+inline MatPtr new_mat(int rows, int cols, int type) {
+    return std::make_shared<cv::Mat>(rows, cols, type);
+}
+inline MatPtr wrap(const cv::Mat &m) {
+    return std::make_shared<cv::Mat>(m);
+}
 
 extern const halide_type_t kU8, kI32, kF32;
 

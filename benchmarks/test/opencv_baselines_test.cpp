@@ -47,7 +47,8 @@ TEST_P(OpenCvBaselineTest, AgreesWithTheReference) {
     const std::map<std::string, Array> results = call.results();
     ASSERT_FALSE(baseline.agrees.empty()) << name << ": no output is checked";
     for (const auto &[output, agreement] : baseline.agrees) {
-        const auto it = std::find_if(c.outputs.begin(), c.outputs.end(), [&](const auto &o) { return o.name == output; });
+        const auto it =
+            std::find_if(c.outputs.begin(), c.outputs.end(), [&](const auto &o) { return o.name == output; });
         ASSERT_NE(it, c.outputs.end()) << name << " has no output '" << output << "'";
         const Array &want = reference.at(static_cast<size_t>(it - c.outputs.begin()));
         ASSERT_EQ(results.count(output), 1u) << name << ": the baseline gives no '" << output << "'";
@@ -63,7 +64,8 @@ TEST_P(OpenCvBaselineTest, AgreesWithTheReference) {
 
 std::vector<std::string> baseline_names() {
     std::vector<std::string> names;
-    for (const auto &[name, b] : bench::opencv_baselines()) names.push_back(name);
+    for (const auto &[name, b] : bench::opencv_baselines())
+        names.push_back(name);
     return names;
 }
 

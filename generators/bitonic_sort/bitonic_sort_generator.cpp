@@ -52,14 +52,16 @@ public:
         // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
         switch (schedule.value()) {
         case Schedule::Portable:
-            for (Func &f : stages) f.compute_at(output, y);  // one row at a time, each stage a plain loop
+            for (Func &f : stages)
+                f.compute_at(output, y);  // one row at a time, each stage a plain loop
             break;
         case Schedule::Host:
             // 16-row blocks in parallel, every stage stored y-innermost and vectorized over the 16 rows, so
             // that the partner x ^ j is a dense load, not a gather: 256x4096 one thread 26.6 -> 7.5 ms (AVX2
             // VM, 2026-11-23). GuardWithIf: a last block of fewer rows writes only its rows.
             output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).reorder(yi, x, yo).parallel(yo).vectorize(yi);
-            for (Func &f : stages) f.compute_at(output, yo).reorder_storage(y, x).reorder(y, x).vectorize(y, 16);
+            for (Func &f : stages)
+                f.compute_at(output, yo).reorder_storage(y, x).reorder(y, x).vectorize(y, 16);
             break;
         case Schedule::Mali:
             // No local memory: every stage its own kernel over global memory (36 passes), 4 x i32 per
@@ -73,7 +75,8 @@ public:
             // One block per row, one thread per lane, each stage in workgroup memory with a barrier between
             // stages (n * 4 bytes; seed 002's "needs workgroup memory"; not measured).
             output.gpu_tile(x, y, xo, yo, xi, yi, n, 1, TailStrategy::GuardWithIf);
-            for (Func &f : stages) f.compute_at(output, xo).gpu_threads(x);
+            for (Func &f : stages)
+                f.compute_at(output, xo).gpu_threads(x);
             break;
         }
     }
@@ -82,7 +85,6 @@ private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     std::vector<Func> stages;
 };
-
 
 }  // namespace
 

@@ -83,7 +83,6 @@ private:
     Func in16{"in16"}, rows{"rows"};
 };
 
-
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(Conv3x3F16, conv3x3_f16)

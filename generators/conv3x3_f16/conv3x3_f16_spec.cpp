@@ -14,10 +14,10 @@ using harness::CaseSpec;
 double to_half(double v) {
     if (v == 0) return v;
     int e = 0;
-    std::frexp(v, &e);                    // v = m * 2^e, 0.5 <= |m| < 1
+    std::frexp(v, &e);                          // v = m * 2^e, 0.5 <= |m| < 1
     const int quantum = std::max(e - 11, -24);  // 11 significant bits; subnormals below 2^-14
     const double q = std::ldexp(1.0, quantum);
-    return std::nearbyint(v / q) * q;     // the default rounding mode: to nearest, ties to even
+    return std::nearbyint(v / q) * q;  // the default rounding mode: to nearest, ties to even
 }
 
 std::vector<Array> reference(const CaseSpec &, const std::vector<Array> &inputs) {

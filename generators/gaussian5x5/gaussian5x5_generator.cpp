@@ -23,9 +23,11 @@ public:
         clamped = BoundaryConditions::repeat_edge(input);
         const float w[5] = {1 / 16.f, 4 / 16.f, 6 / 16.f, 4 / 16.f, 1 / 16.f};
         Expr sx = 0.f, sy = 0.f;
-        for (int i = 0; i < 5; i++) sx += w[i] * clamped(x + i - 2, y);
+        for (int i = 0; i < 5; i++)
+            sx += w[i] * clamped(x + i - 2, y);
         blur_x(x, y) = sx;
-        for (int j = 0; j < 5; j++) sy += w[j] * blur_x(x, y + j - 2);
+        for (int j = 0; j < 5; j++)
+            sy += w[j] * blur_x(x, y + j - 2);
         output(x, y) = sy;
 
         // Estimates
@@ -64,7 +66,6 @@ private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     Func blur_x{"blur_x"}, clamped;
 };
-
 
 }  // namespace
 

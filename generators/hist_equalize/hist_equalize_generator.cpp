@@ -84,7 +84,6 @@ private:
     Func hist{"hist"}, cdf{"cdf"}, lut{"lut"};
 };
 
-
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(HistEqualize, hist_equalize)

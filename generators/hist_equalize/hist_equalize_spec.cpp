@@ -14,8 +14,10 @@ std::vector<Array> reference(const CaseSpec &, const std::vector<Array> &inputs)
     const uint8_t *src = in.data<uint8_t>();
     Array hist({halide_type_int, 32, 1}, {256});
     int32_t *h = hist.data<int32_t>();
-    for (int i = 0; i < 256; i++) h[i] = 0;
-    for (size_t k = 0; k < n; k++) h[src[k]]++;
+    for (int i = 0; i < 256; i++)
+        h[i] = 0;
+    for (size_t k = 0; k < n; k++)
+        h[src[k]]++;
     uint8_t lut[256];
     int64_t running = 0;
     const int64_t total = static_cast<int64_t>(n);
@@ -24,7 +26,8 @@ std::vector<Array> reference(const CaseSpec &, const std::vector<Array> &inputs)
         lut[i] = static_cast<uint8_t>((running * 255 + total / 2) / total);
     }
     Array out(in.type, in.shape);
-    for (size_t k = 0; k < n; k++) out.data<uint8_t>()[k] = lut[src[k]];
+    for (size_t k = 0; k < n; k++)
+        out.data<uint8_t>()[k] = lut[src[k]];
     return {hist, out};
 }
 

@@ -31,7 +31,8 @@ public:
         shifted(x, y) = (s(x, y) >> amount) + (s(x, y) << cast<int16_t>(3));
 
         // Estimates
-        for (auto *in : {&a, &b}) in->set_estimates({{0, 1920}, {0, 1080}});
+        for (auto *in : {&a, &b})
+            in->set_estimates({{0, 1920}, {0, 1080}});
         s.set_estimates({{0, 1920}, {0, 1080}});
         add_sat.set_estimates({{0, 1920}, {0, 1080}});
         sub_sat.set_estimates({{0, 1920}, {0, 1080}});
@@ -44,13 +45,16 @@ public:
             break;  // plain loops
         case Schedule::Host:
             // 16-row strips in parallel, native 16-bit vectors (paddusw/psubusw): 89-94 % of copy bw (2026-11-23).
-            for (Func &f : outs) f.split(y, yo, yi, 16).parallel(yo).vectorize(x, natural_vector_size<uint16_t>());
+            for (Func &f : outs)
+                f.split(y, yo, yi, 16).parallel(yo).vectorize(x, natural_vector_size<uint16_t>());
             break;
         case Schedule::Mali:
-            for (Func &f : outs) mali_work_items(f, x, y, 8);  // 8 x 16-bit (128-bit)
+            for (Func &f : outs)
+                mali_work_items(f, x, y, 8);  // 8 x 16-bit (128-bit)
             break;
         case Schedule::Gpu:
-            for (Func &f : outs) f.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);  // one element per thread: no reuse
+            for (Func &f : outs)
+                f.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);  // one element per thread: no reuse
             break;
         }
     }
@@ -58,7 +62,6 @@ public:
 private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
 };
-
 
 }  // namespace
 

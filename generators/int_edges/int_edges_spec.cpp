@@ -27,7 +27,7 @@ std::vector<Array> reference(const CaseSpec &, const std::vector<Array> &inputs)
             add.data<uint16_t>()[i] = static_cast<uint16_t>(std::min(av + bv, 65535));
             sub.data<uint16_t>()[i] = static_cast<uint16_t>(std::max(av - bv, 0));
             const int right = floor_shift(sv, x % 16);  // always fits i16
-            const int left = wrap16(sv * 8);             // s << 3, wrapped
+            const int left = wrap16(sv * 8);            // s << 3, wrapped
             sh.data<int16_t>()[i] = wrap16(right + left);
         }
     }

@@ -90,7 +90,6 @@ private:
     Func prod{"prod"};
 };
 
-
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(MatMul, matmul)

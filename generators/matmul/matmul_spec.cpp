@@ -19,9 +19,11 @@ std::vector<Array> reference(const CaseSpec &, const std::vector<Array> &inputs)
         for (int k = 0; k < kk; k++) {
             const double aik = pa[static_cast<size_t>(i) * kk + k];
             const float *brow = pb + static_cast<size_t>(k) * n;
-            for (int j = 0; j < n; j++) row[j] += aik * brow[j];
+            for (int j = 0; j < n; j++)
+                row[j] += aik * brow[j];
         }
-        for (int j = 0; j < n; j++) c.data<float>()[static_cast<size_t>(i) * n + j] = static_cast<float>(row[j]);
+        for (int j = 0; j < n; j++)
+            c.data<float>()[static_cast<size_t>(i) * n + j] = static_cast<float>(row[j]);
     }
     return {c};
 }

@@ -68,7 +68,6 @@ private:
     Func acc{"acc"};
 };
 
-
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(ReduceStats, reduce_stats)

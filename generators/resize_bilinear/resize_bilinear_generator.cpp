@@ -91,7 +91,6 @@ private:
     Func in_f{"in_f"}, pair{"pair"}, colx{"colx"}, hx{"hx"};
 };
 
-
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(ResizeBilinear, resize_bilinear)

@@ -61,8 +61,8 @@ harness::PipelineSpec make_resize_bilinear_spec() {
         c.outputs = {{"output", u8, {ow, oh, 3}, {}}};
         return c;
     };
-    for (const Size &z : {Size{"small", 64, 48, 150, 101, false},   // up x2.34 / x2.1
-                          Size{"odd", 257, 131, 100, 61, false},    // down, odd sizes
+    for (const Size &z : {Size{"small", 64, 48, 150, 101, false},  // up x2.34 / x2.1
+                          Size{"odd", 257, 131, 100, 61, false},   // down, odd sizes
                           Size{"large", 1920, 1080, 1280, 720, true}}) {
         CaseSpec c = make(z.iw, z.ih, z.ow, z.oh);
         c.name = z.name;

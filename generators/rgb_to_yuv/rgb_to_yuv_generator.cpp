@@ -29,7 +29,8 @@ public:
         Expr r = in32(x, y, 0), g = in32(x, y, 1), b = in32(x, y, 2);
         out_y(x, y) = cast<uint8_t>(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16);
         sub(x, y, c) = (in32(2 * x, 2 * y, c) + in32(2 * x + 1, 2 * y, c) + in32(2 * x, 2 * y + 1, c) +
-                        in32(2 * x + 1, 2 * y + 1, c) + 2) >> 2;
+                        in32(2 * x + 1, 2 * y + 1, c) + 2) >>
+                       2;
         Expr rs = sub(x, y, 0), gs = sub(x, y, 1), bs = sub(x, y, 2);
         out_u(x, y) = cast<uint8_t>(clamp(((-38 * rs - 74 * gs + 112 * bs + 128) >> 8) + 128, 0, 255));
         out_v(x, y) = cast<uint8_t>(clamp(((112 * rs - 94 * gs - 18 * bs + 128) >> 8) + 128, 0, 255));
@@ -86,7 +87,6 @@ private:
     Var x{"x"}, y{"y"}, c{"c"}, yo{"yo"}, yi{"yi"};
     Func in32{"in32"}, sub{"sub"};
 };
-
 
 }  // namespace
 

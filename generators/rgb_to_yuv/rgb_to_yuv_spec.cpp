@@ -47,7 +47,8 @@ harness::PipelineSpec make_rgb_to_yuv_spec() {
     spec.name = "rgb_to_yuv";
     spec.summary = "planar u8 RGB -> YUV 4:2:0 (BT.601 integer), three outputs of two sizes";
     spec.tolerance = harness::Tolerance::exact();
-    spec.tolerance_reason = "integer arithmetic with floor shifts: any difference is a bug (or an output never copied back)";
+    spec.tolerance_reason =
+        "integer arithmetic with floor shifts: any difference is a bug (or an output never copied back)";
     const halide_type_t u8{halide_type_uint, 8, 1};
     harness::add_image_cases(spec, [=](int width, int height) {
         CaseSpec c;

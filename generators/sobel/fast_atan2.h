@@ -14,8 +14,8 @@ namespace sobel {
 inline Halide::Expr fast_atan2(const Halide::Expr &y, const Halide::Expr &x) {
     using Halide::Expr;
     using Halide::reinterpret;
-    static const float c[8] = {0.9999993355468114f,   -0.3332986064638416f, 0.19946563936949566f,
-                               -0.13908620292367524f, 0.09642171970152978f, -0.05591195847149387f,
+    static const float c[8] = {0.9999993355468114f,   -0.3332986064638416f,  0.19946563936949566f,
+                               -0.13908620292367524f, 0.09642171970152978f,  -0.05591195847149387f,
                                0.021862687744062068f, -0.004054488529621347f};
     // Comparisons on the bit patterns (sign bits; non-negative floats order like their bits as
     // integers): the same results, signed zeros as C's atan2 treats them, and no float comparison,
@@ -26,9 +26,10 @@ inline Halide::Expr fast_atan2(const Halide::Expr &y, const Halide::Expr &x) {
     const Expr t = mn / Halide::select(reinterpret<int32_t>(mx) == 0, 1.f, mx);  // 0 / 1 at the origin
     const Expr u = t * t;
     Expr p = c[7];
-    for (int k = 6; k >= 0; k--) p = p * u + c[k];
-    Expr r = p * t;                                                      // atan(t), in [0, pi/4]
-    r = Halide::select(ay_bits > ax_bits, 1.57079632679489662f - r, r);          // [0, pi/2]
+    for (int k = 6; k >= 0; k--)
+        p = p * u + c[k];
+    Expr r = p * t;                                                                // atan(t), in [0, pi/4]
+    r = Halide::select(ay_bits > ax_bits, 1.57079632679489662f - r, r);            // [0, pi/2]
     r = Halide::select(reinterpret<int32_t>(x) < 0, 3.14159265358979324f - r, r);  // [0, pi]
     return Halide::select(reinterpret<int32_t>(y) < 0, -r, r);
 }

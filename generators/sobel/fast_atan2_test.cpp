@@ -51,7 +51,8 @@ bool check_special(const Target &target) {
     const float pairs[][2] = {{z, z}, {-z, z}, {z, -z}, {-z, -z}, {z, -1.f}, {-z, -1.f}, {1.f, z}, {-1.f, -z}};
     const int n = sizeof(pairs) / sizeof(pairs[0]);
     Buffer<float> in(2, n);
-    for (int i = 0; i < n; i++) in(0, i) = pairs[i][0], in(1, i) = pairs[i][1];
+    for (int i = 0; i < n; i++)
+        in(0, i) = pairs[i][0], in(1, i) = pairs[i][1];
     Var i("i");
     Func f;
     f(i) = sobel::fast_atan2(in(0, i), in(1, i));

@@ -54,13 +54,15 @@ public:
             break;
         case Schedule::Mali:
             // 4 x f32 per work-item, gradients recomputed in registers by each output's kernel.
-            for (Func out : {Func(magnitude), Func(angle)}) mali_work_items(out, x, y, 4);
+            for (Func out : {Func(magnitude), Func(angle)})
+                mali_work_items(out, x, y, 4);
             break;
         case Schedule::Gpu:
             // One kernel per output, 4 x 4 pixels per thread (float4 stores), gradients inlined from the
             // cached input (no local memory or barriers), fast_atan2: H100 16384^2 opencl 2.57 -> 1.09 ms (33
             // -> 76 % of copy), cuda 2.67 -> 1.26 ms (31 -> 64 %); 4 x 2 per thread 68 / 58 % (2026-11-24).
-            for (Func out : {Func(magnitude), Func(angle)}) gpu_thread_block(out, x, y, {4, 4, true, 32, 8});
+            for (Func out : {Func(magnitude), Func(angle)})
+                gpu_thread_block(out, x, y, {4, 4, true, 32, 8});
             break;
         }
     }
@@ -69,7 +71,6 @@ private:
     Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     Func in32{"in32"}, grad{"grad"};
 };
-
 
 }  // namespace
 

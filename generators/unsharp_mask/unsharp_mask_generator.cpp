@@ -73,7 +73,6 @@ private:
     Func in16{"in16"}, blur_x{"blur_x"}, blur_y{"blur_y"};
 };
 
-
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(UnsharpMask, unsharp_mask)

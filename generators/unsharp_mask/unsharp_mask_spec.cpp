@@ -39,7 +39,8 @@ harness::PipelineSpec make_unsharp_mask_spec() {
     spec.name = "unsharp_mask";
     spec.summary = "unsharp mask: 5x5 binomial blur, signed difference, Q4 gain, u8 saturation (multi-stage)";
     spec.tolerance = harness::Tolerance::exact();
-    spec.tolerance_reason = "integer stages with floor shifts: fused or materialised, every target must agree bit for bit";
+    spec.tolerance_reason =
+        "integer stages with floor shifts: fused or materialised, every target must agree bit for bit";
     const halide_type_t u8{halide_type_uint, 8, 1};
     harness::add_image_cases(spec, [=](int width, int height) {
         CaseSpec c;

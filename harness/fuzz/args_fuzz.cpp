@@ -23,8 +23,10 @@ namespace {
 std::vector<std::string> split_words(const uint8_t *data, size_t size) {
     std::vector<std::string> words(1);
     for (size_t i = 0; i < size; i++) {
-        if (data[i] == 0) words.emplace_back();
-        else words.back() += static_cast<char>(data[i]);
+        if (data[i] == 0)
+            words.emplace_back();
+        else
+            words.back() += static_cast<char>(data[i]);
     }
     return words;
 }
@@ -57,17 +59,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (const auto &name : o.with_value) {
             FUZZ_CHECK(reparsed.has(name) == args.has(name) && reparsed.get(name) == args.get(name), name);
         }
-        for (const auto &name : o.flags) FUZZ_CHECK(reparsed.has(name) == args.has(name), name);
+        for (const auto &name : o.flags)
+            FUZZ_CHECK(reparsed.has(name) == args.has(name), name);
 
         if (command == "run") {
             const harness::RunOptions r = harness::run_options(args);
             FUZZ_CHECK(r.timeout >= 1 && r.timeout <= 86400, "timeout out of range");
             FUZZ_CHECK(r.repeats >= 1 && r.repeats <= 100, "repeats out of range");
             FUZZ_CHECK(!r.modes.empty(), "no buffer mode");
-            for (const auto &m : r.modes) harness::buffer_mode_from_name(m);  // a known mode (throws otherwise)
+            for (const auto &m : r.modes)
+                harness::buffer_mode_from_name(m);  // a known mode (throws otherwise)
             FUZZ_CHECK(r.fallback.empty() || r.fallback == "cpu", r.fallback);
         }
-    } catch (const harness::Error &) {
-    }
+    } catch (const harness::Error &) {}
     return 0;
 }

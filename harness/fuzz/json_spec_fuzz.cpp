@@ -26,12 +26,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::set<std::string> names;
     for (const auto &c : s.cases) {
         FUZZ_CHECK(!c.name.empty() && names.insert(c.name).second, c.name);
-        for (int e : c.size) FUZZ_CHECK(e >= 1, "size extent " + std::to_string(e));
-        for (int e : c.output_shape) FUZZ_CHECK(e >= 1, "output_shape extent " + std::to_string(e));
+        for (int e : c.size)
+            FUZZ_CHECK(e >= 1, "size extent " + std::to_string(e));
+        for (int e : c.output_shape)
+            FUZZ_CHECK(e >= 1, "output_shape extent " + std::to_string(e));
         FUZZ_CHECK(c.size.empty() || c.output_shape.empty(), "size and output_shape");
-        for (const auto &[name, r] : c.inputs) FUZZ_CHECK(!(r.recipe.lo > r.recipe.hi), name);
+        for (const auto &[name, r] : c.inputs)
+            FUZZ_CHECK(!(r.recipe.lo > r.recipe.hi), name);
     }
-    for (const auto &[name, r] : s.inputs) FUZZ_CHECK(!(r.recipe.lo > r.recipe.hi), name);
-    for (const auto &x : s.xfail) FUZZ_CHECK(x.contains("reason"), x.dump());
+    for (const auto &[name, r] : s.inputs)
+        FUZZ_CHECK(!(r.recipe.lo > r.recipe.hi), name);
+    for (const auto &x : s.xfail)
+        FUZZ_CHECK(x.contains("reason"), x.dump());
     return 0;
 }

@@ -31,8 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         try {
             harness::load_verified_golden("/nonexistent/fuzz-golden-dir", m, rel, &reproduced);
             FUZZ_CHECK(false, "a golden verified without a file or a matching sha256: " + rel);
-        } catch (const harness::Error &) {
-        }
+        } catch (const harness::Error &) {}
         updated.upsert(e);
     }
     FUZZ_CHECK(updated.entries().size() == m.entries().size(), "upsert of existing entries added one");

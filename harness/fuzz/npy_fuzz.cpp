@@ -46,7 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(std::strstr(e.what(), "header too long") != nullptr, e.what());
         return 0;
     }
-    const size_t header_len = static_cast<unsigned char>(encoded[8]) | size_t(static_cast<unsigned char>(encoded[9])) << 8;
+    const size_t header_len = static_cast<unsigned char>(encoded[8]) | size_t(static_cast<unsigned char>(encoded[9]))
+                                                                           << 8;
     FUZZ_CHECK((10 + header_len) % 64 == 0, "npy_encode's data is not 64-byte aligned");
     const harness::Array b = harness::npy_decode(encoded, "re-encoded.npy");  // an Error here is a finding
     FUZZ_CHECK(same_array(a, b), "decode(encode(a)) differs from a");

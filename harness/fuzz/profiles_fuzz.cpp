@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (const auto &p : profiles) {
             FUZZ_CHECK(names.insert(p.name).second, "profile listed twice: " + p.name);
             FUZZ_CHECK(!p.description.empty() && !p.schedule.empty(), p.name);
-            FUZZ_CHECK(p.runtime == "none" || p.runtime == "opencl" || p.runtime == "cuda" || p.runtime == "vulkan", p.runtime);
+            FUZZ_CHECK(p.runtime == "none" || p.runtime == "opencl" || p.runtime == "cuda" || p.runtime == "vulkan",
+                       p.runtime);
             FUZZ_CHECK(p.is_gpu() == (p.runtime != "none"), p.name);
             FUZZ_CHECK(p.targets.is_object(), p.name);
             const std::string expected = p.targets.contains(platform) ? p.targets[platform].get<std::string>() : "";

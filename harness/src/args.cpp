@@ -28,13 +28,15 @@ Args::Args(const std::string &command, const std::vector<std::string> &argv, con
         } else if (with_value.count(name)) {
             if (!inline_value) {
                 if (i + 1 >= argv.size()) {
-                    throw Error("option --" + name + " of '" + command_ + "' needs a value; see aot-harness " + command_ + " --help");
+                    throw Error("option --" + name + " of '" + command_ + "' needs a value; see aot-harness " +
+                                command_ + " --help");
                 }
                 value = argv[++i];
             }
             values_[name] = value;
         } else {
-            throw Error("unknown option '--" + name + "' for '" + command_ + "'; see aot-harness " + command_ + " --help");
+            throw Error("unknown option '--" + name + "' for '" + command_ + "'; see aot-harness " + command_ +
+                        " --help");
         }
     }
 }

@@ -30,7 +30,8 @@ Array::Array(halide_type_t t, std::vector<int> s) : type(t), shape(std::move(s))
 // Product of the extents; 1 for a zero-dimensional (scalar) array.
 size_t Array::elements() const {
     size_t n = 1;
-    for (int extent : shape) n *= size_t(extent < 0 ? 0 : extent);
+    for (int extent : shape)
+        n *= size_t(extent < 0 ? 0 : extent);
     return n;
 }
 
@@ -78,7 +79,8 @@ halide_type_t dtype_from_name(const std::string &name) {
 std::string shape_string(const std::vector<int> &shape) {
     if (shape.empty()) return "scalar";
     std::string s;
-    for (size_t d = 0; d < shape.size(); d++) s += (d ? "x" : "") + std::to_string(shape[d]);
+    for (size_t d = 0; d < shape.size(); d++)
+        s += (d ? "x" : "") + std::to_string(shape[d]);
     return s;
 }
 

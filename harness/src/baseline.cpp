@@ -14,7 +14,8 @@ constexpr const char *kFormat = "aot-harness-baseline";
 
 void check_key(const std::string &k, const std::string &what) {
     size_t parts = 1;
-    for (const char c : k) parts += c == '/';
+    for (const char c : k)
+        parts += c == '/';
     if (parts != 4 || k.find("//") != std::string::npos || k.front() == '/' || k.back() == '/') {
         throw Error(what + ": '" + k + "' is not pipeline/profile/case/mode; write the file with run --baseline-out");
     }
@@ -48,7 +49,8 @@ Baseline Baseline::parse(const std::string &json_text, const std::string &what) 
     Baseline b;
     const nlohmann::json failures = j.value("failures", nlohmann::json::object());
     const nlohmann::json flakes = j.value("flakes", nlohmann::json::array());
-    if (!failures.is_object() || !flakes.is_array()) throw Error(what + ": failures must be an object, flakes a list" + fix);
+    if (!failures.is_object() || !flakes.is_array())
+        throw Error(what + ": failures must be an object, flakes a list" + fix);
     for (const auto &[k, v] : failures.items()) {
         check_key(k, what);
         const OutcomeInfo *o = v.is_string() ? find_outcome(v.get<std::string>()) : nullptr;
@@ -105,7 +107,8 @@ Baseline Baseline::from_records(const std::vector<RunRecord> &records) {
         if (!r.fallback_for.empty()) continue;
         if (is_unexpected_failure(r.outcome)) {
             b.failures_[key(r)] = outcome_name(r.outcome);
-        } else if (r.outcome == Outcome::XFail && r.xfail_reason.rfind("baseline", 0) == 0 && !r.result_outcome.empty()) {
+        } else if (r.outcome == Outcome::XFail && r.xfail_reason.rfind("baseline", 0) == 0 &&
+                   !r.result_outcome.empty()) {
             b.failures_[key(r)] = r.result_outcome;
         } else if (r.outcome == Outcome::Flake) {
             b.flakes_.insert(key(r));

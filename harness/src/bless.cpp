@@ -47,12 +47,14 @@ std::vector<PendingGolden> bless_pending(const PipelineSpec &spec, const std::st
         Invocation inv(*cpu, *c, inputs);
         std::string err_msg;
         if (inv.call(&err_msg) != 0) {
-            throw Error("cpu variant of " + pipeline + "/" + c->name + " failed (" + err_msg + "); nothing was blessed");
+            throw Error("cpu variant of " + pipeline + "/" + c->name + " failed (" + err_msg +
+                        "); nothing was blessed");
         }
         // Specs from metadata or JSON have no reference: the cpu variant's output is the golden.
         const std::vector<Array> expected = spec.reference ? spec.reference(*c, inputs) : std::vector<Array>{};
         std::string input_recipe;
-        for (const auto &b : c->inputs) input_recipe += (input_recipe.empty() ? "" : "; ") + b.name + ": " + b.recipe.describe();
+        for (const auto &b : c->inputs)
+            input_recipe += (input_recipe.empty() ? "" : "; ") + b.name + ": " + b.recipe.describe();
         const std::vector<Array> outputs = inv.outputs();
         for (size_t i = 0; i < c->outputs.size(); i++) {
             const Tolerance &tol = spec.tolerance_for(c->outputs[i].name);
@@ -77,9 +79,12 @@ std::vector<PendingGolden> bless_pending(const PipelineSpec &spec, const std::st
             e.halide_version = halide_version();
             e.generator_sha256 = spec.generator_sha256;
             e.input_recipe = input_recipe;
-            e.reference_check =
-                spec.reference ? nlohmann::json{{"tolerance", tol.name()}, {"passed", true}, {"max_abs_error", check.max_abs_error}}
-                               : nlohmann::json{{"reference", "none: spec from " + spec.spec_source + "; the golden is the cpu variant's output"}};
+            e.reference_check = spec.reference ?
+                                    nlohmann::json{{"tolerance", tol.name()},
+                                                   {"passed", true},
+                                                   {"max_abs_error", check.max_abs_error}} :
+                                    nlohmann::json{{"reference", "none: spec from " + spec.spec_source +
+                                                                     "; the golden is the cpu variant's output"}};
             if (c->nightly) {
                 e.stored = false;  // reproduced by the cpu variant at run time (manifest.h)
                 g.bytes.clear();
@@ -95,13 +100,15 @@ std::vector<PendingGolden> bless_pending(const PipelineSpec &spec, const std::st
 std::vector<std::string> bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
                                const std::string &case_name, double wait_s) {
     std::vector<const PipelineSpec *> specs;
-    for (const auto &p : pipelines) specs.push_back(&Registry::instance().spec(p));
+    for (const auto &p : pipelines)
+        specs.push_back(&Registry::instance().spec(p));
     set_input_dir(golden_dir + "/inputs");
     install_halide_error_handler();
     // Everything is computed and checked before the lock is taken: a bless that fails writes nothing.
     std::vector<PendingGolden> pending;
     for (const PipelineSpec *spec : specs) {
-        for (auto &g : bless_pending(*spec, case_name)) pending.push_back(std::move(g));
+        for (auto &g : bless_pending(*spec, case_name))
+            pending.push_back(std::move(g));
     }
     const GoldenLock lock(golden_dir, wait_s);
     recover_interrupted_bless(golden_dir);
@@ -135,11 +142,13 @@ std::vector<std::string> stale_generator_provenance(const Manifest &manifest) {
         }
         if (stale == 0) continue;
         std::string was;
-        for (const auto &r : recorded) was += (was.empty() ? "" : ", ") + r;
+        for (const auto &r : recorded)
+            was += (was.empty() ? "" : ", ") + r;
         lines.push_back("golden/" + pipeline + "/: " + std::to_string(stale) + " of " + std::to_string(total) +
                         " goldens record generator_sha256 " + was + ", the built generator is " + built.substr(0, 12) +
                         " (its source changed after the last bless); refresh the provenance with `aot-harness bless "
-                        "--pipeline " + pipeline + "` (the bytes stay as they are if the cpu result did not change)");
+                        "--pipeline " +
+                        pipeline + "` (the bytes stay as they are if the cpu result did not change)");
     }
     return lines;
 }

@@ -14,10 +14,14 @@ const std::vector<BufferMode> &all_buffer_modes() {
 
 const char *buffer_mode_name(BufferMode m) {
     switch (m) {
-    case BufferMode::Host: return "host";
-    case BufferMode::Device: return "device";
-    case BufferMode::WrappedHostVisible: return "wrapped-host-visible";
-    case BufferMode::WrappedDeviceOnly: return "wrapped-device-only";
+    case BufferMode::Host:
+        return "host";
+    case BufferMode::Device:
+        return "device";
+    case BufferMode::WrappedHostVisible:
+        return "wrapped-host-visible";
+    case BufferMode::WrappedDeviceOnly:
+        return "wrapped-device-only";
     }
     return "?";
 }
@@ -26,7 +30,8 @@ BufferMode buffer_mode_from_name(const std::string &name) {
     for (BufferMode m : all_buffer_modes()) {
         if (name == buffer_mode_name(m)) return m;
     }
-    throw Error("unknown buffer mode '" + name + "'; modes: host, device, wrapped-host-visible, wrapped-device-only, all");
+    throw Error("unknown buffer mode '" + name +
+                "'; modes: host, device, wrapped-host-visible, wrapped-device-only, all");
 }
 
 }  // namespace harness

@@ -26,7 +26,8 @@ using HBuffer = Halide::Runtime::Buffer<void>;
 
 std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &runtime) {
     if (mode == BufferMode::Host) return "";
-    if (runtime == "none") return std::string("mode ") + buffer_mode_name(mode) + " needs a GPU profile (this one runs on the CPU)";
+    if (runtime == "none")
+        return std::string("mode ") + buffer_mode_name(mode) + " needs a GPU profile (this one runs on the CPU)";
     if (mode == BufferMode::Device) return "";
     if (runtime == "vulkan") {
         // Halide 21's HalideRuntimeVulkan.h has no counterpart of halide_opencl_wrap_cl_mem or
@@ -35,7 +36,8 @@ std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &r
                " wraps memory the harness allocates; Halide 21's Vulkan runtime cannot wrap an application's "
                "VkBuffer (no halide_vulkan_wrap_vk_buffer in HalideRuntimeVulkan.h)";
     }
-    if (runtime != "opencl") return std::string("mode ") + buffer_mode_name(mode) + " wraps cl_mem: OpenCL profiles only";
+    if (runtime != "opencl")
+        return std::string("mode ") + buffer_mode_name(mode) + " wraps cl_mem: OpenCL profiles only";
 #ifndef HARNESS_HAVE_OPENCL
     return "this harness was built without the OpenCL runtime";
 #else
@@ -92,8 +94,10 @@ GuardedArray::GuardedArray(halide_type_t type, const std::vector<int> &shape, in
 }
 
 void GuardedArray::fill(uint8_t canary) {
-    for (const auto &[start, len] : interior_runs_) std::memset(padded_.bytes.data() + start, canary, len);
-    for (const auto &[start, len] : guard_runs_) std::memset(padded_.bytes.data() + start, kGuardByte, len);
+    for (const auto &[start, len] : interior_runs_)
+        std::memset(padded_.bytes.data() + start, canary, len);
+    for (const auto &[start, len] : guard_runs_)
+        std::memset(padded_.bytes.data() + start, kGuardByte, len);
     view_.set_host_dirty(false);
 }
 
@@ -117,7 +121,8 @@ std::string GuardedArray::check_guards() const {
     if (!touched) return "";
     std::vector<int> c = padded_.coords(first / padded_.element_bytes());
     std::string where;
-    for (size_t d = 0; d < c.size(); d++) where += (d ? "," : "") + std::to_string(c[d] - pad_[d]);
+    for (size_t d = 0; d < c.size(); d++)
+        where += (d ? "," : "") + std::to_string(c[d] - pad_[d]);
     return std::to_string(touched) + " guard byte(s) written outside the output, first at (" + where + ")";
 }
 
@@ -164,8 +169,8 @@ int fail(std::string *error, const std::string &call, int err) {
 }
 
 // Moves bytes between host and a cl_mem; a device-only buffer goes through a staging buffer.
-int transfer(cl_context ctx, cl_command_queue q, cl_mem mem, void *host, size_t size, bool to_device,
-             bool device_only, std::string *error) {
+int transfer(cl_context ctx, cl_command_queue q, cl_mem mem, void *host, size_t size, bool to_device, bool device_only,
+             std::string *error) {
     const ClApi &cl = cl_api();
     cl_int err = CL_SUCCESS;
     cl_mem target = mem;
@@ -178,8 +183,8 @@ int transfer(cl_context ctx, cl_command_queue q, cl_mem mem, void *host, size_t 
             return fail(error, "clEnqueueCopyBuffer (device-only -> staging)", err);
         }
     }
-    err = to_device ? cl.write(q, target, CL_TRUE, 0, size, host, 0, nullptr, nullptr)
-                    : cl.read(q, target, CL_TRUE, 0, size, host, 0, nullptr, nullptr);
+    err = to_device ? cl.write(q, target, CL_TRUE, 0, size, host, 0, nullptr, nullptr) :
+                      cl.read(q, target, CL_TRUE, 0, size, host, 0, nullptr, nullptr);
     if (err != CL_SUCCESS) {
         if (device_only) cl.release(target);
         return fail(error, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", err);
@@ -199,7 +204,8 @@ int transfer(cl_context ctx, cl_command_queue q, cl_mem mem, void *host, size_t 
 ModeBinding::ModeBinding(BufferMode mode, const std::string &runtime) : mode_(mode), runtime_(runtime) {}
 
 ModeBinding::~ModeBinding() {
-    for (Wrapped *w : wrapped_) delete w;
+    for (Wrapped *w : wrapped_)
+        delete w;
 }
 
 static const halide_device_interface_t *device_interface_for(const std::string &runtime) {
@@ -259,7 +265,8 @@ int ModeBinding::prepare(std::vector<HBuffer *> &inputs, std::vector<HBuffer *> 
     }
     cl_context ctx = nullptr;
     cl_command_queue q = nullptr;
-    if (int err = halide_acquire_cl_context(nullptr, &ctx, &q, true)) return fail(error, "halide_acquire_cl_context", err);
+    if (int err = halide_acquire_cl_context(nullptr, &ctx, &q, true))
+        return fail(error, "halide_acquire_cl_context", err);
     const bool device_only = mode_ == BufferMode::WrappedDeviceOnly;
     const cl_mem_flags flags = CL_MEM_READ_WRITE | (device_only ? CL_MEM_HOST_NO_ACCESS : CL_MEM_ALLOC_HOST_PTR);
     int result = 0;
@@ -280,7 +287,8 @@ int ModeBinding::prepare(std::vector<HBuffer *> &inputs, std::vector<HBuffer *> 
             result = transfer(ctx, q, mem, b.begin(), size, true, device_only, error);
             if (result == 0) {
                 result = halide_opencl_wrap_cl_mem(nullptr, b.raw_buffer(), reinterpret_cast<uint64_t>(mem));
-                if (result && error) *error = "halide_opencl_wrap_cl_mem failed with Halide error " + std::to_string(result);
+                if (result && error)
+                    *error = "halide_opencl_wrap_cl_mem failed with Halide error " + std::to_string(result);
             }
             if (result) break;
             b.set_host_dirty(false);
@@ -331,7 +339,8 @@ int ModeBinding::finish(std::vector<HBuffer *> &inputs, std::vector<HBuffer *> &
     else {
         cl_context ctx = nullptr;
         cl_command_queue q = nullptr;
-        if (int err = halide_acquire_cl_context(nullptr, &ctx, &q, true)) return fail(error, "halide_acquire_cl_context", err);
+        if (int err = halide_acquire_cl_context(nullptr, &ctx, &q, true))
+            return fail(error, "halide_acquire_cl_context", err);
         for (Wrapped *w : wrapped_) {
             const bool is_output = std::find(outputs.begin(), outputs.end(), w->buffer) != outputs.end();
             if (is_output && !skip_copy_back && result == 0) {
@@ -360,13 +369,26 @@ std::string cl_error_name(int err) {
     static const struct {
         int code;
         const char *name;
-    } names[] = {{0, "CL_SUCCESS"}, {-1, "CL_DEVICE_NOT_FOUND"}, {-2, "CL_DEVICE_NOT_AVAILABLE"},
-                 {-3, "CL_COMPILER_NOT_AVAILABLE"}, {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
-                 {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"}, {-11, "CL_BUILD_PROGRAM_FAILURE"},
-                 {-30, "CL_INVALID_VALUE"}, {-32, "CL_INVALID_PLATFORM"}, {-33, "CL_INVALID_DEVICE"},
-                 {-34, "CL_INVALID_CONTEXT"}, {-36, "CL_INVALID_COMMAND_QUEUE"}, {-38, "CL_INVALID_MEM_OBJECT"},
-                 {-48, "CL_INVALID_KERNEL"}, {-52, "CL_INVALID_KERNEL_ARGS"}, {-54, "CL_INVALID_WORK_GROUP_SIZE"},
-                 {-59, "CL_INVALID_OPERATION"}, {-61, "CL_INVALID_BUFFER_SIZE"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR"}};
+    } names[] = {{0, "CL_SUCCESS"},
+                 {-1, "CL_DEVICE_NOT_FOUND"},
+                 {-2, "CL_DEVICE_NOT_AVAILABLE"},
+                 {-3, "CL_COMPILER_NOT_AVAILABLE"},
+                 {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+                 {-5, "CL_OUT_OF_RESOURCES"},
+                 {-6, "CL_OUT_OF_HOST_MEMORY"},
+                 {-11, "CL_BUILD_PROGRAM_FAILURE"},
+                 {-30, "CL_INVALID_VALUE"},
+                 {-32, "CL_INVALID_PLATFORM"},
+                 {-33, "CL_INVALID_DEVICE"},
+                 {-34, "CL_INVALID_CONTEXT"},
+                 {-36, "CL_INVALID_COMMAND_QUEUE"},
+                 {-38, "CL_INVALID_MEM_OBJECT"},
+                 {-48, "CL_INVALID_KERNEL"},
+                 {-52, "CL_INVALID_KERNEL_ARGS"},
+                 {-54, "CL_INVALID_WORK_GROUP_SIZE"},
+                 {-59, "CL_INVALID_OPERATION"},
+                 {-61, "CL_INVALID_BUFFER_SIZE"},
+                 {-1001, "CL_PLATFORM_NOT_FOUND_KHR"}};
     for (const auto &n : names) {
         if (n.code == err) return n.name;
     }

@@ -56,7 +56,9 @@ std::string utc_timestamp() {
     return buf;
 }
 
-std::string golden_dir_of(const Args &args) { return args.get("golden-dir", default_golden_dir()); }
+std::string golden_dir_of(const Args &args) {
+    return args.get("golden-dir", default_golden_dir());
+}
 
 int cmd_run(const Args &args) {
     const RunOptions opts = run_options(args);
@@ -71,16 +73,18 @@ int cmd_run(const Args &args) {
     install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups too
     RunResults results;
     results.runs = run_matrix(ctx, tasks, [console](const RunRecord &r, const MatrixProgress &p) {
-        std::fprintf(console, "%s %-14s %-50s %8.1f ms  %s\n", progress_prefix(p.done, p.total, p.elapsed_s).c_str(),
-                     outcome_name(r.outcome),
-                     (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
-                     r.duration_ms, r.message.c_str());
+        std::fprintf(
+            console, "%s %-14s %-50s %8.1f ms  %s\n", progress_prefix(p.done, p.total, p.elapsed_s).c_str(),
+            outcome_name(r.outcome),
+            (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
+            r.duration_ms, r.message.c_str());
         std::fflush(console);
     });
     release_context(ctx);
     const RunSummary summary = results.summary();
     const int code = run_exit_code(results.runs, opts.strict_xfail);
-    std::fprintf(console, "%d runs: %s; worst %s (exit %d)\n", summary.total, summary.counts_text().c_str(), summary.worst.c_str(), code);
+    std::fprintf(console, "%d runs: %s; worst %s (exit %d)\n", summary.total, summary.counts_text().c_str(),
+                 summary.worst.c_str(), code);
     results.environment = environment_info();
     results.environment["started"] = started;  // when the run began (history ingest dates the run by it)
     if (!opts.shard.empty()) results.environment["shard"] = opts.shard;  // scripts/merge checks the set
@@ -90,7 +94,8 @@ int cmd_run(const Args &args) {
     }
     // Goldens whose generator changed since they were blessed: the provenance a user reads is stale.
     try {
-        results.environment["stale_golden_provenance"] = stale_generator_provenance(Manifest::load(ctx.golden_dir, true));
+        results.environment["stale_golden_provenance"] =
+            stale_generator_provenance(Manifest::load(ctx.golden_dir, true));
     } catch (const Error &e) {
         results.environment["stale_golden_provenance"] = {e.what()};
     }
@@ -148,13 +153,16 @@ int cmd_golden(const Args &args) {
         return 0;
     }
     auto problems = verify_goldens(dir);
-    for (const auto &line : stale_generator_provenance(Manifest::load(dir, true))) problems.push_back(line);
-    for (const auto &p : problems) std::printf("%s\n", p.c_str());
+    for (const auto &line : stale_generator_provenance(Manifest::load(dir, true)))
+        problems.push_back(line);
+    for (const auto &p : problems)
+        std::printf("%s\n", p.c_str());
     if (const std::string note = interrupted_bless_note(dir); !note.empty() && golden_lock_holder(dir) == 0) {
         std::printf("%s\n", note.c_str());
     }
     const size_t n = Manifest::load(dir, true).entries().size();
-    std::printf("%zu goldens in %s: %s\n", n, dir.c_str(), problems.empty() ? "all match the manifest" : "PROBLEMS above");
+    std::printf("%zu goldens in %s: %s\n", n, dir.c_str(),
+                problems.empty() ? "all match the manifest" : "PROBLEMS above");
     return problems.empty() ? 0 : 1;
 }
 
@@ -163,7 +171,8 @@ int cmd_report(const Args &args) {
     try {
         doc = nlohmann::json::parse(read_file(args.get("results")));
     } catch (const nlohmann::json::exception &e) {
-        throw Error(args.get("results") + " is not a results file (" + e.what() + "); pass the file `run --json` wrote");
+        throw Error(args.get("results") + " is not a results file (" + e.what() +
+                    "); pass the file `run --json` wrote");
     }
     write_html_report(RunResults::from_json(doc, args.get("results")), args.get("out"));
     std::printf("report: %s/index.html\n", args.get("out").c_str());
@@ -176,7 +185,8 @@ int cmd_outcomes(const Args &args) {
         return 0;
     }
     std::printf("%-15s %-5s %-8s %s\n", "outcome", "exit", "colour", "meaning (least severe first)");
-    for (const auto &o : outcome_table()) std::printf("%-15s %-5d %-8s %s\n", o.name, o.exit_code, o.colour, o.description);
+    for (const auto &o : outcome_table())
+        std::printf("%-15s %-5d %-8s %s\n", o.name, o.exit_code, o.colour, o.description);
     return 0;
 }
 
@@ -185,9 +195,9 @@ using Handler = int (*)(const Args &);
 // The handler of each command of the table; cli_main checks that every command has one.
 const std::map<std::string, Handler> &handlers() {
     static const std::map<std::string, Handler> h{
-        {"list", cmd_list},   {"describe", cmd_describe}, {"env", cmd_env},       {"run", cmd_run},
-        {"__run-one", cmd_run_one}, {"bless", cmd_bless}, {"golden", cmd_golden}, {"report", cmd_report},
-        {"outcomes", cmd_outcomes}};
+        {"list", cmd_list},     {"describe", cmd_describe}, {"env", cmd_env},
+        {"run", cmd_run},       {"__run-one", cmd_run_one}, {"bless", cmd_bless},
+        {"golden", cmd_golden}, {"report", cmd_report},     {"outcomes", cmd_outcomes}};
     return h;
 }
 
@@ -200,7 +210,9 @@ bool wants_help(const std::vector<std::string> &args) {
 
 }  // namespace
 
-bool cli_has_handler(const std::string &command) { return handlers().count(command) > 0; }
+bool cli_has_handler(const std::string &command) {
+    return handlers().count(command) > 0;
+}
 
 int cli_main(int argc, char **argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -221,7 +233,8 @@ int cli_main(int argc, char **argv) {
             return 0;
         }
         const auto handler = handlers().find(name);
-        if (handler == handlers().end()) throw Error("internal error: command '" + name + "' has no handler; fix cli.cpp");
+        if (handler == handlers().end())
+            throw Error("internal error: command '" + name + "' has no handler; fix cli.cpp");
         const Args parsed = parse_command_args(name, args);
         if (name != "outcomes") {
             profiles();  // validate the embedded profiles.json

@@ -20,18 +20,26 @@ const OptionSpec kJsonFlag{"json", "", "machine-readable JSON on stdout"};
 
 const std::vector<CommandSpec> &commands() {
     static const std::vector<CommandSpec> t{
-        {"list", "", "pipelines x profiles x cases, and whether each profile can run here",
+        {"list",
+         "",
+         "pipelines x profiles x cases, and whether each profile can run here",
          "Lists pipelines x profiles x cases and whether each profile can run here\n"
          "(an OpenCL platform and device found, a CUDA driver present, or why not).",
          {kJsonFlag}},
-        {"describe", "<pipeline>", "inputs, outputs, types, params, profiles, tolerance, cases",
+        {"describe",
+         "<pipeline>",
+         "inputs, outputs, types, params, profiles, tolerance, cases",
          "Inputs, outputs, types, scalar params, profiles with their targets, tolerance and cases.",
          {kJsonFlag}},
-        {"env", "", "Halide version, host CPU, OpenCL platforms/devices, CUDA driver",
+        {"env",
+         "",
+         "Halide version, host CPU, OpenCL platforms/devices, CUDA driver",
          "Halide version, host CPU and features, OS, compiler, every OpenCL platform and device\n"
          "(version, driver version, extensions, memory sizes) and the CUDA driver.",
          {kJsonFlag}},
-        {"run", "", "run cases in child processes, compare with goldens",
+        {"run",
+         "",
+         "run cases in child processes, compare with goldens",
          "Runs every selected pipeline x profile x case in its own child process and compares the\n"
          "outputs with the goldens. Filters take comma-separated names and globs, e.g. --pipeline\n"
          "'blur*,sobel' (default: all). Prints one line per run and a summary (on stderr with --json -);\n"
@@ -40,34 +48,49 @@ const std::vector<CommandSpec> &commands() {
          {{"pipeline", "P", "only these pipelines: names and globs, comma-separated ('blur*,sobel')"},
           {"profile", "T", "only these profiles ('opencl*', 'cpu,host')"},
           {"case", "C", "only these cases ('small,odd')"},
-          {"mode", "M", "buffer mode: host (Halide copies; default), device (inputs pre-copied, outputs\n"
-                        "read back by the harness), wrapped-host-visible / wrapped-device-only (cl_mem made by\n"
-                        "the harness with and without host access), or all; a mode a profile cannot do is SKIP"},
+          {"mode", "M",
+           "buffer mode: host (Halide copies; default), device (inputs pre-copied, outputs\n"
+           "read back by the harness), wrapped-host-visible / wrapped-device-only (cl_mem made by\n"
+           "the harness with and without host access), or all; a mode a profile cannot do is SKIP"},
           {"json", "FILE", "write {environment, runs, summary} to FILE; '-' writes it to stdout"},
           {"junit", "FILE", "write JUnit XML (one testcase per run) to FILE, for CI test reports"},
           {"timeout", "SECONDS", "per run (default 60); the child's whole process group is killed"},
           {"repeats", "N", "calls that must be bit-identical, each with its own output canary (default 3)"},
           {"fallback", "cpu", "when a GPU run does not PASS, also run the cpu variant as a separate record"},
           kGoldenDir,
-          {"artifacts", "DIR", "keep the outputs (.npy) and golden/output/diff PNGs of failed runs\n"
-                               "(default with --report: <report dir>/artifacts, so the report shows them)"},
+          {"artifacts", "DIR",
+           "keep the outputs (.npy) and golden/output/diff PNGs of failed runs\n"
+           "(default with --report: <report dir>/artifacts, so the report shows them)"},
           {"report", "DIR", "write an HTML report to DIR/index.html"},
-          {"xfail", "FILE", "known failures of a device or driver (default <golden-dir>/xfail.json):\n"
-                            "a matching failure is XFAIL, a matching pass XPASS"},
+          {"xfail", "FILE",
+           "known failures of a device or driver (default <golden-dir>/xfail.json):\n"
+           "a matching failure is XFAIL, a matching pass XPASS"},
           {"strict-xfail", "", "an XPASS makes the exit code 1"},
-          {"fail-on-output", "REGEX", "POSIX extended regex: a PASS or TEARDOWN_FAULT whose child printed a\n"
-                                      "matching line is FAIL (e.g. oclgrind's 'Invalid read' reports)"},
+          {"fail-on-output", "REGEX",
+           "POSIX extended regex: a PASS or TEARDOWN_FAULT whose child printed a\n"
+           "matching line is FAIL (e.g. oclgrind's 'Invalid read' reports)"},
           {"jobs", "N", "runs at once (default: one per core); lines print as runs finish, [n/N elapsed]"},
           {"gpu-jobs", "K", "runs at once on one GPU device (default 1)"},
           {"shard", "i/n", "only shard i of n: a partition by test name, the same on every machine"},
           {"flake-retries", "N", "re-runs of an unexpected failure (default 1, 0 = none); one that passes is FLAKE"},
           {"baseline", "FILE", "expected failures and flakes (from --baseline-out): only new failures fail"},
           {"baseline-out", "FILE", "write this run's failures and flakes as a baseline"}}},
-        {"__run-one", "", "the child side of run: one case, record written before a normal exit", "",
-         {{"pipeline", "P", ""}, {"profile", "T", ""}, {"case", "C", ""}, {"mode", "M", ""}, kGoldenDir,
-          {"record", "FILE", ""}, {"artifacts", "DIR", ""}, {"repeats", "N", ""}},
+        {"__run-one",
+         "",
+         "the child side of run: one case, record written before a normal exit",
+         "",
+         {{"pipeline", "P", ""},
+          {"profile", "T", ""},
+          {"case", "C", ""},
+          {"mode", "M", ""},
+          kGoldenDir,
+          {"record", "FILE", ""},
+          {"artifacts", "DIR", ""},
+          {"repeats", "N", ""}},
          true},
-        {"bless", "", "write goldens from the cpu profile (checked against the reference)",
+        {"bless",
+         "",
+         "write goldens from the cpu profile (checked against the reference)",
          "Runs the cpu profile, checks each result against the spec's plain C++ reference and only\n"
          "then writes golden/<p>/<case>.npy and golden/MANIFEST.json, as one transaction, under a lock\n"
          "on the golden directory (a bless interrupted earlier is completed or discarded first).",
@@ -76,16 +99,22 @@ const std::vector<CommandSpec> &commands() {
           {"case", "C", "only this case"},
           kGoldenDir,
           {"wait", "SECONDS", "wait up to SECONDS for another bless of the directory (default 0: fail at once)"}}},
-        {"golden", "verify|recover", "check goldens against golden/MANIFEST.json, or finish a killed bless",
+        {"golden",
+         "verify|recover",
+         "check goldens against golden/MANIFEST.json, or finish a killed bless",
          "verify: checks every golden's sha256, dtype and shape against golden/MANIFEST.json, reports\n"
          "files without entries and goldens whose generator changed since they were blessed. Exit 0 if\n"
          "all good, 1 otherwise. recover: completes a bless that was killed after its commit point, or\n"
          "discards one killed before it (under the bless lock).",
          {kGoldenDir}},
-        {"report", "", "write an HTML report of a results file",
+        {"report",
+         "",
+         "write an HTML report of a results file",
          "Writes DIR/index.html from a results file written by `run --json`.",
          {{"results", "FILE", "the results file"}, {"out", "DIR", "the report directory"}}},
-        {"outcomes", "", "the outcome table: order, exit codes, colours",
+        {"outcomes",
+         "",
+         "the outcome table: order, exit codes, colours",
          "The outcomes of a run, least severe first (the worst of a run decides its exit code), with\n"
          "exit code, colour and meaning.",
          {kJsonFlag}},
@@ -95,7 +124,8 @@ const std::vector<CommandSpec> &commands() {
 
 std::vector<std::string> command_names() {
     std::vector<std::string> names;
-    for (const auto &c : commands()) names.push_back(c.name);
+    for (const auto &c : commands())
+        names.push_back(c.name);
     return names;
 }
 
@@ -114,7 +144,8 @@ namespace {
 std::vector<std::string> synopsis_words(const CommandSpec &command) {
     std::vector<std::string> words;
     if (!command.operands.empty()) words.push_back(command.operands);
-    for (const auto &o : command.options) words.push_back("[--" + o.name + (o.value.empty() ? "" : " " + o.value) + "]");
+    for (const auto &o : command.options)
+        words.push_back("[--" + o.name + (o.value.empty() ? "" : " " + o.value) + "]");
     return words;
 }
 
@@ -122,7 +153,8 @@ std::vector<std::string> synopsis_words(const CommandSpec &command) {
 
 std::string synopsis(const CommandSpec &command) {
     std::string s;
-    for (const auto &w : synopsis_words(command)) s += (s.empty() ? "" : " ") + w;
+    for (const auto &w : synopsis_words(command))
+        s += (s.empty() ? "" : " ") + w;
     return s;
 }
 
@@ -135,8 +167,10 @@ std::string usage_text() {
         const std::string head = c.name + (c.operands.empty() ? "" : " " + c.operands);
         s += "  " + head + std::string(head.size() < 22 ? 22 - head.size() : 1, ' ') + c.summary + "\n";
     }
-    s += "\nEach command has --help; --version prints the harness version and git commit. Exit codes of run (the worst outcome wins, see `aot-harness outcomes`):\n ";
-    for (const auto &o : outcome_table()) s += " " + std::to_string(o.exit_code) + " " + o.name + ",";
+    s += "\nEach command has --help; --version prints the harness version and git commit. Exit codes of run (the worst "
+         "outcome wins, see `aot-harness outcomes`):\n ";
+    for (const auto &o : outcome_table())
+        s += " " + std::to_string(o.exit_code) + " " + o.name + ",";
     s.back() = '.';
     return s + "\n";
 }
@@ -159,7 +193,8 @@ std::string help_text(const CommandSpec &command) {
     for (const auto &o : command.options) {
         const std::string head = "--" + o.name + (o.value.empty() ? "" : " " + o.value);
         std::string text = o.help;  // continuation lines under the first
-        for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1)) text.insert(at + 1, 26, ' ');
+        for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1))
+            text.insert(at + 1, 26, ' ');
         s += "  " + head + std::string(head.size() < 24 ? 24 - head.size() : 1, ' ') + text + "\n";
     }
     return s;
@@ -167,7 +202,8 @@ std::string help_text(const CommandSpec &command) {
 
 CommandOptions command_options(const std::string &command) {
     CommandOptions o;
-    for (const auto &opt : find_command(command).options) (opt.value.empty() ? o.flags : o.with_value).insert(opt.name);
+    for (const auto &opt : find_command(command).options)
+        (opt.value.empty() ? o.flags : o.with_value).insert(opt.name);
     return o;
 }
 
@@ -214,7 +250,8 @@ RunOptions run_options(const Args &args) {
     if (!r.fail_on_output.empty()) OutputPattern check(r.fail_on_output);
     const std::string mode = args.get("mode", "host");
     if (mode == "all") {
-        for (BufferMode m : all_buffer_modes()) r.modes.push_back(buffer_mode_name(m));
+        for (BufferMode m : all_buffer_modes())
+            r.modes.push_back(buffer_mode_name(m));
     } else {
         r.modes = {buffer_mode_name(buffer_mode_from_name(mode))};
     }

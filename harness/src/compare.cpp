@@ -20,7 +20,9 @@ namespace {
 using Kind = Tolerance::Kind;
 const double kInf = std::numeric_limits<double>::infinity();
 
-bool is_float(halide_type_t t) { return t.code == halide_type_float; }
+bool is_float(halide_type_t t) {
+    return t.code == halide_type_float;
+}
 
 template<typename T>
 uint64_t abs_diff_as(const Array &x, const Array &y, size_t i) {
@@ -48,14 +50,16 @@ uint64_t int_abs_diff(const Array &x, const Array &y, size_t i) {
 std::string element_string(const Array &a, size_t i) {
     if (is_float(a.type)) return fmt_num(a.value(i), a.type.bits);
     if (a.type.bits == 64) {
-        return a.type.code == halide_type_int ? std::to_string(a.data<int64_t>()[i]) : std::to_string(a.data<uint64_t>()[i]);
+        return a.type.code == halide_type_int ? std::to_string(a.data<int64_t>()[i]) :
+                                                std::to_string(a.data<uint64_t>()[i]);
     }
     return std::to_string(int64_t(a.value(i)));
 }
 
 std::string coords_string(const std::vector<int> &c) {
     std::string s = "(";
-    for (size_t d = 0; d < c.size(); d++) s += (d ? "," : "") + std::to_string(c[d]);
+    for (size_t d = 0; d < c.size(); d++)
+        s += (d ? "," : "") + std::to_string(c[d]);
     return s + ")";
 }
 
@@ -69,10 +73,10 @@ double psnr_peak(halide_type_t t) {
 // One element pair, with the error measures every tolerance needs.
 struct Pair {
     double e = 0, a = 0;
-    bool nan = false;      // either side is NaN
-    bool inf = false;      // either side is infinite (and neither is NaN)
-    bool equal = false;    // same value (+0 == -0; NaN never equal here)
-    double abs_err = 0;    // exact for integers; inf for inf vs finite; 0 for equal infinities
+    bool nan = false;    // either side is NaN
+    bool inf = false;    // either side is infinite (and neither is NaN)
+    bool equal = false;  // same value (+0 == -0; NaN never equal here)
+    double abs_err = 0;  // exact for integers; inf for inf vs finite; 0 for equal infinities
     uint64_t int_diff = 0;
 };
 
@@ -81,9 +85,12 @@ bool within(const Tolerance &t, const Pair &p, bool nan_equal, halide_type_t typ
     if (p.inf) return p.e == p.a;
     switch (t.kind) {
     case Kind::Exact:
-    case Kind::Psnr: return p.equal;
-    case Kind::Absolute: return p.abs_err <= t.atol;
-    case Kind::AbsRel: return p.abs_err <= t.atol + t.rtol * std::fabs(p.e);
+    case Kind::Psnr:
+        return p.equal;
+    case Kind::Absolute:
+        return p.abs_err <= t.atol;
+    case Kind::AbsRel:
+        return p.abs_err <= t.atol + t.rtol * std::fabs(p.e);
     case Kind::Ulp:
         if (t.ulp < 0) return p.equal;
         if (!is_float(type)) return p.int_diff <= uint64_t(t.ulp);  // an integer's ULP is 1
@@ -174,8 +181,8 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
     const size_t n = expected.elements();
     for (const Array *x : {&expected, &actual}) {
         if (x->bytes.size() != n * x->element_bytes()) {
-            return failed(std::string("malformed ") + (x == &expected ? "golden" : "output") + " array: " +
-                          std::to_string(x->bytes.size()) + " bytes for shape " + shape_string(x->shape));
+            return failed(std::string("malformed ") + (x == &expected ? "golden" : "output") +
+                          " array: " + std::to_string(x->bytes.size()) + " bytes for shape " + shape_string(x->shape));
         }
     }
 
@@ -214,7 +221,8 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
         r.mismatches++;
         if (image) {
             const int x = int(i % size_t(w)), y = int(i / size_t(w) % size_t(h));
-            r.max_edge_distance = std::max(r.max_edge_distance, std::min(std::min(x, w - 1 - x), std::min(y, h - 1 - y)));
+            r.max_edge_distance =
+                std::max(r.max_edge_distance, std::min(std::min(x, w - 1 - x), std::min(y, h - 1 - y)));
         }
         if (p.nan) r.nan_mismatches++;
         if (std::isnan(p.a) && !std::isnan(p.e)) output_nans++;
@@ -249,7 +257,8 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
     }
     const std::string nan_note =
         output_nans ? " (" + std::to_string(output_nans) + " NaN in the output where the golden has none)" : "";
-    const std::string psnr_text = "PSNR " + (std::isfinite(r.psnr_db) ? fmt_fixed2(r.psnr_db) : fmt_num(r.psnr_db)) + " dB";
+    const std::string psnr_text =
+        "PSNR " + (std::isfinite(r.psnr_db) ? fmt_fixed2(r.psnr_db) : fmt_num(r.psnr_db)) + " dB";
 
     switch (tol.kind) {
     case Kind::MismatchFraction: {
@@ -258,7 +267,8 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
         if (r.passed) {
             r.message = outside + "outside " + inner_name + ", within " + tol.name();
         } else if (output_nans) {
-            r.message = outside + "outside " + inner_name + nan_note + ", which " + tol.name() + " never allows" + where;
+            r.message =
+                outside + "outside " + inner_name + nan_note + ", which " + tol.name() + " never allows" + where;
         } else {
             r.message = outside + "outside " + inner_name + ", more than the " + fmt_pct(tol.max_fraction) +
                         "% allowed by " + tol.name() + where;
@@ -274,8 +284,8 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
             r.message = std::to_string(r.nan_mismatches) + " NaN mismatches of " + std::to_string(n) +
                         " elements, which " + tol.name() + " never allows" + nan_note + where;
         } else {
-            r.message = psnr_text + " below " + fmt_num(tol.min_db) + " dB (" + tol.name() + "); " + outside +
-                        "differ" + where;
+            r.message =
+                psnr_text + " below " + fmt_num(tol.min_db) + " dB (" + tol.name() + "); " + outside + "differ" + where;
         }
         break;
     default:

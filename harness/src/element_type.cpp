@@ -30,7 +30,8 @@ const ElementType *find_element_type(const std::string &name) {
 
 std::string supported_element_types() {
     std::string s;
-    for (const auto &e : element_types()) s += (s.empty() ? "" : ", ") + std::string(e.name);
+    for (const auto &e : element_types())
+        s += (s.empty() ? "" : ", ") + std::string(e.name);
     return s;
 }
 

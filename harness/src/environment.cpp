@@ -23,15 +23,16 @@ nlohmann::json host_cpu() {
     std::ifstream f("/proc/cpuinfo");
     std::string line;
     // The features that decide which code Halide's host target emits.
-    static const std::set<std::string> interesting{"sse4_1", "sse4_2", "avx", "avx2", "fma", "f16c",
-                                                   "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
-                                                   "avx512_bf16", "avx512_fp16", "asimd", "asimddp",
-                                                   "fphp", "asimdhp", "sve", "sve2", "i8mm"};
+    static const std::set<std::string> interesting{"sse4_1",      "sse4_2",      "avx",      "avx2",     "fma",
+                                                   "f16c",        "avx512f",     "avx512bw", "avx512vl", "avx512_vnni",
+                                                   "avx512_bf16", "avx512_fp16", "asimd",    "asimddp",  "fphp",
+                                                   "asimdhp",     "sve",         "sve2",     "i8mm"};
     while (std::getline(f, line)) {
         const size_t colon = line.find(':');
         if (colon == std::string::npos) continue;
         std::string key = line.substr(0, colon);
-        while (!key.empty() && (key.back() == '\t' || key.back() == ' ')) key.pop_back();
+        while (!key.empty() && (key.back() == '\t' || key.back() == ' '))
+            key.pop_back();
         const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
         if ((key == "model name" || key == "CPU part") && !cpu.contains("model")) cpu["model"] = value;
         if ((key == "flags" || key == "Features") && !cpu.contains("features")) {
@@ -69,12 +70,13 @@ nlohmann::json environment_info() {
     nlohmann::json variants = nlohmann::json::object();
     const Registry &reg = Registry::instance();
     for (const auto &p : reg.pipelines()) {
-        for (const auto &prof : reg.profiles_of(p)) variants[p + "__" + profile_ident(prof)] = reg.find(p, prof)->metadata->target;
+        for (const auto &prof : reg.profiles_of(p))
+            variants[p + "__" + profile_ident(prof)] = reg.find(p, prof)->metadata->target;
     }
     env["variants"] = variants;
-    for (const char *var : {"HL_OCL_PLATFORM_NAME", "HL_OCL_DEVICE_TYPE", "HL_GPU_DEVICE", "OCL_ICD_VENDORS",
-                            "OCL_ICD_FILENAMES", "HL_VK_DEVICE_TYPE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES",
-                            "VK_INSTANCE_LAYERS"}) {
+    for (const char *var :
+         {"HL_OCL_PLATFORM_NAME", "HL_OCL_DEVICE_TYPE", "HL_GPU_DEVICE", "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES",
+          "HL_VK_DEVICE_TYPE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "VK_INSTANCE_LAYERS"}) {
         if (const char *v = getenv(var)) env["env_vars"][var] = v;
     }
     env["opencl"] = probe_opencl();

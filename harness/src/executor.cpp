@@ -14,7 +14,8 @@ namespace harness {
 void run_parallel(const std::vector<ParallelTask> &tasks, int jobs,
                   const std::function<void(size_t index, int slot)> &run) {
     if (jobs <= 1 || tasks.size() <= 1) {
-        for (size_t i = 0; i < tasks.size(); i++) run(i, 0);
+        for (size_t i = 0; i < tasks.size(); i++)
+            run(i, 0);
         return;
     }
     std::mutex m;
@@ -33,7 +34,8 @@ void run_parallel(const std::vector<ParallelTask> &tasks, int jobs,
     const auto worker = [&](int slot) {
         std::unique_lock<std::mutex> lock(m);
         for (;;) {
-            while (next < tasks.size() && started[next]) next++;
+            while (next < tasks.size() && started[next])
+                next++;
             if (next >= tasks.size() || failure) return;
             const size_t i = pick();
             if (i == tasks.size()) {  // everything left waits for a busy group
@@ -59,9 +61,11 @@ void run_parallel(const std::vector<ParallelTask> &tasks, int jobs,
     };
     const int n = static_cast<int>(std::min<size_t>(static_cast<size_t>(jobs), tasks.size()));
     std::vector<std::thread> threads;
-    for (int s = 1; s < n; s++) threads.emplace_back(worker, s);
+    for (int s = 1; s < n; s++)
+        threads.emplace_back(worker, s);
     worker(0);
-    for (auto &t : threads) t.join();
+    for (auto &t : threads)
+        t.join();
     if (failure) std::rethrow_exception(failure);
 }
 

@@ -32,7 +32,9 @@ bool is_dir(const std::string &p) {
 
 std::string restore_hint(const std::string &relpath, const GoldenEntry *entry) {
     std::string hint = "restore it with `git checkout -- golden/" + relpath + "`";
-    if (entry) hint += " or re-bless with `aot-harness bless --pipeline " + entry->pipeline + " --case " + entry->case_name + "`";
+    if (entry)
+        hint +=
+            " or re-bless with `aot-harness bless --pipeline " + entry->pipeline + " --case " + entry->case_name + "`";
     return hint;
 }
 
@@ -44,8 +46,10 @@ void list_files(const std::string &root, const std::string &rel, std::vector<std
         const std::string name = e->d_name;
         if (name == "." || name == ".." || (rel.empty() && name.rfind(".bless", 0) == 0)) continue;
         const std::string r = rel.empty() ? name : rel + "/" + name;
-        if (is_dir(root + "/" + r)) list_files(root, r, out);
-        else out.push_back(r);
+        if (is_dir(root + "/" + r))
+            list_files(root, r, out);
+        else
+            out.push_back(r);
     }
     closedir(d);
 }
@@ -74,15 +78,16 @@ Array load_verified_golden(const std::string &dir, const Manifest &manifest, con
     std::string bytes;
     if (!entry->stored) {
         if (!reproduced) {
-            throw Error("golden/" + relpath + " is not stored (reproduced at run time by the cpu variant); "
+            throw Error("golden/" + relpath +
+                        " is not stored (reproduced at run time by the cpu variant); "
                         "run the case with `aot-harness run` instead of reading the file");
         }
         bytes = *reproduced;
         if (sha256_hex(bytes) != entry->sha256) {
             throw Error("the cpu variant no longer reproduces golden/" + relpath +
                         " (sha256 differs from golden/MANIFEST.json): the cpu profile's result changed; if that is "
-                        "intended, re-bless with `aot-harness bless --pipeline " + entry->pipeline + " --case " +
-                        entry->case_name + "`");
+                        "intended, re-bless with `aot-harness bless --pipeline " +
+                        entry->pipeline + " --case " + entry->case_name + "`");
         }
     } else {
         if (!read_golden_file(dir, relpath, &bytes)) {

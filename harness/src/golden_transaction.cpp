@@ -37,8 +37,10 @@ void list_files(const std::string &root, const std::string &rel, std::vector<std
         const std::string name = e->d_name;
         if (name == "." || name == "..") continue;
         const std::string r = rel.empty() ? name : rel + "/" + name;
-        if (is_dir(root + "/" + r)) list_files(root, r, out);
-        else out.push_back(r);
+        if (is_dir(root + "/" + r))
+            list_files(root, r, out);
+        else
+            out.push_back(r);
     }
     closedir(d);
 }
@@ -50,8 +52,10 @@ void remove_tree(const std::string &path) {
             const std::string name = e->d_name;
             if (name == "." || name == "..") continue;
             const std::string p = path + "/" + name;
-            if (is_dir(p)) remove_tree(p);
-            else unlink(p.c_str());
+            if (is_dir(p))
+                remove_tree(p);
+            else
+                unlink(p.c_str());
         }
         closedir(d);
     }
@@ -113,7 +117,8 @@ long golden_lock_holder(const std::string &dir) {
 
 GoldenLock::GoldenLock(const std::string &dir, double wait_s) {
     if (const int e = make_dirs(dir)) {
-        throw Error("cannot create the golden dir " + dir + ": " + std::strerror(e) + "; choose a writable --golden-dir");
+        throw Error("cannot create the golden dir " + dir + ": " + std::strerror(e) +
+                    "; choose a writable --golden-dir");
     }
     fd_ = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd_ < 0) throw Error("cannot open the golden dir " + dir + " to lock it: " + std::strerror(errno));
@@ -129,8 +134,9 @@ GoldenLock::GoldenLock(const std::string &dir, double wait_s) {
         if (std::chrono::steady_clock::now() >= deadline) {
             close(fd_);
             const long pid = golden_lock_holder(dir);
-            throw Error(std::string("bless already running (") + (pid > 0 ? "pid " + std::to_string(pid) : "pid unknown") +
-                        ") on " + dir + "; wait for it to finish, or pass --wait SECONDS");
+            throw Error(std::string("bless already running (") +
+                        (pid > 0 ? "pid " + std::to_string(pid) : "pid unknown") + ") on " + dir +
+                        "; wait for it to finish, or pass --wait SECONDS");
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
@@ -183,7 +189,8 @@ void commit_goldens(const std::string &dir, const std::vector<std::pair<std::str
             const std::string path = staging + "/" + rel;
             if (const int e = make_dirs(path.substr(0, path.rfind('/')))) {
                 if (!is_dir(staging)) throw staging_gone("writing " + rel);
-                throw Error("cannot create a directory for " + path + ": " + std::strerror(e) + "; make the golden dir writable");
+                throw Error("cannot create a directory for " + path + ": " + std::strerror(e) +
+                            "; make the golden dir writable");
             }
             write_file_atomic(path, bytes);
         }

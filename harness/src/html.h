@@ -12,20 +12,32 @@ inline std::string html_escape(const std::string &s) {
     out.reserve(s.size() + s.size() / 8);
     for (const char ch : s) {
         switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            case '\t':
-            case '\n':
-            case '\r': out += ch; break;
-            default:
-                if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
-                    out += "\xEF\xBF\xBD";
-                } else {
-                    out += ch;
-                }
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        case '\t':
+        case '\n':
+        case '\r':
+            out += ch;
+            break;
+        default:
+            if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+                out += "\xEF\xBF\xBD";
+            } else {
+                out += ch;
+            }
         }
     }
     return out;

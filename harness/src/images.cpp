@@ -81,7 +81,8 @@ bool write_comparison_pngs(const Array &golden, const Array &output, const std::
             d.px[i * 3] = static_cast<uint8_t>(std::min(255.0, 128 + 127 * std::min(1.0, err * 8)));
             d.px[i * 3 + 1] = d.px[i * 3 + 2] = 0;
         } else {
-            for (int c = 0; c < 3; c++) d.px[i * 3 + c] = static_cast<uint8_t>(d.px[i * 3 + c] / 3);
+            for (int c = 0; c < 3; c++)
+                d.px[i * 3 + c] = static_cast<uint8_t>(d.px[i * 3 + c] / 3);
         }
     }
     write_png(prefix + ".golden.png", g);

@@ -44,8 +44,10 @@ double pattern_value(const Recipe &r, int x, int y, int w, int h) {
         const double tx = w > 1 ? double(x) / (w - 1) : 0.0, ty = h > 1 ? double(y) / (h - 1) : 0.0;
         return r.lo + (r.hi - r.lo) * ((tx + ty) / 2);
     }
-    case Recipe::Kind::Checkerboard: return ((x / r.cell + y / r.cell) % 2) ? r.hi : r.lo;
-    default: return r.lo;
+    case Recipe::Kind::Checkerboard:
+        return ((x / r.cell + y / r.cell) % 2) ? r.hi : r.lo;
+    default:
+        return r.lo;
     }
 }
 
@@ -88,7 +90,8 @@ void fill(Array &a, const Recipe &r, SplitMix64 &rng) {
             throw Error("input recipe " + r.describe() + " is a float recipe for an integer input (" +
                         dtype_name(a.type) + "); use UniformInt");
         }
-        for (size_t i = 0; i < n; i++) p[i] = static_cast<T>(rng.uniform_real(r.lo, r.hi));
+        for (size_t i = 0; i < n; i++)
+            p[i] = static_cast<T>(rng.uniform_real(r.lo, r.hi));
     }
 }
 
@@ -104,8 +107,9 @@ Array load_image(const BufferSpec &spec) {
     const std::string path = dir + "/" + r.file;
     const std::string bytes = read_file(path);
     if (sha256_hex(bytes) != r.file_sha256) {
-        throw Error(path + " is not the file the spec names (sha256 differs); restore it with `git checkout -- golden/inputs/" +
-                    r.file + "`");
+        throw Error(
+            path + " is not the file the spec names (sha256 differs); restore it with `git checkout -- golden/inputs/" +
+            r.file + "`");
     }
     const bool planar = spec.shape.size() == 3;
     if (!(spec.type.code == halide_type_uint && spec.type.bits == 8) || spec.shape.size() < 2 ||
@@ -125,7 +129,8 @@ Array load_image(const BufferSpec &spec) {
     const int c = planar ? 3 : 1;
     const size_t plane = static_cast<size_t>(w) * h;
     for (size_t i = 0; i < plane; i++) {
-        for (int k = 0; k < c; k++) a.bytes[i + plane * k] = px[i * c + k];
+        for (int k = 0; k < c; k++)
+            a.bytes[i + plane * k] = px[i * c + k];
     }
     stbi_image_free(px);
     return a;

@@ -1,7 +1,6 @@
 // Invocation: a compiled variant's arguments bound to a case's buffers (invocation.h).
 #include "harness/invocation.h"
 
-
 #include <algorithm>
 #include <cstring>
 
@@ -59,7 +58,8 @@ std::string runtime_of(const Variant &v) {
 
 std::vector<Array> case_inputs(const CaseSpec &c) {
     std::vector<Array> inputs;
-    for (const auto &b : c.inputs) inputs.push_back(make_input(b));
+    for (const auto &b : c.inputs)
+        inputs.push_back(make_input(b));
     return inputs;
 }
 
@@ -107,8 +107,10 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
         if (kind == halide_argument_kind_input_buffer) args_[i] = input_views_[in++].raw_buffer();
         if (kind == halide_argument_kind_output_buffer) args_[i] = outputs_[out++].view().raw_buffer();
     }
-    for (auto &b : input_views_) input_ptrs_.push_back(&b);
-    for (auto &g : outputs_) output_ptrs_.push_back(&g.view());
+    for (auto &b : input_views_)
+        input_ptrs_.push_back(&b);
+    for (auto &g : outputs_)
+        output_ptrs_.push_back(&g.view());
 }
 
 int Invocation::call_resident() {
@@ -123,7 +125,8 @@ int Invocation::device_sync() {
 }
 
 void Invocation::touch_inputs() {
-    for (auto &b : input_views_) b.set_host_dirty(true);
+    for (auto &b : input_views_)
+        b.set_host_dirty(true);
 }
 
 int Invocation::copy_back_and_release(std::string *error) {
@@ -132,7 +135,8 @@ int Invocation::copy_back_and_release(std::string *error) {
 }
 
 void Invocation::fill_outputs(uint8_t canary) {
-    for (auto &g : outputs_) g.fill(canary);
+    for (auto &g : outputs_)
+        g.fill(canary);
 }
 
 int Invocation::leave_stale_inputs_on_device() {

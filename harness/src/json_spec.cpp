@@ -32,7 +32,8 @@ struct Ctx {
         for (const auto &[k, v] : obj.items()) {
             if (ok.count(k)) continue;
             std::string list;
-            for (const auto &a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+            for (const auto &a : allowed)
+                list += (list.empty() ? "" : ", ") + std::string(a);
             fail(key.empty() ? k : key + "." + k, "unknown key", "use one of: " + list);
         }
     }
@@ -48,17 +49,20 @@ struct Ctx {
         return v.get<int64_t>();
     }
     std::string string(const json &v, const std::string &key) const {
-        if (!v.is_string() || v.get<std::string>().empty()) fail(key, "is " + v.dump() + ", not a non-empty string", "write a \"string\"");
+        if (!v.is_string() || v.get<std::string>().empty())
+            fail(key, "is " + v.dump() + ", not a non-empty string", "write a \"string\"");
         return v.get<std::string>();
     }
     std::vector<int> extents(const json &v, const std::string &key, size_t min_len, size_t max_len) const {
         if (!v.is_array() || v.size() < min_len || v.size() > max_len) {
-            fail(key, "is " + v.dump() + ", not a list of " + std::to_string(min_len) +
-                 (max_len > min_len ? " to " + std::to_string(max_len) : std::string()) + " extents",
+            fail(key,
+                 "is " + v.dump() + ", not a list of " + std::to_string(min_len) +
+                     (max_len > min_len ? " to " + std::to_string(max_len) : std::string()) + " extents",
                  "write e.g. [64, 48]");
         }
         std::vector<int> out;
-        for (size_t i = 0; i < v.size(); i++) out.push_back(static_cast<int>(integer(v[i], key + "[" + std::to_string(i) + "]", 1, 1 << 20)));
+        for (size_t i = 0; i < v.size(); i++)
+            out.push_back(static_cast<int>(integer(v[i], key + "[" + std::to_string(i) + "]", 1, 1 << 20)));
         return out;
     }
 };
@@ -74,23 +78,32 @@ JsonRecipe parse_recipe(const Ctx &cx, const json &j, const std::string &key) {
                     "put the PNG in golden/inputs/ and give its name");
         }
         if (!j.contains("sha256")) {
-            cx.fail(key + ".sha256", "missing", "add the image's sha256 (sha256sum golden/inputs/" + r.recipe.file + ")");
+            cx.fail(key + ".sha256", "missing",
+                    "add the image's sha256 (sha256sum golden/inputs/" + r.recipe.file + ")");
         }
         r.recipe.file_sha256 = cx.string(j["sha256"], key + ".sha256");
-        if (r.recipe.file_sha256.size() != 64 || r.recipe.file_sha256.find_first_not_of("0123456789abcdef") != std::string::npos) {
+        if (r.recipe.file_sha256.size() != 64 ||
+            r.recipe.file_sha256.find_first_not_of("0123456789abcdef") != std::string::npos) {
             cx.fail(key + ".sha256", "is not 64 lower-case hex digits", "paste the output of sha256sum");
         }
         for (const char *k : {"fill", "range", "seed", "cell", "value"}) {
-            if (j.contains(k)) cx.fail(key + "." + k, "given with \"image\"", "remove it (an image input is the file's pixels)");
+            if (j.contains(k))
+                cx.fail(key + "." + k, "given with \"image\"", "remove it (an image input is the file's pixels)");
         }
         return r;
     }
     const std::string fill = j.contains("fill") ? cx.string(j["fill"], key + ".fill") : "uniform";
-    if (fill == "uniform") r.recipe.kind = Recipe::Kind::UniformInt;  // Int or Float by the input's type
-    else if (fill == "gradient") r.recipe.kind = Recipe::Kind::Gradient;
-    else if (fill == "checkerboard") r.recipe.kind = Recipe::Kind::Checkerboard;
-    else if (fill == "constant") r.recipe.kind = Recipe::Kind::Constant;
-    else cx.fail(key + ".fill", "'" + fill + "' is not a fill", "use uniform, gradient, checkerboard, constant (or \"image\")");
+    if (fill == "uniform")
+        r.recipe.kind = Recipe::Kind::UniformInt;  // Int or Float by the input's type
+    else if (fill == "gradient")
+        r.recipe.kind = Recipe::Kind::Gradient;
+    else if (fill == "checkerboard")
+        r.recipe.kind = Recipe::Kind::Checkerboard;
+    else if (fill == "constant")
+        r.recipe.kind = Recipe::Kind::Constant;
+    else
+        cx.fail(key + ".fill", "'" + fill + "' is not a fill",
+                "use uniform, gradient, checkerboard, constant (or \"image\")");
     if (j.contains("range")) {
         const json &rg = j["range"];
         if (!rg.is_array() || rg.size() != 2 || !rg[0].is_number() || !rg[1].is_number() ||
@@ -103,19 +116,22 @@ JsonRecipe parse_recipe(const Ctx &cx, const json &j, const std::string &key) {
         if (fill == "constant") cx.fail(key + ".range", "given for a constant fill", "use \"value\" instead");
     }
     if (j.contains("value")) {
-        if (fill != "constant") cx.fail(key + ".value", "given for a " + fill + " fill", "use \"range\", or \"fill\": \"constant\"");
+        if (fill != "constant")
+            cx.fail(key + ".value", "given for a " + fill + " fill", "use \"range\", or \"fill\": \"constant\"");
         r.recipe.lo = r.recipe.hi = cx.number(j["value"], key + ".value");
         r.has_range = true;
     } else if (fill == "constant") {
         cx.fail(key + ".value", "missing for a constant fill", "add \"value\": 0");
     }
     if (j.contains("seed")) {
-        if (fill != "uniform") cx.fail(key + ".seed", "given for a " + fill + " fill", "remove it (only uniform fills are random)");
+        if (fill != "uniform")
+            cx.fail(key + ".seed", "given for a " + fill + " fill", "remove it (only uniform fills are random)");
         r.recipe.seed = static_cast<uint64_t>(cx.integer(j["seed"], key + ".seed", 0, INT64_MAX));
         r.has_seed = true;
     }
     if (j.contains("cell")) {
-        if (fill != "checkerboard") cx.fail(key + ".cell", "given for a " + fill + " fill", "remove it, or use \"fill\": \"checkerboard\"");
+        if (fill != "checkerboard")
+            cx.fail(key + ".cell", "given for a " + fill + " fill", "remove it, or use \"fill\": \"checkerboard\"");
         r.recipe.cell = static_cast<int>(cx.integer(j["cell"], key + ".cell", 1, 1 << 16));
     }
     return r;
@@ -124,7 +140,8 @@ JsonRecipe parse_recipe(const Ctx &cx, const json &j, const std::string &key) {
 std::map<std::string, JsonRecipe> parse_inputs(const Ctx &cx, const json &j, const std::string &key) {
     if (!j.is_object()) cx.fail(key, "is not an object", "write {\"<input name>\": {\"fill\": ...}}");
     std::map<std::string, JsonRecipe> out;
-    for (const auto &[name, r] : j.items()) out[name] = parse_recipe(cx, r, key + "." + name);
+    for (const auto &[name, r] : j.items())
+        out[name] = parse_recipe(cx, r, key + "." + name);
     return out;
 }
 
@@ -132,8 +149,10 @@ std::map<std::string, double> parse_scalars(const Ctx &cx, const json &j, const 
     if (!j.is_object()) cx.fail(key, "is not an object", "write {\"<scalar name>\": 1.5}");
     std::map<std::string, double> out;
     for (const auto &[name, v] : j.items()) {
-        if (v.is_boolean()) out[name] = v.get<bool>() ? 1 : 0;
-        else out[name] = cx.number(v, key + "." + name);
+        if (v.is_boolean())
+            out[name] = v.get<bool>() ? 1 : 0;
+        else
+            out[name] = cx.number(v, key + "." + name);
     }
     return out;
 }
@@ -141,27 +160,37 @@ std::map<std::string, double> parse_scalars(const Ctx &cx, const json &j, const 
 Tolerance parse_tolerance(const Ctx &cx, const json &j, std::string *reason) {
     const std::string key = "tolerance";
     cx.only_keys(j, key, {"kind", "atol", "rtol", "ulp", "min_db", "max_fraction", "nan_equal", "reason"});
-    if (!j.contains("reason")) cx.fail(key + ".reason", "missing", "say why this tolerance is right, e.g. \"GPU exp differs by a few ULP\"");
+    if (!j.contains("reason"))
+        cx.fail(key + ".reason", "missing", "say why this tolerance is right, e.g. \"GPU exp differs by a few ULP\"");
     *reason = cx.string(j["reason"], key + ".reason");
     if (!j.contains("kind")) cx.fail(key + ".kind", "missing", "use exact, absolute, abs_rel, ulp or psnr");
     const std::string kind = cx.string(j["kind"], key + ".kind");
     auto need = [&](const char *k) {
-        if (!j.contains(k)) cx.fail(key + "." + k, "missing for kind " + kind, "add \"" + std::string(k) + "\": <number>");
+        if (!j.contains(k))
+            cx.fail(key + "." + k, "missing for kind " + kind, "add \"" + std::string(k) + "\": <number>");
         const double v = cx.number(j[k], key + "." + k);
         if (!(v >= 0) || std::isinf(v)) cx.fail(key + "." + k, "is negative or not finite", "write a bound >= 0");
         return v;
     };
     Tolerance t;
-    if (kind == "exact") t = Tolerance::exact();
-    else if (kind == "absolute") t = Tolerance::absolute(need("atol"));
-    else if (kind == "abs_rel") t = Tolerance::abs_rel(need("atol"), need("rtol"));
-    else if (kind == "ulp") t = Tolerance::ulps(static_cast<int64_t>(cx.integer(j.value("ulp", json()), key + ".ulp", 0, 1LL << 40)));
-    else if (kind == "psnr") t = Tolerance::psnr(need("min_db"));
-    else cx.fail(key + ".kind", "'" + kind + "' is not a tolerance kind", "use exact, absolute, abs_rel, ulp or psnr");
+    if (kind == "exact")
+        t = Tolerance::exact();
+    else if (kind == "absolute")
+        t = Tolerance::absolute(need("atol"));
+    else if (kind == "abs_rel")
+        t = Tolerance::abs_rel(need("atol"), need("rtol"));
+    else if (kind == "ulp")
+        t = Tolerance::ulps(static_cast<int64_t>(cx.integer(j.value("ulp", json()), key + ".ulp", 0, 1LL << 40)));
+    else if (kind == "psnr")
+        t = Tolerance::psnr(need("min_db"));
+    else
+        cx.fail(key + ".kind", "'" + kind + "' is not a tolerance kind", "use exact, absolute, abs_rel, ulp or psnr");
     for (const char *k : {"atol", "rtol", "ulp", "min_db"}) {
-        const bool used = (kind == "absolute" && std::string(k) == "atol") || (kind == "abs_rel" && (std::string(k) == "atol" || std::string(k) == "rtol")) ||
+        const bool used = (kind == "absolute" && std::string(k) == "atol") ||
+                          (kind == "abs_rel" && (std::string(k) == "atol" || std::string(k) == "rtol")) ||
                           (kind == "ulp" && std::string(k) == "ulp") || (kind == "psnr" && std::string(k) == "min_db");
-        if (j.contains(k) && !used) cx.fail(key + "." + k, "does not apply to kind " + kind, "remove it or change \"kind\"");
+        if (j.contains(k) && !used)
+            cx.fail(key + "." + k, "does not apply to kind " + kind, "remove it or change \"kind\"");
     }
     if (j.contains("nan_equal")) {
         if (!j["nan_equal"].is_boolean()) cx.fail(key + ".nan_equal", "is not true or false", "write true or false");
@@ -181,9 +210,11 @@ JsonCase parse_case(const Ctx &cx, const json &j, const std::string &key) {
     if (!j.contains("name")) cx.fail(key + ".name", "missing", "give the case a name, e.g. \"small\"");
     c.name = cx.string(j["name"], key + ".name");
     if (c.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos) {
-        cx.fail(key + ".name", "'" + c.name + "' has characters other than a-z 0-9 _ -", "rename it (it becomes a test and a file name)");
+        cx.fail(key + ".name", "'" + c.name + "' has characters other than a-z 0-9 _ -",
+                "rename it (it becomes a test and a file name)");
     }
-    if (j.contains("size") && j.contains("output_shape")) cx.fail(key + ".size", "given with output_shape", "keep one of the two");
+    if (j.contains("size") && j.contains("output_shape"))
+        cx.fail(key + ".size", "given with output_shape", "keep one of the two");
     if (j.contains("size")) c.size = cx.extents(j["size"], key + ".size", 1, 2);
     if (j.contains("output_shape")) c.output_shape = cx.extents(j["output_shape"], key + ".output_shape", 0, 8);
     if (j.contains("inputs")) c.inputs = parse_inputs(cx, j["inputs"], key + ".inputs");
@@ -206,7 +237,8 @@ JsonSpec parse_json_spec(const std::string &text, const std::string &path) {
         std::string what = e.what();
         cx.fail("(file)", "not valid JSON (" + what.substr(what.find(']') + 2) + ")", "fix the syntax");
     }
-    cx.only_keys(j, "", {"format", "summary", "tolerance", "required_extensions", "inputs", "scalars", "cases", "xfail"});
+    cx.only_keys(j, "",
+                 {"format", "summary", "tolerance", "required_extensions", "inputs", "scalars", "cases", "xfail"});
     JsonSpec s;
     s.path = path;
     if (j.contains("format")) cx.integer(j["format"], "format", 1, 1);
@@ -218,7 +250,8 @@ JsonSpec parse_json_spec(const std::string &text, const std::string &path) {
         for (size_t i = 0; i < e.size(); i++) {
             const std::string ext = cx.string(e[i], "required_extensions[" + std::to_string(i) + "]");
             if (ext.rfind("cl_", 0) != 0) {
-                cx.fail("required_extensions[" + std::to_string(i) + "]", "'" + ext + "' is not an OpenCL extension name",
+                cx.fail("required_extensions[" + std::to_string(i) + "]",
+                        "'" + ext + "' is not an OpenCL extension name",
                         "write the name clinfo shows, e.g. cl_khr_fp16");
             }
             s.required_extensions.push_back(ext);
@@ -228,12 +261,15 @@ JsonSpec parse_json_spec(const std::string &text, const std::string &path) {
     if (j.contains("scalars")) s.scalars = parse_scalars(cx, j["scalars"], "scalars");
     if (j.contains("cases")) {
         const json &cs = j["cases"];
-        if (!cs.is_array() || cs.empty()) cx.fail("cases", "is not a non-empty list", "write [{\"name\": \"small\", \"size\": [64, 48]}] or leave it out");
+        if (!cs.is_array() || cs.empty())
+            cx.fail("cases", "is not a non-empty list",
+                    "write [{\"name\": \"small\", \"size\": [64, 48]}] or leave it out");
         std::set<std::string> names;
         for (size_t i = 0; i < cs.size(); i++) {
             const std::string key = "cases[" + std::to_string(i) + "]";
             s.cases.push_back(parse_case(cx, cs[i], key));
-            if (!names.insert(s.cases.back().name).second) cx.fail(key + ".name", "'" + s.cases.back().name + "' appears twice", "give each case its own name");
+            if (!names.insert(s.cases.back().name).second)
+                cx.fail(key + ".name", "'" + s.cases.back().name + "' appears twice", "give each case its own name");
         }
     }
     if (j.contains("xfail")) {

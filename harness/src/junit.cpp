@@ -43,7 +43,9 @@ std::string str(const json &j, const char *key) {
     return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-std::string attr(const char *name, const std::string &value) { return std::string(" ") + name + "=\"" + xml_escape(value) + "\""; }
+std::string attr(const char *name, const std::string &value) {
+    return std::string(" ") + name + "=\"" + xml_escape(value) + "\"";
+}
 
 }  // namespace
 
@@ -64,12 +66,23 @@ std::string xml_escape(const std::string &s) {
             out.append(s, i, n);
         } else {
             switch (s[i]) {
-                case '&': out += "&amp;"; break;
-                case '<': out += "&lt;"; break;
-                case '>': out += "&gt;"; break;
-                case '"': out += "&quot;"; break;
-                case '\'': out += "&apos;"; break;
-                default: out += s[i];
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&apos;";
+                break;
+            default:
+                out += s[i];
             }
         }
         i += n;
@@ -84,12 +97,14 @@ std::string junit_xml(const json &results) {
     std::string cases;
     for (const auto &r : runs) {
         const std::string outcome = str(r, "outcome"), mode = str(r, "mode");
-        const double secs = r.contains("duration_ms") && r["duration_ms"].is_number() ? r["duration_ms"].get<double>() / 1000 : 0;
+        const double secs =
+            r.contains("duration_ms") && r["duration_ms"].is_number() ? r["duration_ms"].get<double>() / 1000 : 0;
         total_s += secs;
         char t[32];
         std::snprintf(t, sizeof t, "%.3f", secs);
         cases += "  <testcase" + attr("classname", str(r, "pipeline") + "." + str(r, "profile")) +
-                 attr("name", str(r, "case") + (mode.empty() ? "" : "/" + mode) + (str(r, "fallback_for").empty() ? "" : " (fallback)")) +
+                 attr("name", str(r, "case") + (mode.empty() ? "" : "/" + mode) +
+                                  (str(r, "fallback_for").empty() ? "" : " (fallback)")) +
                  attr("time", t) + ">\n";
         const std::string msg = outcome + ": " + str(r, "message");
         // As the exit codes say (the outcome table): 0 passes (PASS, XFAIL, XPASS), 77 is skipped, a
@@ -106,18 +121,20 @@ std::string junit_xml(const json &results) {
         } else if (code != 0) {
             const bool error = code != 1 && code != 4;
             counts[error ? "errors" : "failures"]++;
-            cases += std::string("    <") + (error ? "error" : "failure") + attr("message", msg) + attr("type", outcome) + "/>\n";
+            cases += std::string("    <") + (error ? "error" : "failure") + attr("message", msg) +
+                     attr("type", outcome) + "/>\n";
         }
         cases += "    <system-out>" + xml_escape(msg) + "</system-out>\n";
-        if (const std::string tail = str(r, "stderr_tail"); !tail.empty()) cases += "    <system-err>" + xml_escape(tail) + "</system-err>\n";
+        if (const std::string tail = str(r, "stderr_tail"); !tail.empty())
+            cases += "    <system-err>" + xml_escape(tail) + "</system-err>\n";
         cases += "  </testcase>\n";
     }
     char t[32];
     std::snprintf(t, sizeof t, "%.3f", total_s);
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite" + attr("name", "aot-harness run") +
            attr("tests", std::to_string(runs.size())) + attr("failures", std::to_string(counts["failures"])) +
-           attr("errors", std::to_string(counts["errors"])) + attr("skipped", std::to_string(counts["skipped"])) + attr("time", t) +
-           ">\n" + cases + "</testsuite>\n";
+           attr("errors", std::to_string(counts["errors"])) + attr("skipped", std::to_string(counts["skipped"])) +
+           attr("time", t) + ">\n" + cases + "</testsuite>\n";
 }
 
 }  // namespace harness

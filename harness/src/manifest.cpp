@@ -33,9 +33,11 @@ nlohmann::json GoldenEntry::to_json() const {
     nlohmann::json j{{"file", file},   {"pipeline", pipeline}, {"case", case_name}, {"output", output},
                      {"dtype", dtype}, {"shape", shape},       {"sha256", sha256}};
     if (!stored) j["stored"] = false;
-    const std::pair<const char *, const std::string *> provenance[] = {
-        {"profile", &profile}, {"target", &target}, {"halide_version", &halide_version},
-        {"generator_sha256", &generator_sha256}, {"input_recipe", &input_recipe}};
+    const std::pair<const char *, const std::string *> provenance[] = {{"profile", &profile},
+                                                                       {"target", &target},
+                                                                       {"halide_version", &halide_version},
+                                                                       {"generator_sha256", &generator_sha256},
+                                                                       {"input_recipe", &input_recipe}};
     for (const auto &[key, value] : provenance) {
         if (!value->empty()) j[key] = *value;
     }
@@ -100,7 +102,8 @@ Manifest Manifest::load(const std::string &dir, bool allow_missing) {
     std::string text;
     if (!read_golden_file(dir, "MANIFEST.json", &text)) {
         if (allow_missing) return Manifest();
-        throw Error(path + " is missing; restore it with `git checkout -- golden/MANIFEST.json` or bless the pipelines");
+        throw Error(path +
+                    " is missing; restore it with `git checkout -- golden/MANIFEST.json` or bless the pipelines");
     }
     return parse(text, path);
 }
@@ -110,7 +113,8 @@ Manifest Manifest::parse(const std::string &json_text, const std::string &path) 
     try {
         doc = nlohmann::json::parse(json_text);
     } catch (const nlohmann::json::exception &e) {
-        throw Error(path + " is not valid JSON (" + e.what() + "); restore it with `git checkout -- golden/MANIFEST.json`");
+        throw Error(path + " is not valid JSON (" + e.what() +
+                    "); restore it with `git checkout -- golden/MANIFEST.json`");
     }
     if (!doc.is_object() || !doc.contains("goldens") || !doc["goldens"].is_array()) {
         throw Error(path + " has no \"goldens\" array; restore it with `git checkout -- golden/MANIFEST.json`");
@@ -129,7 +133,8 @@ std::string Manifest::text() const {
     std::vector<GoldenEntry> sorted = goldens_;
     std::sort(sorted.begin(), sorted.end(), [](const GoldenEntry &a, const GoldenEntry &b) { return a.file < b.file; });
     nlohmann::json goldens = nlohmann::json::array();
-    for (const auto &e : sorted) goldens.push_back(e.to_json());
+    for (const auto &e : sorted)
+        goldens.push_back(e.to_json());
     const nlohmann::json doc{{"format", 1}, {"goldens", goldens}};
     return doc.dump(2) + "\n";
 }

@@ -47,12 +47,21 @@ using Shapes = std::map<std::string, std::vector<int>>;
 
 double scalar_as_double(const halide_scalar_value_t *v, halide_type_t t) {
     switch (t.code) {
-    case halide_type_float: return t.bits == 64 ? v->u.f64 : v->u.f32;
+    case halide_type_float:
+        return t.bits == 64 ? v->u.f64 : v->u.f32;
     case halide_type_int:
-        return t.bits == 8 ? v->u.i8 : t.bits == 16 ? v->u.i16 : t.bits == 32 ? v->u.i32 : static_cast<double>(v->u.i64);
+        return t.bits == 8  ? v->u.i8 :
+               t.bits == 16 ? v->u.i16 :
+               t.bits == 32 ? v->u.i32 :
+                              static_cast<double>(v->u.i64);
     case halide_type_uint:
-        return t.bits == 1 ? v->u.b : t.bits == 8 ? v->u.u8 : t.bits == 16 ? v->u.u16 : t.bits == 32 ? v->u.u32 : static_cast<double>(v->u.u64);
-    default: return 0;
+        return t.bits == 1  ? v->u.b :
+               t.bits == 8  ? v->u.u8 :
+               t.bits == 16 ? v->u.u16 :
+               t.bits == 32 ? v->u.u32 :
+                              static_cast<double>(v->u.u64);
+    default:
+        return 0;
     }
 }
 
@@ -60,13 +69,19 @@ halide_scalar_value_t scalar_from_double(double d, halide_type_t t) {
     halide_scalar_value_t v;
     std::memset(static_cast<void *>(&v), 0, sizeof v);
     if (t.code == halide_type_float) {
-        if (t.bits == 64) v.u.f64 = d;
-        else v.u.f32 = static_cast<float>(d);
+        if (t.bits == 64)
+            v.u.f64 = d;
+        else
+            v.u.f32 = static_cast<float>(d);
     } else if (t.code == halide_type_int) {
-        if (t.bits == 8) v.u.i8 = static_cast<int8_t>(d);
-        else if (t.bits == 16) v.u.i16 = static_cast<int16_t>(d);
-        else if (t.bits == 32) v.u.i32 = static_cast<int32_t>(d);
-        else v.u.i64 = static_cast<int64_t>(d);
+        if (t.bits == 8)
+            v.u.i8 = static_cast<int8_t>(d);
+        else if (t.bits == 16)
+            v.u.i16 = static_cast<int16_t>(d);
+        else if (t.bits == 32)
+            v.u.i32 = static_cast<int32_t>(d);
+        else
+            v.u.i64 = static_cast<int64_t>(d);
     } else if (t.bits == 1) {
         v.u.b = d != 0;
     } else if (t.bits == 8) {
@@ -158,7 +173,8 @@ std::string bounds_query(const Variant &cpu, const std::map<std::string, double>
     const int err = cpu.argv_call(args.data());
     if (err != 0) {
         std::string msg = take_halide_error();
-        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+        while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' '))
+            msg.pop_back();
         return "bounds query failed (" + (msg.empty() ? "Halide error " + std::to_string(err) : msg) + ")";
     }
     // An input read through a boundary condition on its own bounds (BoundaryConditions::repeat_edge
@@ -176,14 +192,17 @@ std::string bounds_query(const Variant &cpu, const std::map<std::string, double>
         for (int d = 0; d < a.dimensions; d++) {
             if (bufs[i].dim[d].extent <= 0) {
                 int e = d == 2 ? 3 : 2;
-                if (first_out && d < static_cast<int>(first_out->size())) e = (*first_out)[d];
-                else if (!est.empty() && est[0] != -1) e = est[d];
+                if (first_out && d < static_cast<int>(first_out->size()))
+                    e = (*first_out)[d];
+                else if (!est.empty() && est[0] != -1)
+                    e = est[d];
                 shape.push_back(e);
                 continue;
             }
             if (bufs[i].dim[d].min != 0) {
                 return "input '" + std::string(a.name) + "' would need dimension " + std::to_string(d) + " from " +
-                       std::to_string(bufs[i].dim[d].min) + " at this output size (the harness's inputs start at 0: "
+                       std::to_string(bufs[i].dim[d].min) +
+                       " at this output size (the harness's inputs start at 0: "
                        "a read without a boundary condition, or a split wider than the output shifting inwards); "
                        "state other sizes in a JSON spec";
             }
@@ -198,13 +217,14 @@ struct Names {
     std::vector<std::string> inputs, outputs, scalars;
     static std::string list(const std::vector<std::string> &v) {
         std::string s;
-        for (const auto &x : v) s += (s.empty() ? "" : ", ") + x;
+        for (const auto &x : v)
+            s += (s.empty() ? "" : ", ") + x;
         return s.empty() ? "(none)" : s;
     }
 };
 
-void check_names(const JsonSpec &js, const std::map<std::string, JsonRecipe> &inputs, const std::map<std::string, double> &scalars,
-                 const std::string &key, const Names &names) {
+void check_names(const JsonSpec &js, const std::map<std::string, JsonRecipe> &inputs,
+                 const std::map<std::string, double> &scalars, const std::string &key, const Names &names) {
     for (const auto &[n, r] : inputs) {
         if (std::find(names.inputs.begin(), names.inputs.end(), n) == names.inputs.end()) {
             json_spec_error(js.path, key + "inputs." + n, "the generator has no input buffer '" + n + "'",
@@ -271,7 +291,8 @@ size_t elements(const Shapes &s) {
     size_t n = 0;
     for (const auto &[k, v] : s) {
         size_t e = 1;
-        for (int x : v) e *= static_cast<size_t>(x);
+        for (int x : v)
+            e *= static_cast<size_t>(x);
         n += e;
     }
     return n;
@@ -286,14 +307,16 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const Variant *cpu) {
     JsonSpec js;
     const bool has_json = !src.json_text.empty();
     if (has_json) js = parse_json_spec(src.json_text, src.json_path);
-    spec.summary = has_json && !js.summary.empty() ? js.summary
-                   : has_json ? "JSON spec " + src.json_path : "cases from the generator's metadata (no spec)";
+    spec.summary = has_json && !js.summary.empty() ? js.summary :
+                   has_json                        ? "JSON spec " + src.json_path :
+                                                     "cases from the generator's metadata (no spec)";
     spec.spec_source = has_json ? src.json_path : "generator metadata";
     spec.required_extensions = js.required_extensions;
     spec.xfail = js.xfail;
     if (!js.xfail.empty()) {
         nlohmann::json doc{{"format", 1}, {"xfail", js.xfail}};
-        for (auto &e : doc["xfail"]) e["pipeline"] = spec.name;
+        for (auto &e : doc["xfail"])
+            e["pipeline"] = spec.name;
         for (const auto &e : XfailList::parse(doc.dump(), src.json_path + " (xfail)").entries()) {
             XfailList::stated_by_specs().push_back(e);
         }
@@ -308,9 +331,12 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const Variant *cpu) {
     std::vector<const halide_filter_argument_t *> outs;
     for (int i = 0; i < md->num_arguments; i++) {
         const halide_filter_argument_t &a = md->arguments[i];
-        if (a.kind == halide_argument_kind_input_scalar) names.scalars.push_back(a.name);
-        else if (a.kind == halide_argument_kind_input_buffer) names.inputs.push_back(a.name);
-        else names.outputs.push_back(a.name), outs.push_back(&a);
+        if (a.kind == halide_argument_kind_input_scalar)
+            names.scalars.push_back(a.name);
+        else if (a.kind == halide_argument_kind_input_buffer)
+            names.inputs.push_back(a.name);
+        else
+            names.outputs.push_back(a.name), outs.push_back(&a);
     }
     if (has_json) {
         check_names(js, js.inputs, js.scalars, "", names);
@@ -330,7 +356,8 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const Variant *cpu) {
     auto add = [&](const std::string &name, bool nightly, const Shapes &shapes, const JsonCase *jc) {
         for (const auto &c : spec.cases) {
             bool same = true;
-            for (const auto &o : c.outputs) same &= shapes.at(o.name) == o.shape;
+            for (const auto &o : c.outputs)
+                same &= shapes.at(o.name) == o.shape;
             if (same && !jc) return;  // identical to an earlier derived case
         }
         CaseSpec c;
@@ -350,8 +377,8 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const Variant *cpu) {
                 if (!jc.output_shape.empty()) {
                     if (static_cast<int>(jc.output_shape.size()) != a->dimensions) {
                         json_spec_error(src.json_path, "cases[" + std::to_string(i) + "].output_shape",
-                                        "has " + std::to_string(jc.output_shape.size()) + " extents, output '" + a->name +
-                                            "' has " + std::to_string(a->dimensions) + " dimensions",
+                                        "has " + std::to_string(jc.output_shape.size()) + " extents, output '" +
+                                            a->name + "' has " + std::to_string(a->dimensions) + " dimensions",
                                         "give one extent per dimension");
                     }
                     shapes[a->name] = jc.output_shape;
@@ -378,11 +405,13 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const Variant *cpu) {
     }
     if (spec.cases.empty()) {
         std::string all;
-        for (const auto &d : dropped) all += (all.empty() ? "" : "; ") + d;
+        for (const auto &d : dropped)
+            all += (all.empty() ? "" : "; ") + d;
         throw Error("pipeline " + spec.name + ": no case could be made from the generator's metadata (" + all +
                     "); state cases with sizes in a JSON spec (SPEC <file>.json)");
     }
-    for (const auto &d : dropped) spec.summary += "; dropped case " + d;
+    for (const auto &d : dropped)
+        spec.summary += "; dropped case " + d;
     return spec;
 }
 

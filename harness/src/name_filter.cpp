@@ -15,7 +15,8 @@ NameFilter::NameFilter(const std::string &option, const std::string &spec) : opt
         const size_t comma = spec.find(',', start);
         const std::string p = spec.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (p.empty()) {
-            throw Error(option + " '" + spec + "' has an empty name in its list; write names or globs separated by single commas");
+            throw Error(option + " '" + spec +
+                        "' has an empty name in its list; write names or globs separated by single commas");
         }
         patterns_.push_back(p);
         if (comma == std::string::npos) break;
@@ -31,9 +32,11 @@ bool NameFilter::matches(const std::string &name) const {
 
 void NameFilter::check_each_matches(const std::vector<std::string> &names, const std::string &what) const {
     for (const auto &p : patterns_) {
-        if (std::none_of(names.begin(), names.end(), [&](const std::string &n) { return fnmatch(p.c_str(), n.c_str(), 0) == 0; })) {
+        if (std::none_of(names.begin(), names.end(),
+                         [&](const std::string &n) { return fnmatch(p.c_str(), n.c_str(), 0) == 0; })) {
             std::string known;
-            for (const auto &n : names) known += (known.empty() ? "" : ", ") + n;
+            for (const auto &n : names)
+                known += (known.empty() ? "" : ", ") + n;
             throw Error(option_ + " '" + p + "' matches no " + what + "; known: " + known +
                         " (comma-separated names and globs like 'blur*' work)");
         }

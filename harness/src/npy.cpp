@@ -23,7 +23,8 @@ namespace {
 
 const char kMagic[] = "\x93NUMPY";
 const size_t kMagicLen = 6;
-const char kFixHint[] = "re-bless with `aot-harness bless` or re-save it with numpy.save as a little-endian C-order array";
+const char kFixHint[] =
+    "re-bless with `aot-harness bless` or re-save it with numpy.save as a little-endian C-order array";
 
 [[noreturn]] void fail(const std::string &what, const std::string &problem) {
     throw Error(what + ": " + problem + "; " + kFixHint);
@@ -87,7 +88,8 @@ private:
     [[noreturn]] void bad(const std::string &problem) { fail(what_, "malformed .npy header: " + problem); }
     char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
     void skip_ws() {
-        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r')) pos_++;
+        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
+            pos_++;
     }
     void expect(char c) {
         skip_ws();
@@ -150,19 +152,19 @@ private:
 halide_type_t type_of_descr(const std::string &descr, const std::string &what) {
     if (descr.size() < 2) fail(what, "unsupported dtype '" + descr + "'");
     const char order = descr[0];
-    const std::string kind_size = (order == '<' || order == '>' || order == '|' || order == '=') ? descr.substr(1) : descr;
+    const std::string kind_size =
+        (order == '<' || order == '>' || order == '|' || order == '=') ? descr.substr(1) : descr;
     for (const auto &d : element_types()) {
         if (kind_size != d.npy) continue;
         const bool multi_byte = d.type.bits > 8;
         if (multi_byte && order == '>') fail(what, "big-endian dtype '" + descr + "' is not supported");
-        if (multi_byte && order == '=' && !host_is_little_endian()) fail(what, "native-endian dtype on a big-endian host");
+        if (multi_byte && order == '=' && !host_is_little_endian())
+            fail(what, "native-endian dtype on a big-endian host");
         if (multi_byte && order != '<' && order != '=') fail(what, "dtype '" + descr + "' has no byte order");
         return d.type;
     }
-    fail(what, "unsupported dtype '" + descr +
-                   "' (supported: bool, uint8/16/32/64, int8/16/32/64, float32, float64)");
+    fail(what, "unsupported dtype '" + descr + "' (supported: bool, uint8/16/32/64, int8/16/32/64, float32, float64)");
 }
-
 
 }  // namespace
 
@@ -209,7 +211,8 @@ Array npy_decode(const std::string &bytes, const std::string &what) {
     const size_t header_start = kMagicLen + 2 + len_bytes;
     if (bytes.size() < header_start) fail(what, "truncated header (no header length)");
     size_t header_len = 0;
-    for (size_t k = 0; k < len_bytes; k++) header_len |= size_t(static_cast<unsigned char>(bytes[8 + k])) << (8 * k);
+    for (size_t k = 0; k < len_bytes; k++)
+        header_len |= size_t(static_cast<unsigned char>(bytes[8 + k])) << (8 * k);
     if (bytes.size() - header_start < header_len) {
         fail(what, "truncated header (needs " + std::to_string(header_len) + " bytes, file has " +
                        std::to_string(bytes.size() - header_start) + ")");
@@ -249,8 +252,12 @@ Array npy_decode(const std::string &bytes, const std::string &what) {
     return a;
 }
 
-Array npy_load(const std::string &path) { return npy_decode(read_file(path), path); }
+Array npy_load(const std::string &path) {
+    return npy_decode(read_file(path), path);
+}
 
-void npy_save(const std::string &path, const Array &a) { write_file_atomic(path, npy_encode(a)); }
+void npy_save(const std::string &path, const Array &a) {
+    write_file_atomic(path, npy_encode(a));
+}
 
 }  // namespace harness

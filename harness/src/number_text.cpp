@@ -30,7 +30,8 @@ std::string fmt_fixed2(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f", v);
     std::string s = buf;
-    while (s.back() == '0') s.pop_back();
+    while (s.back() == '0')
+        s.pop_back();
     if (s.back() == '.') s.pop_back();
     return s == "-0" ? "0" : s;
 }

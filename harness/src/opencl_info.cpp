@@ -53,7 +53,8 @@ nlohmann::json in_child(const std::function<nlohmann::json()> &fn, const char *w
     std::string text;
     char buf[4096];
     ssize_t n;
-    while ((n = read(fds[0], buf, sizeof buf)) > 0) text.append(buf, static_cast<size_t>(n));
+    while ((n = read(fds[0], buf, sizeof buf)) > 0)
+        text.append(buf, static_cast<size_t>(n));
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -266,15 +267,15 @@ std::string runtime_unavailable_reason(const std::string &runtime, const nlohman
     const char *want_type = std::getenv("HL_OCL_DEVICE_TYPE");
     std::string type_filter = want_type ? want_type : "";
     const bool any_type = type_filter.find("cpu") == std::string::npos &&
-                          type_filter.find("gpu") == std::string::npos &&
-                          type_filter.find("acc") == std::string::npos;
+                          type_filter.find("gpu") == std::string::npos && type_filter.find("acc") == std::string::npos;
     if (!type_filter.empty() && any_type) {
         return "HL_OCL_DEVICE_TYPE='" + type_filter + "' names no device type; use cpu, gpu or acc (or unset it)";
     }
     const nlohmann::json *device = nullptr;
     for (const auto &d : (*platform)["devices"]) {
         const std::string t = d.value("type", "");
-        const bool match = any_type || (type_filter.find("cpu") != std::string::npos && t.find("cpu") != std::string::npos) ||
+        const bool match = any_type ||
+                           (type_filter.find("cpu") != std::string::npos && t.find("cpu") != std::string::npos) ||
                            (type_filter.find("gpu") != std::string::npos && t.find("gpu") != std::string::npos) ||
                            (type_filter.find("acc") != std::string::npos && t.find("accelerator") != std::string::npos);
         if (match && (!device || d.value("compute_units", 0) >= device->value("compute_units", 0))) device = &d;

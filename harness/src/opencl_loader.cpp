@@ -31,8 +31,12 @@ const Loader &loader() {
 
 }  // namespace
 
-const char *opencl_loader_name() { return loader().name; }
+const char *opencl_loader_name() {
+    return loader().name;
+}
 
-void *opencl_symbol(const char *name) { return loader().handle ? dlsym(loader().handle, name) : nullptr; }
+void *opencl_symbol(const char *name) {
+    return loader().handle ? dlsym(loader().handle, name) : nullptr;
+}
 
 }  // namespace harness

@@ -9,11 +9,13 @@ namespace {
 const std::vector<OutcomeInfo> &table() {
     static const std::vector<OutcomeInfo> t = [] {
         std::vector<OutcomeInfo> rows{
-#define HARNESS_OUTCOME_ROW(e, name, code, colour, text, description) {Outcome::e, name, code, colour, text, description, 0},
+#define HARNESS_OUTCOME_ROW(e, name, code, colour, text, description) \
+    {Outcome::e, name, code, colour, text, description, 0},
             HARNESS_OUTCOME_TABLE(HARNESS_OUTCOME_ROW)
 #undef HARNESS_OUTCOME_ROW
         };
-        for (size_t i = 0; i < rows.size(); i++) rows[i].severity = static_cast<int>(i);
+        for (size_t i = 0; i < rows.size(); i++)
+            rows[i].severity = static_cast<int>(i);
         return rows;
     }();
     return t;
@@ -22,8 +24,10 @@ const std::vector<OutcomeInfo> &table() {
 // The record's value at `key`, which must exist and be a string.
 std::string required_string(const nlohmann::json &j, const char *key) {
     const auto it = j.find(key);
-    if (it == j.end()) throw Error(std::string("run record is missing required key \"") + key + "\"; regenerate the record");
-    if (!it->is_string()) throw Error(std::string("run record key \"") + key + "\" must be a string, got " + it->dump());
+    if (it == j.end())
+        throw Error(std::string("run record is missing required key \"") + key + "\"; regenerate the record");
+    if (!it->is_string())
+        throw Error(std::string("run record key \"") + key + "\" must be a string, got " + it->dump());
     return it->get<std::string>();
 }
 
@@ -31,20 +35,24 @@ std::string required_string(const nlohmann::json &j, const char *key) {
 std::string optional_string(const nlohmann::json &j, const char *key, const std::string &fallback = "") {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return fallback;
-    if (!it->is_string()) throw Error(std::string("run record key \"") + key + "\" must be a string, got " + it->dump());
+    if (!it->is_string())
+        throw Error(std::string("run record key \"") + key + "\" must be a string, got " + it->dump());
     return it->get<std::string>();
 }
 
 nlohmann::json optional_object(const nlohmann::json &j, const char *key) {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return nlohmann::json::object();
-    if (!it->is_object()) throw Error(std::string("run record key \"") + key + "\" must be an object, got " + it->dump());
+    if (!it->is_object())
+        throw Error(std::string("run record key \"") + key + "\" must be an object, got " + it->dump());
     return *it;
 }
 
 }  // namespace
 
-const std::vector<OutcomeInfo> &outcome_table() { return table(); }
+const std::vector<OutcomeInfo> &outcome_table() {
+    return table();
+}
 
 const OutcomeInfo &outcome_info(Outcome o) {
     for (const auto &i : table()) {
@@ -60,18 +68,25 @@ const OutcomeInfo *find_outcome(const std::string &name) {
     return nullptr;
 }
 
-const char *outcome_name(Outcome o) { return outcome_info(o).name; }
+const char *outcome_name(Outcome o) {
+    return outcome_info(o).name;
+}
 
 Outcome outcome_from_name(const std::string &name) {
     if (const OutcomeInfo *i = find_outcome(name)) return i->outcome;
     std::string known;
-    for (const auto &i : table()) known += (known.empty() ? "" : ", ") + std::string(i.name);
+    for (const auto &i : table())
+        known += (known.empty() ? "" : ", ") + std::string(i.name);
     throw Error("unknown outcome \"" + name + "\"; expected one of " + known);
 }
 
-int outcome_exit_code(Outcome o) { return outcome_info(o).exit_code; }
+int outcome_exit_code(Outcome o) {
+    return outcome_info(o).exit_code;
+}
 
-int outcome_severity(Outcome o) { return outcome_info(o).severity; }
+int outcome_severity(Outcome o) {
+    return outcome_info(o).severity;
+}
 
 int outcome_name_severity(const std::string &name) {
     const OutcomeInfo *i = find_outcome(name);
@@ -85,8 +100,12 @@ const std::string &worse_outcome_name(const std::string &a, const std::string &b
 nlohmann::json outcome_table_json() {
     nlohmann::json t = nlohmann::json::array();
     for (const auto &i : table()) {
-        t.push_back({{"name", i.name}, {"severity", i.severity}, {"exit_code", i.exit_code}, {"colour", i.colour},
-                     {"text_colour", i.text_colour}, {"description", i.description}});
+        t.push_back({{"name", i.name},
+                     {"severity", i.severity},
+                     {"exit_code", i.exit_code},
+                     {"colour", i.colour},
+                     {"text_colour", i.text_colour},
+                     {"description", i.description}});
     }
     return t;
 }

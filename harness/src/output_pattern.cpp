@@ -25,13 +25,15 @@ size_t stacked_duplication(const std::string &p) {
             size_t j = i + 1;
             if (j < p.size() && p[j] == '^') j++;
             if (j < p.size() && p[j] == ']') j++;
-            while (j < p.size() && p[j] != ']') j++;
+            while (j < p.size() && p[j] != ']')
+                j++;
             i = j;
             prev_dup = false;
         } else if (c == '*' || c == '+' || c == '?' || c == '{') {
             if (prev_dup) return i;
             if (c == '{') {
-                while (i < p.size() && p[i] != '}') i++;
+                while (i < p.size() && p[i] != '}')
+                    i++;
             }
             prev_dup = true;
         } else {
@@ -68,7 +70,8 @@ double expanded_size(const std::string &p, double limit) {
             size_t j = i + 1;
             if (j < p.size() && p[j] == '^') j++;
             if (j < p.size() && p[j] == ']') j++;
-            while (j < p.size() && p[j] != ']') j++;
+            while (j < p.size() && p[j] != ']')
+                j++;
             i = j;
             atom(1);
         } else if (c == '(') {
@@ -85,7 +88,9 @@ double expanded_size(const std::string &p, double limit) {
             const std::string body = p.substr(i + 1, close - i - 1);
             const size_t comma = body.find(',');
             const double m = std::atof(body.substr(0, comma).c_str());
-            const double n = comma == std::string::npos ? m : comma + 1 == body.size() ? m + 1 : std::atof(body.c_str() + comma + 1);
+            const double n = comma == std::string::npos ? m :
+                             comma + 1 == body.size()   ? m + 1 :
+                                                          std::atof(body.c_str() + comma + 1);
             repeat(std::max({m, n, 1.0}));
             i = close;
         } else if (c == '|') {
@@ -119,16 +124,19 @@ OutputPattern::OutputPattern(const std::string &pattern) {
     }
     const size_t stacked = stacked_duplication(pattern);
     if (stacked != std::string::npos) {
-        throw Error("--fail-on-output '" + pattern + "' stacks repetition operators at offset " + std::to_string(stacked) +
+        throw Error("--fail-on-output '" + pattern + "' stacks repetition operators at offset " +
+                    std::to_string(stacked) +
                     " (undefined in POSIX extended regular expressions); write one, e.g. 'a+' for 'a++'");
     }
     if (const size_t at = back_reference(pattern); at != std::string::npos) {
-        throw Error("--fail-on-output '" + pattern + "' has a back-reference at offset " + std::to_string(at) +
-                    " (not POSIX extended; matching it can take exponential time): drop it or escape the digit with []");
+        throw Error(
+            "--fail-on-output '" + pattern + "' has a back-reference at offset " + std::to_string(at) +
+            " (not POSIX extended; matching it can take exponential time): drop it or escape the digit with []");
     }
     constexpr double kMaxStates = 20000;
     if (const double n = expanded_size(pattern, kMaxStates); n > kMaxStates) {
-        throw Error("--fail-on-output '" + pattern + "' expands to more than " + std::to_string(static_cast<long>(kMaxStates)) +
+        throw Error("--fail-on-output '" + pattern + "' expands to more than " +
+                    std::to_string(static_cast<long>(kMaxStates)) +
                     " states (the counts of nested repetitions multiply; the limit keeps it fast and small): "
                     "use smaller {m,n} counts, or '+' / '*'");
     }
@@ -141,8 +149,12 @@ OutputPattern::OutputPattern(const std::string &pattern) {
     }
 }
 
-OutputPattern::~OutputPattern() { regfree(&re_); }
+OutputPattern::~OutputPattern() {
+    regfree(&re_);
+}
 
-bool OutputPattern::search(const std::string &line) const { return regexec(&re_, line.c_str(), 0, nullptr, 0) == 0; }
+bool OutputPattern::search(const std::string &line) const {
+    return regexec(&re_, line.c_str(), 0, nullptr, 0) == 0;
+}
 
 }  // namespace harness

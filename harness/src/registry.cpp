@@ -66,9 +66,11 @@ void Registry::validate() const {
                         "' is not named <pipeline>__<profile>; build it with harness_add_pipeline()");
         }
         bool known_profile = false;
-        for (const auto &p : profiles()) known_profile |= profile_ident(p.name) == v.profile;
+        for (const auto &p : profiles())
+            known_profile |= profile_ident(p.name) == v.profile;
         if (!known_profile) {
-            throw Error("compiled variant '" + v.function_name + "' names no profile of profiles.json; rebuild the harness");
+            throw Error("compiled variant '" + v.function_name +
+                        "' names no profile of profiles.json; rebuild the harness");
         }
         if (!specs_.count(v.pipeline)) {
             throw Error("compiled pipeline '" + v.pipeline + "' has no spec; add generators/" + v.pipeline + "/" +
@@ -88,7 +90,8 @@ void Registry::validate() const {
 std::vector<std::string> Registry::pipelines() const {
     resolve_derived_specs();
     std::vector<std::string> names;
-    for (const auto &[name, spec] : specs_) names.push_back(name);
+    for (const auto &[name, spec] : specs_)
+        names.push_back(name);
     return names;
 }
 
@@ -97,7 +100,8 @@ const PipelineSpec &Registry::spec(const std::string &pipeline) const {
     auto it = specs_.find(pipeline);
     if (it != specs_.end()) return it->second;
     std::string known;
-    for (const auto &n : pipelines()) known += (known.empty() ? "" : ", ") + n;
+    for (const auto &n : pipelines())
+        known += (known.empty() ? "" : ", ") + n;
     throw Error("unknown pipeline '" + pipeline + "'; known pipelines: " + known);
 }
 

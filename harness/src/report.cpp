@@ -27,9 +27,13 @@ namespace report_parts {
 
 using nlohmann::json;
 
-int name_rank(const std::string &name) { return outcome_name_severity(name); }
+int name_rank(const std::string &name) {
+    return outcome_name_severity(name);
+}
 
-bool needs_attention(const std::string &outcome) { return outcome != "PASS" && outcome != "XFAIL" && outcome != "SKIP"; }
+bool needs_attention(const std::string &outcome) {
+    return outcome != "PASS" && outcome != "XFAIL" && outcome != "SKIP";
+}
 
 std::string format_double(double v, const char *fmt) {
     char buf[64];
@@ -104,11 +108,13 @@ std::string render_json(const json &v) {
         if (v.empty()) return "<span class=\"dim\">(none)</span>";
         if (std::none_of(v.begin(), v.end(), [](const json &e) { return e.is_structured(); })) {
             std::string h;
-            for (const auto &e : v) h += "<span class=\"tag\">" + html_escape(scalar_text(e)) + "</span> ";
+            for (const auto &e : v)
+                h += "<span class=\"tag\">" + html_escape(scalar_text(e)) + "</span> ";
             return h;
         }
         std::string h = "<ol class=\"arr\">";
-        for (const auto &e : v) h += "<li>" + render_json(e) + "</li>";
+        for (const auto &e : v)
+            h += "<li>" + render_json(e) + "</li>";
         return h + "</ol>";
     }
     const std::string s = scalar_text(v);
@@ -127,9 +133,11 @@ std::string utc_now() {
 std::string header(const json &env, const json &summary) {
     std::string sub = "generated " + utc_now() + " · " + std::to_string(summary["total"].get<int>()) + " runs";
     for (const char *k : {"halide_version", "platform"}) {
-        if (env.is_object() && env.contains(k)) sub += std::string(" · ") + (k[0] == 'h' ? "Halide " : "") + scalar_text(env[k]);
+        if (env.is_object() && env.contains(k))
+            sub += std::string(" · ") + (k[0] == 'h' ? "Halide " : "") + scalar_text(env[k]);
     }
-    if (env.is_object() && env.contains("host_cpu") && env["host_cpu"].is_object() && env["host_cpu"].contains("model")) {
+    if (env.is_object() && env.contains("host_cpu") && env["host_cpu"].is_object() &&
+        env["host_cpu"].contains("model")) {
         sub += " · " + scalar_text(env["host_cpu"]["model"]);
     }
     const std::string worst = summary["worst"].get<std::string>();
@@ -150,25 +158,31 @@ std::string summary_bar(const json &summary) {
     std::string bar = "<div class=\"bar\">", chips;
     for (const auto &n : names) {
         const int c = summary[n].get<int>();
-        bar += "<span class=\"" + css_class(n) + "\" style=\"width:" + format_double(100.0 * c / std::max(total, 1), "%.3f") +
-               "%\" title=\"" + html_escape(n) + ": " + std::to_string(c) + "\"></span>";
+        bar += "<span class=\"" + css_class(n) +
+               "\" style=\"width:" + format_double(100.0 * c / std::max(total, 1), "%.3f") + "%\" title=\"" +
+               html_escape(n) + ": " + std::to_string(c) + "\"></span>";
         chips += chip(n, n + " " + std::to_string(c));
     }
     return bar + "</div><div>" + chips + chip("OTHER", "total " + std::to_string(total)) + "</div>";
 }
 
-std::string badge_label(const RunView &r, bool show_mode) { return r.case_name + (show_mode ? " · " + r.mode : ""); }
+std::string badge_label(const RunView &r, bool show_mode) {
+    return r.case_name + (show_mode ? " · " + r.mode : "");
+}
 
 // Failures and regressions, worst first, each in full.
-std::string failures_section(const std::vector<RunView> &runs, bool show_mode, double scale, const std::string &link_base) {
+std::string failures_section(const std::vector<RunView> &runs, bool show_mode, double scale,
+                             const std::string &link_base) {
     std::vector<RunView> bad;
     for (const auto &r : runs) {
         if (needs_attention(r.outcome)) bad.push_back(r);
     }
-    std::stable_sort(bad.begin(), bad.end(), [](const RunView &a, const RunView &b) { return name_rank(a.outcome) > name_rank(b.outcome); });
+    std::stable_sort(bad.begin(), bad.end(),
+                     [](const RunView &a, const RunView &b) { return name_rank(a.outcome) > name_rank(b.outcome); });
     std::string h = "<h2 id=\"failures\">Failures and regressions (" + std::to_string(bad.size()) + ")</h2>\n";
     if (bad.empty()) h += "<p class=\"dim\">None: every run passed, was skipped, or failed as expected (XFAIL).</p>";
-    for (const auto &r : bad) h += failure_card(r, show_mode, scale, link_base);
+    for (const auto &r : bad)
+        h += failure_card(r, show_mode, scale, link_base);
     return h;
 }
 
@@ -180,18 +194,21 @@ std::string passes_section(const std::vector<RunView> &runs, bool show_mode, dou
     }
     return "<h2 id=\"passes\">Passed, skipped and expected failures (" + std::to_string(rest.size()) +
            ")</h2><p class=\"small\">One line per pipeline × profile; click to expand. Time bars: median per call, "
-           "whisker min–max over the repeats, log scale up to " + duration_text(scale) + ".</p>\n" + folded_groups(rest, show_mode, scale);
+           "whisker min–max over the repeats, log scale up to " +
+           duration_text(scale) + ".</p>\n" + folded_groups(rest, show_mode, scale);
 }
 
 std::string grid(const std::vector<RunView> &runs, bool show_mode) {
     std::vector<std::string> pipelines, profiles;
     for (const auto &r : runs) {
-        if (std::find(pipelines.begin(), pipelines.end(), r.pipeline) == pipelines.end()) pipelines.push_back(r.pipeline);
+        if (std::find(pipelines.begin(), pipelines.end(), r.pipeline) == pipelines.end())
+            pipelines.push_back(r.pipeline);
         if (std::find(profiles.begin(), profiles.end(), r.profile) == profiles.end()) profiles.push_back(r.profile);
     }
     std::sort(profiles.begin(), profiles.end(), profile_less);
     std::string h = "<table class=\"grid\"><thead><tr><th>pipeline</th>";
-    for (const auto &p : profiles) h += html_element("th", "", p);
+    for (const auto &p : profiles)
+        h += html_element("th", "", p);
     h += "</tr></thead><tbody>";
     for (const auto &pipe : pipelines) {  // `runs` is sorted, so pipelines are too
         h += "<tr>" + html_element("th", "", pipe);
@@ -200,12 +217,12 @@ std::string grid(const std::vector<RunView> &runs, bool show_mode) {
             for (const auto &r : runs) {
                 if (r.pipeline != pipe || r.profile != prof) continue;
                 if (worst.empty()) worst = r.outcome;  // worst first
-                cell += "<a class=\"b " + css_class(r.outcome) + "\" href=\"#run-" + std::to_string(r.index) + "\" title=\"" +
-                        html_escape(r.outcome + ": " + r.rec->message) + "\">" + html_escape(badge_label(r, show_mode)) +
-                        "</a>";
+                cell += "<a class=\"b " + css_class(r.outcome) + "\" href=\"#run-" + std::to_string(r.index) +
+                        "\" title=\"" + html_escape(r.outcome + ": " + r.rec->message) + "\">" +
+                        html_escape(badge_label(r, show_mode)) + "</a>";
             }
-            h += cell.empty() ? "<td><span class=\"dim\">–</span></td>"
-                              : "<td class=\"w-" + (known_style(worst) ? worst : "OTHER") + "\">" + cell + "</td>";
+            h += cell.empty() ? "<td><span class=\"dim\">–</span></td>" :
+                                "<td class=\"w-" + (known_style(worst) ? worst : "OTHER") + "\">" + cell + "</td>";
         }
         h += "</tr>";
     }
@@ -224,7 +241,8 @@ void write_html_report(const RunResults &results, const std::string &dir) {
         runs.push_back({i, &r, r.pipeline, r.profile, r.case_name, r.mode, outcome_name(r.outcome)});
     }
     std::stable_sort(runs.begin(), runs.end(), run_less);
-    const bool show_mode = std::any_of(runs.begin(), runs.end(), [&](const RunView &r) { return r.mode != runs[0].mode; });
+    const bool show_mode =
+        std::any_of(runs.begin(), runs.end(), [&](const RunView &r) { return r.mode != runs[0].mode; });
 
     std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -233,15 +251,18 @@ void write_html_report(const RunResults &results, const std::string &dir) {
     page += header(env, summary) + summary_bar(summary) + "\n";
     const std::string out_dir = dir.empty() ? "." : dir;
     if (const int e = make_dirs(out_dir)) {
-        throw Error("cannot write report to " + out_dir + ": " + std::strerror(e) + "; choose a writable --report directory");
+        throw Error("cannot write report to " + out_dir + ": " + std::strerror(e) +
+                    "; choose a writable --report directory");
     }
     char resolved[PATH_MAX];
     const std::string link_base = realpath(out_dir.c_str(), resolved) ? resolved : "";
     const double scale = max_call_ms(runs);
     page += failures_section(runs, show_mode, scale, link_base) + "\n";
-    page += "<h2>Pipelines × profiles</h2>" + (runs.empty() ? "<p class=\"dim\">No runs.</p>" : grid(runs, show_mode)) + "\n";
+    page += "<h2>Pipelines × profiles</h2>" + (runs.empty() ? "<p class=\"dim\">No runs.</p>" : grid(runs, show_mode)) +
+            "\n";
     page += passes_section(runs, show_mode, scale) + "\n";
-    page += "<h2>Environment</h2>" + render_json(env) + "\n<script>" + report_style::kScript + "</script></body></html>\n";
+    page +=
+        "<h2>Environment</h2>" + render_json(env) + "\n<script>" + report_style::kScript + "</script></body></html>\n";
 
     try {
         write_file_atomic(out_dir + "/index.html", page);

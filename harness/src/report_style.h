@@ -10,10 +10,14 @@ namespace harness {
 namespace report_style {
 
 // Whether `name` is an outcome of the table (harness/outcome.h), which gives each its colours.
-inline bool known_style(const std::string &name) { return find_outcome(name) != nullptr; }
+inline bool known_style(const std::string &name) {
+    return find_outcome(name) != nullptr;
+}
 
 // CSS class of an outcome name: "o-<NAME>" for the table's names, "o-OTHER" for any other.
-inline std::string css_class(const std::string &outcome) { return known_style(outcome) ? "o-" + outcome : "o-OTHER"; }
+inline std::string css_class(const std::string &outcome) {
+    return known_style(outcome) ? "o-" + outcome : "o-OTHER";
+}
 
 // The page's stylesheet, less the per-outcome colours.
 constexpr const char *kCss = R"(

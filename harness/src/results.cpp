@@ -9,7 +9,8 @@ namespace harness {
 
 nlohmann::json RunSummary::to_json() const {
     nlohmann::json j = nlohmann::json::object();
-    for (const auto &[name, n] : counts) j[name] = n;
+    for (const auto &[name, n] : counts)
+        j[name] = n;
     j["total"] = total;
     j["worst"] = worst;
     return j;
@@ -17,14 +18,16 @@ nlohmann::json RunSummary::to_json() const {
 
 std::string RunSummary::counts_text() const {
     std::string s;
-    for (const auto &[name, n] : counts) s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+    for (const auto &[name, n] : counts)
+        s += (s.empty() ? "" : ", ") + std::to_string(n) + " " + name;
     return s;
 }
 
 RunSummary summarize(const std::vector<RunRecord> &runs) {
     RunSummary s;
     for (const auto &o : outcome_table()) {
-        const int n = static_cast<int>(std::count_if(runs.begin(), runs.end(), [&](const RunRecord &r) { return r.outcome == o.outcome; }));
+        const int n = static_cast<int>(
+            std::count_if(runs.begin(), runs.end(), [&](const RunRecord &r) { return r.outcome == o.outcome; }));
         if (n > 0) {
             s.counts.emplace_back(o.name, n);
             s.worst = o.name;  // the table is in severity order
@@ -36,7 +39,8 @@ RunSummary summarize(const std::vector<RunRecord> &runs) {
 
 nlohmann::json RunResults::to_json() const {
     nlohmann::json runs_json = nlohmann::json::array();
-    for (const auto &r : runs) runs_json.push_back(r.to_json());
+    for (const auto &r : runs)
+        runs_json.push_back(r.to_json());
     return {{"environment", environment}, {"runs", runs_json}, {"summary", summary().to_json()}};
 }
 

@@ -48,7 +48,8 @@ std::vector<std::string> exec_wrapper() {
     std::vector<std::string> prefix;
     if (const char *wrapper = std::getenv("HARNESS_EXEC_WRAPPER"); wrapper && *wrapper) {
         std::istringstream words(wrapper);
-        for (std::string w; words >> w;) prefix.push_back(w);
+        for (std::string w; words >> w;)
+            prefix.push_back(w);
         if (!prefix.empty() && prefix[0].find('/') == std::string::npos) prefix[0] = find_in_path(prefix[0]);
     }
     return prefix;
@@ -93,14 +94,16 @@ std::vector<RunTask> plan_runs(const RunOptions &opts) {
     }
     pipe_filter.check_each_matches(reg.pipelines(), "pipeline");
     std::vector<std::string> profile_names, case_names;
-    for (const auto &p : profiles()) profile_names.push_back(p.name);
+    for (const auto &p : profiles())
+        profile_names.push_back(p.name);
     prof_filter.check_each_matches(profile_names, "profile");
     std::vector<std::string> pipes;
     for (const auto &p : reg.pipelines()) {
         if (!pipe_filter.matches(p)) continue;
         pipes.push_back(p);
         for (const auto &c : reg.spec(p).cases) {
-            if (std::find(case_names.begin(), case_names.end(), c.name) == case_names.end()) case_names.push_back(c.name);
+            if (std::find(case_names.begin(), case_names.end(), c.name) == case_names.end())
+                case_names.push_back(c.name);
         }
     }
     for (const auto &c : case_filter.patterns()) {
@@ -115,7 +118,8 @@ std::vector<RunTask> plan_runs(const RunOptions &opts) {
             if (!prof_filter.matches(prof)) continue;
             for (const auto &c : reg.spec(p).cases) {
                 if (!case_filter.matches(c.name)) continue;
-                for (const auto &mode : opts.modes) tasks.push_back({p, prof, c.name, mode});
+                for (const auto &mode : opts.modes)
+                    tasks.push_back({p, prof, c.name, mode});
             }
         }
     }
@@ -190,7 +194,8 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
         return r;
     }
     std::string why = pipeline_unavailable_reason(ctx.avail, reg.spec(t.pipeline), t.profile);
-    if (why.empty()) why = buffer_mode_unavailable_reason(buffer_mode_from_name(t.mode), find_profile(t.profile).runtime);
+    if (why.empty())
+        why = buffer_mode_unavailable_reason(buffer_mode_from_name(t.mode), find_profile(t.profile).runtime);
     if (!why.empty()) {
         r.outcome = Outcome::Skip;
         r.message = why;
@@ -198,11 +203,11 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
     }
     ChildCommand cmd;
     cmd.argv = exec_wrapper();
-    for (const std::string &w : {ctx.exe, std::string("__run-one"), std::string("--pipeline"), t.pipeline,
-                                 std::string("--profile"), t.profile, std::string("--case"), t.case_name,
-                                 std::string("--mode"), t.mode, std::string("--golden-dir"), ctx.golden_dir,
-                                 std::string("--repeats"), std::to_string(ctx.opts.repeats), std::string("--record"),
-                                 slot_file(ctx, "record", slot)}) {
+    for (const std::string &w :
+         {ctx.exe, std::string("__run-one"), std::string("--pipeline"), t.pipeline, std::string("--profile"), t.profile,
+          std::string("--case"), t.case_name, std::string("--mode"), t.mode, std::string("--golden-dir"),
+          ctx.golden_dir, std::string("--repeats"), std::to_string(ctx.opts.repeats), std::string("--record"),
+          slot_file(ctx, "record", slot)}) {
         cmd.argv.push_back(w);
     }
     if (!ctx.artifacts.empty()) {
@@ -254,8 +259,8 @@ std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<Ru
     for (const auto &t : tasks) {
         const Profile &p = find_profile(t.profile);
         if (p.is_gpu()) {
-            groups.push_back({p.runtime + ":" + ctx.avail.selected.value(t.profile, nlohmann::json()).dump(),
-                              ctx.opts.gpu_jobs});
+            groups.push_back(
+                {p.runtime + ":" + ctx.avail.selected.value(t.profile, nlohmann::json()).dump(), ctx.opts.gpu_jobs});
         } else {
             groups.push_back({"cpu", ctx.jobs});
         }
@@ -271,13 +276,15 @@ std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<Ru
         progress.done++;
         progress.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (on_record) {
-            for (const auto &r : records) on_record(r, progress);
+            for (const auto &r : records)
+                on_record(r, progress);
         }
         done[i] = std::move(records);
     });
     std::vector<RunRecord> records;
     for (auto &d : done) {
-        for (auto &r : d) records.push_back(std::move(r));
+        for (auto &r : d)
+            records.push_back(std::move(r));
     }
     return records;
 }

@@ -37,7 +37,8 @@ size_t canary_left(const std::vector<std::vector<Array>> &reps, const std::vecto
         bool all = true;
         for (size_t r = 0; r < reps.size() && all; r++) {
             const uint8_t *p = reps[r][o].bytes.data() + i * eb;
-            for (size_t k = 0; k < eb; k++) all &= p[k] == canaries[r];
+            for (size_t k = 0; k < eb; k++)
+                all &= p[k] == canaries[r];
         }
         if (all && count++ == 0) *first = i;
     }
@@ -59,13 +60,15 @@ std::vector<std::string> reproduce_cpu_outputs(const PipelineSpec &spec, const C
         outputs = inv.outputs();
     }
     std::vector<std::string> bytes;
-    for (const auto &o : outputs) bytes.push_back(npy_encode(o));
+    for (const auto &o : outputs)
+        bytes.push_back(npy_encode(o));
     return bytes;
 }
 
 std::string coords_string(const Array &a, size_t i) {
     std::string s;
-    for (int c : a.coords(i)) s += (s.empty() ? "(" : ",") + std::to_string(c);
+    for (int c : a.coords(i))
+        s += (s.empty() ? "(" : ",") + std::to_string(c);
     return s + ")";
 }
 
@@ -95,8 +98,9 @@ std::string verify_repeats(const CaseSpec &c, const std::vector<std::vector<Arra
             if (differ) {
                 return "non-deterministic: repeat " + std::to_string(r + 1) + " of output '" + c.outputs[o].name +
                        "' differs from repeat 1 in " + std::to_string(differ) + " of " + std::to_string(n) +
-                       " elements (first at " + coords_string(a0, first_diff) + ": " + std::to_string(a0.value(first_diff)) +
-                       " then " + std::to_string(reps[r][o].value(first_diff)) + ")";
+                       " elements (first at " + coords_string(a0, first_diff) + ": " +
+                       std::to_string(a0.value(first_diff)) + " then " + std::to_string(reps[r][o].value(first_diff)) +
+                       ")";
             }
         }
     }
@@ -119,7 +123,8 @@ std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec 
                 if (entry && !entry->stored && reproduced.empty()) {
                     reproduced = reproduce_cpu_outputs(spec, c, inputs, is_cpu ? &outputs : nullptr);
                 }
-                goldens.push_back(load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i)));
+                goldens.push_back(
+                    load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i)));
             }
             return goldens;
         } catch (const Error &) {
@@ -145,13 +150,16 @@ RunRecord run_case(const RunRequest &req) {
         find_profile(req.profile);
         const CaseSpec &c = spec.find_case(req.case_name);
         const Variant *v = reg.find(req.pipeline, req.profile);
-        if (!v) throw Error("pipeline " + req.pipeline + " has no " + req.profile + " variant in this build; rebuild with that profile");
+        if (!v)
+            throw Error("pipeline " + req.pipeline + " has no " + req.profile +
+                        " variant in this build; rebuild with that profile");
         r.target = v->metadata->target;
         if (!v->compile_error.empty()) throw Error(compile_error_message(*v));
 
         std::vector<Array> inputs = case_inputs(c);
         std::vector<std::string> input_sums;
-        for (const auto &a : inputs) input_sums.push_back(sha256_hex(std::string(a.bytes.begin(), a.bytes.end())));
+        for (const auto &a : inputs)
+            input_sums.push_back(sha256_hex(std::string(a.bytes.begin(), a.bytes.end())));
         Invocation inv(*v, c, inputs, mode, req.guard);
         static const uint8_t kCanaries[] = {0xCD, 0x32, 0xA7};
         std::vector<uint8_t> canaries;
@@ -182,7 +190,8 @@ RunRecord run_case(const RunRequest &req) {
         r.metrics["repeats"] = reps.size();
         r.metrics["tolerance"] = spec.tolerance.name();
 
-        const std::vector<Array> goldens = load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0), req.profile == "cpu");
+        const std::vector<Array> goldens =
+            load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0), req.profile == "cpu");
         std::string measured;
         for (size_t i = 0; i < c.outputs.size(); i++) {
             const Array &golden = goldens.at(i);
@@ -208,9 +217,9 @@ RunRecord run_case(const RunRequest &req) {
             }
         }
         r.outcome = failure.empty() ? Outcome::Pass : Outcome::Fail;
-        r.message = failure.empty() ? "matches golden: " + measured + "; " +
-                                          std::to_string(reps.size()) + " repeats bit-identical, guards intact"
-                                    : failure + " (" + measured + ")";
+        r.message = failure.empty() ? "matches golden: " + measured + "; " + std::to_string(reps.size()) +
+                                          " repeats bit-identical, guards intact" :
+                                      failure + " (" + measured + ")";
     } catch (const std::exception &e) {
         r.outcome = Outcome::Error;
         r.message = e.what();

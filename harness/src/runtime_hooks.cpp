@@ -16,7 +16,8 @@ std::string last_error;
 void capture_error(void *, const char *msg) {
     std::lock_guard<std::mutex> lock(error_mutex);
     last_error = msg ? msg : "";
-    while (!last_error.empty() && (last_error.back() == '\n' || last_error.back() == ' ')) last_error.pop_back();
+    while (!last_error.empty() && (last_error.back() == '\n' || last_error.back() == ' '))
+        last_error.pop_back();
 }
 
 }  // namespace
@@ -36,4 +37,6 @@ std::string take_halide_error() {
 
 // Halide's runtime only tries "libOpenCL.so"; the harness's one loader (opencl_loader.h) also tries
 // "libOpenCL.so.1", which devices and plain installs ship.
-extern "C" void *halide_opencl_get_symbol(void *, const char *name) { return harness::opencl_symbol(name); }
+extern "C" void *halide_opencl_get_symbol(void *, const char *name) {
+    return harness::opencl_symbol(name);
+}

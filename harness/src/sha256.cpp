@@ -18,7 +18,9 @@ const uint32_t kRound[64] = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-inline uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+inline uint32_t rotr(uint32_t x, int n) {
+    return (x >> n) | (x << (32 - n));
+}
 
 // Processes one 64-byte block into the state h.
 void compress(uint32_t h[8], const unsigned char *block) {
@@ -67,23 +69,28 @@ std::string sha256_hex(const std::string &bytes) {
     const auto *data = reinterpret_cast<const unsigned char *>(bytes.data());
     const size_t n = bytes.size();
     const size_t full = n - n % 64;
-    for (size_t off = 0; off < full; off += 64) compress(h, data + off);
+    for (size_t off = 0; off < full; off += 64)
+        compress(h, data + off);
 
     // Padding: 0x80, zeros, then the message length in bits as a 64-bit big-endian number.
     unsigned char tail[128] = {0};
     const size_t rest = n - full;
-    for (size_t i = 0; i < rest; i++) tail[i] = data[full + i];
+    for (size_t i = 0; i < rest; i++)
+        tail[i] = data[full + i];
     tail[rest] = 0x80;
     const size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
     const uint64_t bits = uint64_t(n) * 8;
-    for (int i = 0; i < 8; i++) tail[tail_len - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
-    for (size_t off = 0; off < tail_len; off += 64) compress(h, tail + off);
+    for (int i = 0; i < 8; i++)
+        tail[tail_len - 1 - i] = static_cast<unsigned char>(bits >> (8 * i));
+    for (size_t off = 0; off < tail_len; off += 64)
+        compress(h, tail + off);
 
     static const char hex[] = "0123456789abcdef";
     std::string out;
     out.reserve(64);
     for (uint32_t word : h) {
-        for (int shift = 28; shift >= 0; shift -= 4) out += hex[(word >> shift) & 0xf];
+        for (int shift = 28; shift >= 0; shift -= 4)
+            out += hex[(word >> shift) & 0xf];
     }
     return out;
 }

@@ -14,7 +14,8 @@ Shard parse_shard(const std::string &spec) {
     if (slash == std::string::npos || slash == 0 || slash + 1 == spec.size()) throw bad("not of the form i/n");
     const std::string a = spec.substr(0, slash), b = spec.substr(slash + 1);
     for (const std::string *part : {&a, &b}) {
-        if (part->size() > 9 || part->find_first_not_of("0123456789") != std::string::npos) throw bad("i and n must be whole numbers");
+        if (part->size() > 9 || part->find_first_not_of("0123456789") != std::string::npos)
+            throw bad("i and n must be whole numbers");
     }
     Shard s;
     s.index = std::atoi(a.c_str());

@@ -15,10 +15,18 @@ std::string Recipe::describe() const {
         s << (kind == Kind::UniformInt ? "uniform_int[" : "uniform_float[") << lo << "," << hi
           << (kind == Kind::UniformInt ? "]" : ")") << " seed=" << seed << " splitmix64";
         break;
-    case Kind::Gradient: s << "gradient[" << lo << "," << hi << "]"; break;
-    case Kind::Checkerboard: s << "checkerboard[" << lo << "," << hi << "] cell=" << cell; break;
-    case Kind::Constant: s << "constant[" << lo << "]"; break;
-    case Kind::Image: s << "image golden/inputs/" << file << " sha256=" << file_sha256.substr(0, 16); break;
+    case Kind::Gradient:
+        s << "gradient[" << lo << "," << hi << "]";
+        break;
+    case Kind::Checkerboard:
+        s << "checkerboard[" << lo << "," << hi << "] cell=" << cell;
+        break;
+    case Kind::Constant:
+        s << "constant[" << lo << "]";
+        break;
+    case Kind::Image:
+        s << "image golden/inputs/" << file << " sha256=" << file_sha256.substr(0, 16);
+        break;
     }
     return s.str();
 }

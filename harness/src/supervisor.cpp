@@ -54,7 +54,8 @@ std::string file_tail(const std::string &path, size_t max_bytes) {
         const size_t nl = s.find('\n');
         if (nl != std::string::npos && nl + 1 < s.size()) s = s.substr(nl + 1);
     }
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.pop_back();
     return s;
 }
 
@@ -92,7 +93,8 @@ RunRecord supervise(const RunRecord &identity, const ChildCommand &cmd) {
 RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
     unlink(cmd.record_path.c_str());
     std::vector<char *> argv;
-    for (const auto &a : cmd.argv) argv.push_back(const_cast<char *>(a.c_str()));
+    for (const auto &a : cmd.argv)
+        argv.push_back(const_cast<char *>(a.c_str()));
     argv.push_back(nullptr);
 
     const double t0 = now_ms();
@@ -151,7 +153,8 @@ RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
         if (have_record) {
             r.outcome = Outcome::TeardownFault;
             r.result_outcome = outcome_name(child.outcome);
-            r.message = "result recorded (" + r.result_outcome + ": " + child.message + "), then died during exit: " + sig;
+            r.message =
+                "result recorded (" + r.result_outcome + ": " + child.message + "), then died during exit: " + sig;
         } else {
             r.outcome = Outcome::Crash;
             r.message = "died before producing a result: " + sig;

@@ -13,19 +13,27 @@ using Kind = Tolerance::Kind;
 
 const char *kind_name(Kind k) {
     switch (k) {
-    case Kind::Exact: return "Exact";
-    case Kind::Absolute: return "Absolute";
-    case Kind::AbsRel: return "AbsRel";
-    case Kind::Ulp: return "Ulp";
-    case Kind::MismatchFraction: return "MismatchFraction";
-    case Kind::Psnr: return "Psnr";
+    case Kind::Exact:
+        return "Exact";
+    case Kind::Absolute:
+        return "Absolute";
+    case Kind::AbsRel:
+        return "AbsRel";
+    case Kind::Ulp:
+        return "Ulp";
+    case Kind::MismatchFraction:
+        return "MismatchFraction";
+    case Kind::Psnr:
+        return "Psnr";
     }
     return "?";
 }
 
 }  // namespace
 
-Tolerance Tolerance::exact() { return Tolerance{}; }
+Tolerance Tolerance::exact() {
+    return Tolerance{};
+}
 
 Tolerance Tolerance::absolute(double atol) {
     if (!(atol >= 0)) throw Error("Tolerance::absolute: atol must be >= 0, got " + fmt_num(atol) + "; fix the spec");
@@ -82,14 +90,23 @@ Tolerance Tolerance::psnr(double min_db) {
 std::string Tolerance::name() const {
     std::string params;
     switch (kind) {
-    case Kind::Exact: break;
-    case Kind::Absolute: params = "atol=" + fmt_num(atol); break;
-    case Kind::AbsRel: params = "atol=" + fmt_num(atol) + ", rtol=" + fmt_num(rtol); break;
-    case Kind::Ulp: params = "n=" + std::to_string(ulp); break;
+    case Kind::Exact:
+        break;
+    case Kind::Absolute:
+        params = "atol=" + fmt_num(atol);
+        break;
+    case Kind::AbsRel:
+        params = "atol=" + fmt_num(atol) + ", rtol=" + fmt_num(rtol);
+        break;
+    case Kind::Ulp:
+        params = "n=" + std::to_string(ulp);
+        break;
     case Kind::MismatchFraction:
         params = "inner=" + (inner ? inner->name() : std::string("Exact")) + ", max_fraction=" + fmt_num(max_fraction);
         break;
-    case Kind::Psnr: params = "min_db=" + fmt_num(min_db); break;
+    case Kind::Psnr:
+        params = "min_db=" + fmt_num(min_db);
+        break;
     }
     if (nan_equal) params += params.empty() ? "nan_equal" : ", nan_equal";
     return std::string(kind_name(kind)) + (params.empty() ? "" : "{" + params + "}");
@@ -98,18 +115,25 @@ std::string Tolerance::name() const {
 nlohmann::json Tolerance::to_json() const {
     nlohmann::json j{{"name", name()}, {"kind", kind_name(kind)}, {"nan_equal", nan_equal}};
     switch (kind) {
-    case Kind::Exact: break;
-    case Kind::Absolute: j["atol"] = num(atol); break;
+    case Kind::Exact:
+        break;
+    case Kind::Absolute:
+        j["atol"] = num(atol);
+        break;
     case Kind::AbsRel:
         j["atol"] = num(atol);
         j["rtol"] = num(rtol);
         break;
-    case Kind::Ulp: j["ulp"] = ulp; break;
+    case Kind::Ulp:
+        j["ulp"] = ulp;
+        break;
     case Kind::MismatchFraction:
         j["inner"] = inner ? inner->to_json() : Tolerance::exact().to_json();
         j["max_fraction"] = num(max_fraction);
         break;
-    case Kind::Psnr: j["min_db"] = num(min_db); break;
+    case Kind::Psnr:
+        j["min_db"] = num(min_db);
+        break;
     }
     return j;
 }

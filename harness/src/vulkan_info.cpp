@@ -65,15 +65,14 @@ struct DriverProperties {
 struct Vulkan11Features {
     int32_t sType = kStructVulkan11Features;
     void *pNext = nullptr;
-    VkBool32 storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16,
-        storageInputOutput16, rest[8];
+    VkBool32 storageBuffer16BitAccess, uniformAndStorageBuffer16BitAccess, storagePushConstant16, storageInputOutput16,
+        rest[8];
 };
 struct Vulkan12Features {
     int32_t sType = kStructVulkan12Features;
     void *pNext = nullptr;
-    VkBool32 samplerMirrorClampToEdge, drawIndirectCount, storageBuffer8BitAccess,
-        uniformAndStorageBuffer8BitAccess, storagePushConstant8, shaderBufferInt64Atomics,
-        shaderSharedInt64Atomics, shaderFloat16, shaderInt8, rest[40];
+    VkBool32 samplerMirrorClampToEdge, drawIndirectCount, storageBuffer8BitAccess, uniformAndStorageBuffer8BitAccess,
+        storagePushConstant8, shaderBufferInt64Atomics, shaderSharedInt64Atomics, shaderFloat16, shaderInt8, rest[40];
 };
 struct Features2 {
     int32_t sType = kStructFeatures2;
@@ -107,11 +106,16 @@ std::string driver_version_string(uint32_t vendor, uint32_t v) {
 
 const char *device_type_name(uint32_t t) {
     switch (t) {
-    case 1: return "integrated-gpu";
-    case 2: return "discrete-gpu";
-    case 3: return "virtual-gpu";
-    case 4: return "cpu";
-    default: return "other";
+    case 1:
+        return "integrated-gpu";
+    case 2:
+        return "discrete-gpu";
+    case 3:
+        return "virtual-gpu";
+    case 4:
+        return "cpu";
+    default:
+        return "other";
     }
 }
 
@@ -141,7 +145,8 @@ nlohmann::json probe_vulkan_here() {
     nlohmann::json out{{"loader", nullptr}, {"devices", nlohmann::json::array()}};
     void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);  // the name Halide's runtime loads
     if (!lib) {
-        out["error"] = "no Vulkan loader (libvulkan.so.1 not found); install libvulkan1 and a driver such as mesa-vulkan-drivers";
+        out["error"] =
+            "no Vulkan loader (libvulkan.so.1 not found); install libvulkan1 and a driver such as mesa-vulkan-drivers";
         return out;
     }
     out["loader"] = "libvulkan.so.1";
@@ -160,7 +165,8 @@ nlohmann::json probe_vulkan_here() {
     auto features2 = sym<GetFeatures2>(lib, "vkGetPhysicalDeviceFeatures2");
     auto memory = sym<GetMemory>(lib, "vkGetPhysicalDeviceMemoryProperties");
     if (!enum_version || !create || !destroy || !enum_devices || !props2 || !features2 || !memory) {
-        out["error"] = "libvulkan.so.1 is older than Vulkan 1.1 (no vkGetPhysicalDeviceFeatures2); install a newer libvulkan1";
+        out["error"] =
+            "libvulkan.so.1 is older than Vulkan 1.1 (no vkGetPhysicalDeviceFeatures2); install a newer libvulkan1";
         return out;
     }
     uint32_t instance_version = 0;
@@ -171,9 +177,11 @@ nlohmann::json probe_vulkan_here() {
     info.pApplicationInfo = &app;
     VkInstance instance = nullptr;
     if (VkResult err = create(&info, nullptr, &instance); err != 0) {
-        out["error"] = "vkCreateInstance failed with VkResult " + std::to_string(err) +
-                       (err == -9 ? " (VK_ERROR_INCOMPATIBLE_DRIVER: no Vulkan driver; install mesa-vulkan-drivers or a GPU driver)"
-                                  : "");
+        out["error"] =
+            "vkCreateInstance failed with VkResult " + std::to_string(err) +
+            (err == -9 ?
+                 " (VK_ERROR_INCOMPATIBLE_DRIVER: no Vulkan driver; install mesa-vulkan-drivers or a GPU driver)" :
+                 "");
         return out;
     }
     uint32_t count = 0;
@@ -216,17 +224,19 @@ nlohmann::json probe_vulkan_here() {
                           {"storageBuffer8BitAccess", f12.storageBuffer8BitAccess != 0},
                           {"storageBuffer16BitAccess", f11.storageBuffer16BitAccess != 0}};
         for (uint32_t i = 0; i < mem.memoryTypeCount && i < 32; i++) {
-            dj["memory_types"].push_back({{"flags", memory_flags(mem.memoryTypes[i].propertyFlags)},
-                                          {"heap", mem.memoryTypes[i].heapIndex}});
+            dj["memory_types"].push_back(
+                {{"flags", memory_flags(mem.memoryTypes[i].propertyFlags)}, {"heap", mem.memoryTypes[i].heapIndex}});
         }
         for (uint32_t i = 0; i < mem.memoryHeapCount && i < 16; i++) {
-            dj["memory_heaps"].push_back({{"bytes", mem.memoryHeaps[i].size},
-                                          {"device_local", (mem.memoryHeaps[i].flags & 1) != 0}});
+            dj["memory_heaps"].push_back(
+                {{"bytes", mem.memoryHeaps[i].size}, {"device_local", (mem.memoryHeaps[i].flags & 1) != 0}});
         }
         out["devices"].push_back(dj);
     }
     destroy(instance, nullptr);
-    if (count == 0) out["error"] = "the Vulkan loader found no physical device (no ICD: install mesa-vulkan-drivers or a GPU driver)";
+    if (count == 0)
+        out["error"] =
+            "the Vulkan loader found no physical device (no ICD: install mesa-vulkan-drivers or a GPU driver)";
     return out;
 }
 
@@ -250,7 +260,8 @@ std::string vulkan_unavailable_reason(const nlohmann::json &vulkan, nlohmann::js
     const std::string want = want_env ? want_env : "";
     static const char *const known[] = {"cpu", "gpu", "integrated-gpu", "discrete-gpu", "virtual-gpu"};
     if (!want.empty() && std::find(std::begin(known), std::end(known), want) == std::end(known)) {
-        return "HL_VK_DEVICE_TYPE='" + want + "' names no device type; use cpu, gpu, integrated-gpu, discrete-gpu or virtual-gpu (or unset it)";
+        return "HL_VK_DEVICE_TYPE='" + want +
+               "' names no device type; use cpu, gpu, integrated-gpu, discrete-gpu or virtual-gpu (or unset it)";
     }
     const nlohmann::json *device = nullptr;
     std::string types;
@@ -326,7 +337,8 @@ std::string vulkan_summary(const nlohmann::json &vk) {
     for (const auto &d : vk.value("devices", nlohmann::json::array())) {
         s += "Vulkan device: " + d.value("name", std::string("?")) + " [" + d.value("type", std::string()) + "], API " +
              d.value("api_version", std::string()) + ", driver " + d.value("driver_name", std::string()) + " " +
-             d.value("driver_version", std::string()) + " (" + d.value("driver_info", std::string()) + ")\n    features:";
+             d.value("driver_version", std::string()) + " (" + d.value("driver_info", std::string()) +
+             ")\n    features:";
         const nlohmann::json features = d.value("features", nlohmann::json::object());  // items() must not outlive it
         for (const auto &[name, on] : features.items()) {
             if (on.get<bool>()) s += " " + name;

@@ -33,8 +33,8 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
     if (!doc.is_object() || !doc.contains("xfail") || !doc["xfail"].is_array()) {
         throw Error(what + " has no \"xfail\" array; see harness/include/harness/xfail.h for the format");
     }
-    static const std::set<std::string> keys{"pipeline", "profile", "case", "mode", "platform",
-                                            "device", "driver", "outcomes", "reason"};
+    static const std::set<std::string> keys{"pipeline", "profile", "case",     "mode",  "platform",
+                                            "device",   "driver",  "outcomes", "reason"};
     XfailList list;
     size_t index = 0;
     for (const auto &e : doc["xfail"]) {
@@ -54,7 +54,9 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
                         throw Error(where + ": field 'outcomes' has unknown outcome '" + name + "'");
                     }
                     if (!is_failure(parsed)) {
-                        throw Error(where + ": field 'outcomes' may list only failures (FAIL, ERROR, CRASH, TEARDOWN_FAULT, TIMEOUT)");
+                        throw Error(
+                            where +
+                            ": field 'outcomes' may list only failures (FAIL, ERROR, CRASH, TEARDOWN_FAULT, TIMEOUT)");
                     }
                     x.outcomes.push_back(name);
                 }
@@ -62,14 +64,22 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
             }
             if (!v.is_string()) throw Error(where + ": field '" + k + "' must be a string");
             const std::string s = v.get<std::string>();
-            if (k == "pipeline") x.pipeline = s;
-            else if (k == "profile") x.profile = s;
-            else if (k == "case") x.case_name = s;
-            else if (k == "mode") x.mode = s;
-            else if (k == "platform") x.platform = s;
-            else if (k == "device") x.device = s;
-            else if (k == "driver") x.driver = s;
-            else x.reason = s;
+            if (k == "pipeline")
+                x.pipeline = s;
+            else if (k == "profile")
+                x.profile = s;
+            else if (k == "case")
+                x.case_name = s;
+            else if (k == "mode")
+                x.mode = s;
+            else if (k == "platform")
+                x.platform = s;
+            else if (k == "device")
+                x.device = s;
+            else if (k == "driver")
+                x.driver = s;
+            else
+                x.reason = s;
         }
         if (x.reason.empty()) throw Error(where + ": missing field 'reason' (say why this failure is expected)");
         list.entries_.push_back(x);
@@ -84,7 +94,8 @@ std::vector<XfailEntry> &XfailList::stated_by_specs() {
 
 XfailList XfailList::load(const std::string &path) {
     XfailList list = access(path.c_str(), F_OK) != 0 ? XfailList() : parse(read_file(path), path);
-    for (const auto &e : stated_by_specs()) list.entries_.push_back(e);
+    for (const auto &e : stated_by_specs())
+        list.entries_.push_back(e);
     return list;
 }
 
@@ -104,7 +115,8 @@ void XfailList::apply(RunRecord &r, const nlohmann::json &device) const {
             r.message = "passed, but golden/xfail.json expects a failure (" + x.reason + "); remove that entry";
         } else {
             bool listed = x.outcomes.empty();
-            for (const auto &o : x.outcomes) listed |= o == outcome_name(r.outcome);
+            for (const auto &o : x.outcomes)
+                listed |= o == outcome_name(r.outcome);
             if (!listed) continue;  // a different failure than the one expected: keep it
             r.result_outcome = outcome_name(r.outcome);
             r.outcome = Outcome::XFail;

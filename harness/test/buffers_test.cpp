@@ -21,7 +21,8 @@ TEST(GuardedArray, ViewCoversExactlyTheShapeAndFillSetsCanary) {
     g.fill(0xCD);
     const Array a = g.interior();
     ASSERT_EQ(a.shape, (std::vector<int>{5, 3, 2}));
-    for (uint8_t b : a.bytes) EXPECT_EQ(b, 0xCD);
+    for (uint8_t b : a.bytes)
+        EXPECT_EQ(b, 0xCD);
     EXPECT_EQ(g.check_guards(), "");
 }
 
@@ -55,7 +56,8 @@ TEST(GuardedArray, WritesOutsideTheShapeAreFound) {
 }
 
 TEST(BufferModes, NamesRoundTripAndUnavailableModesSayWhy) {
-    for (BufferMode m : all_buffer_modes()) EXPECT_EQ(buffer_mode_from_name(buffer_mode_name(m)), m);
+    for (BufferMode m : all_buffer_modes())
+        EXPECT_EQ(buffer_mode_from_name(buffer_mode_name(m)), m);
     EXPECT_THROW(buffer_mode_from_name("zero-copy"), Error);
     EXPECT_EQ(buffer_mode_unavailable_reason(BufferMode::Host, "none"), "");
     EXPECT_NE(buffer_mode_unavailable_reason(BufferMode::Device, "none"), "");

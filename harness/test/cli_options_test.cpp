@@ -12,7 +12,8 @@ namespace harness {
 namespace {
 
 TEST(CliOptions, EveryCommandHasItsOptions) {
-    for (const auto &c : command_names()) EXPECT_NO_THROW(command_options(c)) << c;
+    for (const auto &c : command_names())
+        EXPECT_NO_THROW(command_options(c)) << c;
     EXPECT_THROW(command_options("frobnicate"), Error);
     EXPECT_EQ(command_options("run").flags, std::set<std::string>{"strict-xfail"});
     EXPECT_EQ(command_options("bless").flags, std::set<std::string>{"all"});
@@ -69,18 +70,22 @@ TEST(CliOptions, RunOptions) {
     EXPECT_EQ(d.timeout, 60);
     EXPECT_EQ(d.repeats, 3);
     EXPECT_EQ(d.modes, std::vector<std::string>{"host"});
-    const RunOptions r = run_options(parse_command_args(
-        "run", {"--timeout=5", "--repeats", "2", "--mode", "all", "--fallback", "cpu", "--strict-xfail",
-                "--fail-on-output", "Invalid (read|write)"}));
+    const RunOptions r =
+        run_options(parse_command_args("run", {"--timeout=5", "--repeats", "2", "--mode", "all", "--fallback", "cpu",
+                                               "--strict-xfail", "--fail-on-output", "Invalid (read|write)"}));
     EXPECT_EQ(r.timeout, 5);
     EXPECT_EQ(r.repeats, 2);
     EXPECT_EQ(r.modes.size(), 4u);
     EXPECT_EQ(r.fallback, "cpu");
     EXPECT_TRUE(r.strict_xfail);
     EXPECT_EQ(r.fail_on_output, "Invalid (read|write)");
-    for (std::vector<std::string> bad : {std::vector<std::string>{"--timeout", "0"}, {"--repeats", "nan"},
-                                         {"--mode", "zero-copy"}, {"--fallback", "host"}, {"--fail-on-output", "(x"},
-                                         {"--fail-on-output", "0++"}, {"--fail-on-output", "a*{2}"},
+    for (std::vector<std::string> bad : {std::vector<std::string>{"--timeout", "0"},
+                                         {"--repeats", "nan"},
+                                         {"--mode", "zero-copy"},
+                                         {"--fallback", "host"},
+                                         {"--fail-on-output", "(x"},
+                                         {"--fail-on-output", "0++"},
+                                         {"--fail-on-output", "a*{2}"},
                                          {"--fail-on-output", std::string(1025, 'a')}}) {
         EXPECT_THROW(run_options(parse_command_args("run", bad)), Error) << bad[0] << " " << bad[1];
     }
@@ -111,8 +116,8 @@ TEST(CliOptions, FailOnOutputRejectsPatternsThatExplodeInTimeOrMemory) {
 }
 
 TEST(CliOptions, FailOnOutputAcceptsOclgrindsPatternAndEscapedOrBracketedSymbols) {
-    for (const char *ok : {"Invalid (read|write)|[Dd]ata race|Uninitiali[sz]ed|[Oo]clgrind.*(error|Error)",
-                           "a\\++", "[+*]+", "x{2}y?", "[]+]*"}) {
+    for (const char *ok : {"Invalid (read|write)|[Dd]ata race|Uninitiali[sz]ed|[Oo]clgrind.*(error|Error)", "a\\++",
+                           "[+*]+", "x{2}y?", "[]+]*"}) {
         EXPECT_NO_THROW(run_options(parse_command_args("run", {"--fail-on-output", ok}))) << ok;
     }
 }

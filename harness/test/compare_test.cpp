@@ -22,15 +22,24 @@ template<typename T>
 Array make(const char *dtype, const std::vector<T> &values, std::vector<int> shape = {}) {
     if (shape.empty()) shape = {int(values.size())};
     Array a(dtype_from_name(dtype), shape);
-    for (size_t i = 0; i < values.size(); i++) a.data<T>()[i] = values[i];
+    for (size_t i = 0; i < values.size(); i++)
+        a.data<T>()[i] = values[i];
     return a;
 }
 
-Array f32(const std::vector<float> &v, std::vector<int> shape = {}) { return make<float>("float32", v, shape); }
-Array f64(const std::vector<double> &v) { return make<double>("float64", v); }
-Array u8(const std::vector<uint8_t> &v) { return make<uint8_t>("uint8", v); }
+Array f32(const std::vector<float> &v, std::vector<int> shape = {}) {
+    return make<float>("float32", v, shape);
+}
+Array f64(const std::vector<double> &v) {
+    return make<double>("float64", v);
+}
+Array u8(const std::vector<uint8_t> &v) {
+    return make<uint8_t>("uint8", v);
+}
 
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string &s, const std::string &part) {
+    return s.find(part) != std::string::npos;
+}
 
 TEST(Compare, ExactPassAndFail) {
     const CompareResult same = compare(u8({1, 5, 9, 200}), u8({1, 5, 9, 200}), Tolerance::exact());
@@ -72,13 +81,16 @@ TEST(Compare, AbsRelPassAndFail) {
 
 TEST(Compare, MessageFormat) {
     Array e(dtype_from_name("float32"), {64, 48}), a(dtype_from_name("float32"), {64, 48});
-    for (size_t i = 0; i < e.elements(); i++) e.data<float>()[i] = a.data<float>()[i] = 0.25f;
-    for (int k = 0; k < 11; k++) a.data<float>()[100 + k] = 0.26f;
+    for (size_t i = 0; i < e.elements(); i++)
+        e.data<float>()[i] = a.data<float>()[i] = 0.25f;
+    for (int k = 0; k < 11; k++)
+        a.data<float>()[100 + k] = 0.26f;
     e.data<float>()[3 + 7 * 64] = 0.5f;
     a.data<float>()[3 + 7 * 64] = 0.52f;
     const CompareResult r = compare(e, a, Tolerance::abs_rel(0.001, 0.0001));
-    EXPECT_EQ(r.message,
-              "12 of 3072 elements (0.39%) outside AbsRel{atol=0.001, rtol=0.0001}; worst at (3,7): expected 0.5, got 0.52");
+    EXPECT_EQ(
+        r.message,
+        "12 of 3072 elements (0.39%) outside AbsRel{atol=0.001, rtol=0.0001}; worst at (3,7): expected 0.5, got 0.52");
     EXPECT_EQ(r.first_mismatch, (std::vector<int>{36, 1}));
 }
 
@@ -127,9 +139,9 @@ TEST(Compare, SignedZerosAreEqual) {
 }
 
 TEST(Compare, NanVersusNumberFails) {
-    for (const Tolerance &t : {Tolerance::exact(), Tolerance::absolute(1e30), Tolerance::abs_rel(1, 1),
-                               Tolerance::ulps(1000), Tolerance::mismatch_fraction(Tolerance::absolute(1), 0.9),
-                               Tolerance::psnr(-1000)}) {
+    for (const Tolerance &t :
+         {Tolerance::exact(), Tolerance::absolute(1e30), Tolerance::abs_rel(1, 1), Tolerance::ulps(1000),
+          Tolerance::mismatch_fraction(Tolerance::absolute(1), 0.9), Tolerance::psnr(-1000)}) {
         const CompareResult out_nan = compare(f32({1, 2, 3}), f32({1, kNanF, 3}), t);
         EXPECT_FALSE(out_nan.passed) << t.name();
         EXPECT_EQ(out_nan.nan_mismatches, 1u) << t.name();
@@ -178,17 +190,19 @@ TEST(Compare, IntegerTypes) {
     const int64_t big = int64_t(1) << 60;  // beyond double precision: the comparison must be exact
     EXPECT_FALSE(compare(make<int64_t>("int64", {big}), make<int64_t>("int64", {big + 1}), Tolerance::exact()).passed);
     const uint64_t top = std::numeric_limits<uint64_t>::max();
-    const CompareResult u64 = compare(make<uint64_t>("uint64", {top}), make<uint64_t>("uint64", {top - 3}),
-                                      Tolerance::absolute(2));
+    const CompareResult u64 =
+        compare(make<uint64_t>("uint64", {top}), make<uint64_t>("uint64", {top - 3}), Tolerance::absolute(2));
     EXPECT_FALSE(u64.passed);
     EXPECT_EQ(u64.max_abs_error, 3.0);
     EXPECT_TRUE(contains(u64.message, "expected 18446744073709551615, got 18446744073709551612")) << u64.message;
     const CompareResult i8 = compare(make<int8_t>("int8", {-128}), make<int8_t>("int8", {127}), Tolerance::exact());
     EXPECT_EQ(i8.max_abs_error, 255.0);
-    EXPECT_TRUE(compare(make<int16_t>("int16", {-300, 7}), make<int16_t>("int16", {-301, 8}), Tolerance::absolute(1)).passed);
+    EXPECT_TRUE(
+        compare(make<int16_t>("int16", {-300, 7}), make<int16_t>("int16", {-301, 8}), Tolerance::absolute(1)).passed);
     EXPECT_TRUE(compare(make<uint32_t>("uint32", {10}), make<uint32_t>("uint32", {12}), Tolerance::ulps(2)).passed);
     EXPECT_FALSE(compare(make<uint32_t>("uint32", {10}), make<uint32_t>("uint32", {12}), Tolerance::ulps(1)).passed);
-    EXPECT_EQ(compare(make<int32_t>("int32", {-5}), make<int32_t>("int32", {5}), Tolerance::exact()).max_ulp_error, 0.0);
+    EXPECT_EQ(compare(make<int32_t>("int32", {-5}), make<int32_t>("int32", {5}), Tolerance::exact()).max_ulp_error,
+              0.0);
 }
 
 TEST(Compare, ShapeAndTypeMismatch) {
@@ -227,7 +241,8 @@ TEST(Compare, MismatchFractionAroundTheLimit) {
     EXPECT_EQ(t.name(), "MismatchFraction{inner=Absolute{atol=0.1}, max_fraction=0.05}");
     auto run = [&](int bad) {
         std::vector<float> e(100, 0.0f), a(100, 0.0f);
-        for (int i = 0; i < bad; i++) a[size_t(i * 7)] = 1.0f;
+        for (int i = 0; i < bad; i++)
+            a[size_t(i * 7)] = 1.0f;
         return compare(f32(e), f32(a), t);
     };
     const CompareResult under = run(4), at = run(5), over = run(6);
@@ -236,8 +251,8 @@ TEST(Compare, MismatchFractionAroundTheLimit) {
     EXPECT_EQ(at.message, "5 of 100 elements (5%) outside Absolute{atol=0.1}, within " + t.name());
     EXPECT_FALSE(over.passed);
     EXPECT_EQ(over.mismatches, 6u);
-    EXPECT_EQ(over.message, "6 of 100 elements (6%) outside Absolute{atol=0.1}, more than the 5% allowed by " + t.name() +
-                                "; worst at (0): expected 0, got 1");
+    EXPECT_EQ(over.message, "6 of 100 elements (6%) outside Absolute{atol=0.1}, more than the 5% allowed by " +
+                                t.name() + "; worst at (0): expected 0, got 1");
 }
 
 TEST(Compare, PsnrMatchesHandComputation) {
@@ -300,8 +315,8 @@ TEST(Compare, EmptyArraysPass) {
 TEST(Compare, MismatchesOnlyAtTheEdgePointAtTheBoundaryCondition) {
     Array golden(dtype_from_name("uint8"), {16, 12});
     Array edge = golden, interior = golden;
-    edge.data<uint8_t>()[0] = 9;             // (0,0)
-    edge.data<uint8_t>()[16 * 5 + 14] = 9;   // (14,5): one element in from the right edge
+    edge.data<uint8_t>()[0] = 9;               // (0,0)
+    edge.data<uint8_t>()[16 * 5 + 14] = 9;     // (14,5): one element in from the right edge
     interior.data<uint8_t>()[16 * 6 + 8] = 9;  // (8,6)
     const CompareResult e = compare(golden, edge, Tolerance::exact());
     EXPECT_FALSE(e.passed);

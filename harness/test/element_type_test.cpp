@@ -41,7 +41,10 @@ TEST(ElementType, DispatchMatchesEveryRowOfTheTable) {
 
 TEST(ElementType, UnsupportedTypesAreOneErrorNamingTheList) {
     const halide_type_t f16(halide_type_float, 16, 1);
-    EXPECT_EQ(error_of([&] { dispatch_element_type(f16, [](auto) {}, "input 'x'"); }),
+    EXPECT_EQ(error_of([&] {
+                  dispatch_element_type(
+                      f16, [](auto) {}, "input 'x'");
+              }),
               "input 'x': unsupported element type float16; the harness supports " + supported_element_types());
     EXPECT_EQ(find_element_type(halide_type_t(halide_type_uint, 8, 4)), nullptr);
     EXPECT_EQ(describe_type(halide_type_t(halide_type_uint, 8, 4)), "uint8x4");

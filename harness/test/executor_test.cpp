@@ -13,7 +13,9 @@
 namespace harness {
 namespace {
 
-void nap(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+void nap(int ms) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
 
 TEST(Executor, EveryTaskRunsOnceAndSlotsAreNeverShared) {
     std::vector<ParallelTask> tasks(40, ParallelTask{"cpu", 4});
@@ -30,15 +32,15 @@ TEST(Executor, EveryTaskRunsOnceAndSlotsAreNeverShared) {
             EXPECT_LT(slot, 4);
         }
         const int n = ++now;
-        for (int p = peak; n > p && !peak.compare_exchange_weak(p, n);) {
-        }
+        for (int p = peak; n > p && !peak.compare_exchange_weak(p, n);) {}
         nap(5);
         --now;
         std::lock_guard<std::mutex> l(m);
         busy.erase(slot);
     });
     ASSERT_EQ(runs.size(), tasks.size());
-    for (const auto &[i, k] : runs) EXPECT_EQ(k, 1) << i;
+    for (const auto &[i, k] : runs)
+        EXPECT_EQ(k, 1) << i;
     EXPECT_EQ(clashes, 0);
     EXPECT_GT(peak, 1) << "4 jobs never ran two tasks at once";
     EXPECT_LE(peak, 4);
@@ -46,7 +48,8 @@ TEST(Executor, EveryTaskRunsOnceAndSlotsAreNeverShared) {
 
 TEST(Executor, AGroupNeverExceedsItsLimit) {
     std::vector<ParallelTask> tasks;
-    for (int i = 0; i < 30; i++) tasks.push_back(i % 3 == 0 ? ParallelTask{"gpu:0", 1} : ParallelTask{"cpu", 8});
+    for (int i = 0; i < 30; i++)
+        tasks.push_back(i % 3 == 0 ? ParallelTask{"gpu:0", 1} : ParallelTask{"cpu", 8});
     std::atomic<int> gpu{0}, gpu_peak{0}, all{0}, all_peak{0};
     run_parallel(tasks, 6, [&](size_t i, int) {
         const bool g = tasks[i].group == "gpu:0";

@@ -64,7 +64,8 @@ TEST(Flake, OnlyUnexpectedFailuresAreRetried) {
 
 TEST(Baseline, ListedFailuresFlakesAndNewFailures) {
     const Baseline b = Baseline::parse(R"({"format": "aot-harness-baseline", "version": 1,
-        "failures": {"blur3x3/opencl/small/host": "FAIL"}, "flakes": ["blur3x3/opencl/small/device"]})", "b.json");
+        "failures": {"blur3x3/opencl/small/host": "FAIL"}, "flakes": ["blur3x3/opencl/small/device"]})",
+                                       "b.json");
     RunRecord same = rec(Outcome::Fail, "wrong");
     EXPECT_TRUE(b.expects(same));
     b.apply(same);
@@ -86,7 +87,8 @@ TEST(Baseline, ListedFailuresFlakesAndNewFailures) {
 }
 
 TEST(Baseline, ARunWritesWhatItTakesBack) {
-    RunRecord fail = rec(Outcome::Fail), flake = rec(Outcome::Flake, "", "device"), pass = rec(Outcome::Pass, "", "all");
+    RunRecord fail = rec(Outcome::Fail), flake = rec(Outcome::Flake, "", "device"),
+              pass = rec(Outcome::Pass, "", "all");
     RunRecord fallback = rec(Outcome::Fail, "", "host");
     fallback.profile = "cpu";
     fallback.fallback_for = "opencl";

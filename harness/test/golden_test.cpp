@@ -18,14 +18,20 @@
 namespace harness {
 namespace {
 
-
 // A manifest with one entry whose `field` is replaced by the JSON text `value` (or removed if empty).
 std::string manifest_with(const std::string &field, const std::string &value) {
-    nlohmann::json entry{{"file", "blur3x3/small.npy"}, {"pipeline", "blur3x3"}, {"case", "small"},
-                         {"output", "output"},          {"dtype", "uint8"},      {"shape", {64, 48}},
-                         {"sha256", "00"},               {"stored", true}};
-    if (value.empty()) entry.erase(field);
-    else entry[field] = nlohmann::json::parse(value);
+    nlohmann::json entry{{"file", "blur3x3/small.npy"},
+                         {"pipeline", "blur3x3"},
+                         {"case", "small"},
+                         {"output", "output"},
+                         {"dtype", "uint8"},
+                         {"shape", {64, 48}},
+                         {"sha256", "00"},
+                         {"stored", true}};
+    if (value.empty())
+        entry.erase(field);
+    else
+        entry[field] = nlohmann::json::parse(value);
     return nlohmann::json{{"format", 1}, {"goldens", {entry}}}.dump();
 }
 
@@ -49,7 +55,8 @@ TEST(Manifest, AcceptsAWellFormedEntry) {
 // golden_is_stored as nlohmann::json::type_error ("type must be boolean, but is string"), which
 // `aot-harness golden verify` printed without naming the file or the fix.
 TEST(Manifest, RejectsStoredThatIsNotABoolean) {
-    const std::string regress = read_file(std::string(HARNESS_FUZZ_CORPUS_DIR) + "/manifest/regress_stored_is_a_string.json");
+    const std::string regress =
+        read_file(std::string(HARNESS_FUZZ_CORPUS_DIR) + "/manifest/regress_stored_is_a_string.json");
     EXPECT_EQ(error_of([&] { Manifest::parse(regress, "golden/MANIFEST.json"); }),
               "golden/MANIFEST.json: entry \"bitonic_sort/small.npy\": \"stored\" is not true or false; restore it "
               "with `git checkout -- golden/MANIFEST.json` or re-bless");
@@ -58,8 +65,9 @@ TEST(Manifest, RejectsStoredThatIsNotABoolean) {
 
 TEST(Manifest, RejectsFieldsOfTheWrongType) {
     for (const char *field : {"file", "pipeline", "case", "output", "dtype", "sha256"}) {
-        EXPECT_NE(error_of([&] { Manifest::parse(manifest_with(field, "42"), "m.json"); }).find(
-                      std::string("m.json: an entry's \"") + field + "\" is not a string"),
+        EXPECT_NE(error_of([&] {
+                      Manifest::parse(manifest_with(field, "42"), "m.json");
+                  }).find(std::string("m.json: an entry's \"") + field + "\" is not a string"),
                   std::string::npos)
             << field;
     }
@@ -74,8 +82,9 @@ TEST(Manifest, RejectsFieldsOfTheWrongType) {
 
 TEST(Manifest, RejectsFilesOutsideTheGoldenDirAndDuplicates) {
     for (const char *file : {"\"\"", "\"/etc/passwd\"", "\"../x.npy\"", "\"a/../../x.npy\"", "\"a/..\"", "\"..\""}) {
-        EXPECT_NE(error_of([&] { Manifest::parse(manifest_with("file", file), "m.json"); })
-                      .find("must be a path inside the golden dir"),
+        EXPECT_NE(error_of([&] {
+                      Manifest::parse(manifest_with("file", file), "m.json");
+                  }).find("must be a path inside the golden dir"),
                   std::string::npos)
             << file;
     }
@@ -99,7 +108,8 @@ TEST(Manifest, VerifyReportsAMalformedManifestAsOneProblem) {
 
 // Issue 19 item 3: a write error names its cause and the fix for that cause, not a list of guesses.
 TEST(WriteErrors, NameTheRealCause) {
-    const std::string missing = error_of([] { write_file_atomic("/tmp/golden_test-no-such-dir/x/MANIFEST.json", "{}"); });
+    const std::string missing =
+        error_of([] { write_file_atomic("/tmp/golden_test-no-such-dir/x/MANIFEST.json", "{}"); });
     EXPECT_NE(missing.find("No such file or directory; the directory /tmp/golden_test-no-such-dir/x does not exist "
                            "(or another process removed it meanwhile)"),
               std::string::npos)
@@ -107,7 +117,8 @@ TEST(WriteErrors, NameTheRealCause) {
     EXPECT_EQ(missing.find("has space"), std::string::npos) << missing;
     EXPECT_EQ(missing.find("writable"), std::string::npos) << missing;
     const std::string not_a_dir = error_of([] { write_file_atomic("/dev/null/x.npy", "{}"); });
-    EXPECT_NE(not_a_dir.find("Not a directory; the directory /dev/null does not exist"), std::string::npos) << not_a_dir;
+    EXPECT_NE(not_a_dir.find("Not a directory; the directory /dev/null does not exist"), std::string::npos)
+        << not_a_dir;
 }
 
 }  // namespace

@@ -67,7 +67,8 @@ TEST(MakeInput, PatternRecipes) {
     EXPECT_EQ(ca.data<int16_t>()[8], 32767);
     EXPECT_EQ(ca.data<int16_t>()[10], -32768);
     BufferSpec k{"in", {halide_type_float, 32, 1}, {3}, {Recipe::Kind::Constant, 1.5, 1.5, 0}};
-    for (size_t i = 0; i < 3; i++) EXPECT_EQ(make_input(k).data<float>()[i], 1.5f);
+    for (size_t i = 0; i < 3; i++)
+        EXPECT_EQ(make_input(k).data<float>()[i], 1.5f);
     c.recipe.hi = 40000;
     EXPECT_THROW(make_input(c), Error);
 }
@@ -82,10 +83,14 @@ TEST(MakeInput, PinnedChecksums) {
         const char *sha256;
     };
     const Pin pins[] = {
-        {{"u8", {halide_type_uint, 8, 1}, {257, 131}, {K::UniformInt, 0, 255, 0xB1'0003}}, "fc9393cd31fbae8de2b2c2c139c0eaa383740eb1688207969de6a2281cc8fb23"},
-        {{"f32", {halide_type_float, 32, 1}, {64, 48}, {K::UniformFloat, 0, 1, 0x6A55'0005}}, "fd018e7ada4b555b60ef09fda0a5e426b81ed28e2f0b93caf73c73a31c9b5e45"},
-        {{"i16", {halide_type_int, 16, 1}, {64, 48}, {K::UniformInt, -32768, 32767, 0x1E0'0003}}, "0d96b0d724fb29670038ef66223f9584231e62597c7b853a86dab9db2d6b1654"},
-        {{"grad", {halide_type_float, 32, 1}, {257, 131}, {K::Gradient, 0, 1, 0}}, "d46bd94224f46ab45d9b071f66bb8f67f8b0529a5a1b369fcc2a340d5c4805bf"},
+        {{"u8", {halide_type_uint, 8, 1}, {257, 131}, {K::UniformInt, 0, 255, 0xB1'0003}},
+         "fc9393cd31fbae8de2b2c2c139c0eaa383740eb1688207969de6a2281cc8fb23"},
+        {{"f32", {halide_type_float, 32, 1}, {64, 48}, {K::UniformFloat, 0, 1, 0x6A55'0005}},
+         "fd018e7ada4b555b60ef09fda0a5e426b81ed28e2f0b93caf73c73a31c9b5e45"},
+        {{"i16", {halide_type_int, 16, 1}, {64, 48}, {K::UniformInt, -32768, 32767, 0x1E0'0003}},
+         "0d96b0d724fb29670038ef66223f9584231e62597c7b853a86dab9db2d6b1654"},
+        {{"grad", {halide_type_float, 32, 1}, {257, 131}, {K::Gradient, 0, 1, 0}},
+         "d46bd94224f46ab45d9b071f66bb8f67f8b0529a5a1b369fcc2a340d5c4805bf"},
     };
     for (const Pin &p : pins) {
         const Array a = make_input(p.spec);

@@ -22,26 +22,43 @@ TEST(JsonSpec, BadSpecsAreOneLineNamingFileKeyAndFix) {
         {"{\"cases\": [", "p/spec.json: (file): not valid JSON ("},
         {"{\"tolerence\": {}}", "p/spec.json: tolerence: unknown key; use one of: format, summary, tolerance,"},
         {R"({"tolerance": {"kind": "exact"}})", "p/spec.json: tolerance.reason: missing; say why"},
-        {R"({"tolerance": {"kind": "close", "reason": "r"}})", "p/spec.json: tolerance.kind: 'close' is not a tolerance kind; use exact, absolute, abs_rel, ulp or psnr"},
-        {R"({"tolerance": {"kind": "abs_rel", "atol": 1, "reason": "r"}})", "p/spec.json: tolerance.rtol: missing for kind abs_rel; add \"rtol\": <number>"},
-        {R"({"tolerance": {"kind": "exact", "atol": 1, "reason": "r"}})", "p/spec.json: tolerance.atol: does not apply to kind exact"},
-        {R"({"tolerance": {"kind": "absolute", "atol": -1, "reason": "r"}})", "p/spec.json: tolerance.atol: is negative or not finite"},
-        {R"({"inputs": {"in": {"range": [5, 1]}}})", "p/spec.json: inputs.in.range: is [5,1], not [lo, hi] with lo <= hi; write e.g. [0, 255]"},
-        {R"({"inputs": {"in": {"fill": "noise"}}})", "p/spec.json: inputs.in.fill: 'noise' is not a fill; use uniform, gradient, checkerboard, constant"},
-        {R"({"inputs": {"in": {"fill": "gradient", "seed": 3}}})", "p/spec.json: inputs.in.seed: given for a gradient fill; remove it"},
-        {R"({"inputs": {"in": {"fill": "constant"}}})", "p/spec.json: inputs.in.value: missing for a constant fill; add \"value\": 0"},
-        {R"({"inputs": {"in": {"image": "cat.png"}}})", "p/spec.json: inputs.in.sha256: missing; add the image's sha256 (sha256sum golden/inputs/cat.png)"},
-        {R"({"inputs": {"in": {"image": "../x.png", "sha256": "00"}}})", "p/spec.json: inputs.in.image: '../x.png' is not a file name under <golden dir>/inputs/"},
+        {R"({"tolerance": {"kind": "close", "reason": "r"}})",
+         "p/spec.json: tolerance.kind: 'close' is not a tolerance kind; use exact, absolute, abs_rel, ulp or psnr"},
+        {R"({"tolerance": {"kind": "abs_rel", "atol": 1, "reason": "r"}})",
+         "p/spec.json: tolerance.rtol: missing for kind abs_rel; add \"rtol\": <number>"},
+        {R"({"tolerance": {"kind": "exact", "atol": 1, "reason": "r"}})",
+         "p/spec.json: tolerance.atol: does not apply to kind exact"},
+        {R"({"tolerance": {"kind": "absolute", "atol": -1, "reason": "r"}})",
+         "p/spec.json: tolerance.atol: is negative or not finite"},
+        {R"({"inputs": {"in": {"range": [5, 1]}}})",
+         "p/spec.json: inputs.in.range: is [5,1], not [lo, hi] with lo <= hi; write e.g. [0, 255]"},
+        {R"({"inputs": {"in": {"fill": "noise"}}})",
+         "p/spec.json: inputs.in.fill: 'noise' is not a fill; use uniform, gradient, checkerboard, constant"},
+        {R"({"inputs": {"in": {"fill": "gradient", "seed": 3}}})",
+         "p/spec.json: inputs.in.seed: given for a gradient fill; remove it"},
+        {R"({"inputs": {"in": {"fill": "constant"}}})",
+         "p/spec.json: inputs.in.value: missing for a constant fill; add \"value\": 0"},
+        {R"({"inputs": {"in": {"image": "cat.png"}}})",
+         "p/spec.json: inputs.in.sha256: missing; add the image's sha256 (sha256sum golden/inputs/cat.png)"},
+        {R"({"inputs": {"in": {"image": "../x.png", "sha256": "00"}}})",
+         "p/spec.json: inputs.in.image: '../x.png' is not a file name under <golden dir>/inputs/"},
         {R"({"scalars": {"gain": "high"}})", "p/spec.json: scalars.gain: is \"high\", not a number; write a number"},
         {R"({"cases": []})", "p/spec.json: cases: is not a non-empty list"},
         {R"({"cases": [{"size": [4, 4]}]})", "p/spec.json: cases[0].name: missing; give the case a name"},
-        {R"({"cases": [{"name": "Big One"}]})", "p/spec.json: cases[0].name: 'Big One' has characters other than a-z 0-9 _ -"},
-        {R"({"cases": [{"name": "a"}, {"name": "a"}]})", "p/spec.json: cases[1].name: 'a' appears twice; give each case its own name"},
-        {R"({"cases": [{"name": "a", "size": [0, 4]}]})", "p/spec.json: cases[0].size[0]: is 0, not an integer from 1 to 1048576"},
-        {R"({"cases": [{"name": "a", "size": [4, 4], "output_shape": [4, 4]}]})", "p/spec.json: cases[0].size: given with output_shape; keep one of the two"},
-        {R"({"required_extensions": ["fp16"]})", "p/spec.json: required_extensions[0]: 'fp16' is not an OpenCL extension name"},
-        {R"({"xfail": [{"profile": "opencl"}]})", "p/spec.json: xfail[0].reason: missing; say why this failure is expected"},
-        {R"({"xfail": [{"pipeline": "x", "reason": "r"}]})", "p/spec.json: xfail[0].pipeline: unknown key; use one of: profile, case,"},
+        {R"({"cases": [{"name": "Big One"}]})",
+         "p/spec.json: cases[0].name: 'Big One' has characters other than a-z 0-9 _ -"},
+        {R"({"cases": [{"name": "a"}, {"name": "a"}]})",
+         "p/spec.json: cases[1].name: 'a' appears twice; give each case its own name"},
+        {R"({"cases": [{"name": "a", "size": [0, 4]}]})",
+         "p/spec.json: cases[0].size[0]: is 0, not an integer from 1 to 1048576"},
+        {R"({"cases": [{"name": "a", "size": [4, 4], "output_shape": [4, 4]}]})",
+         "p/spec.json: cases[0].size: given with output_shape; keep one of the two"},
+        {R"({"required_extensions": ["fp16"]})",
+         "p/spec.json: required_extensions[0]: 'fp16' is not an OpenCL extension name"},
+        {R"({"xfail": [{"profile": "opencl"}]})",
+         "p/spec.json: xfail[0].reason: missing; say why this failure is expected"},
+        {R"({"xfail": [{"pipeline": "x", "reason": "r"}]})",
+         "p/spec.json: xfail[0].pipeline: unknown key; use one of: profile, case,"},
     };
     for (const auto &[text, want] : cases) {
         const std::string got = bad(text);
@@ -56,7 +73,8 @@ TEST(JsonSpec, GoodSpecParses) {
         "inputs": {"in": {"fill": "uniform", "range": [-1, 1], "seed": 9}}, "scalars": {"gain": 2, "on": true},
         "cases": [{"name": "small", "size": [64, 48], "inputs": {"in": {"fill": "checkerboard", "cell": 4}}},
                   {"name": "big", "output_shape": [100, 50, 3], "nightly": true}],
-        "xfail": [{"profile": "opencl", "outcomes": ["FAIL"], "reason": "driver bug"}]})", "s.json");
+        "xfail": [{"profile": "opencl", "outcomes": ["FAIL"], "reason": "driver bug"}]})",
+                                       "s.json");
     ASSERT_TRUE(s.tolerance.has_value());
     EXPECT_EQ(s.tolerance->kind, Tolerance::Kind::MismatchFraction);
     EXPECT_EQ(s.tolerance_reason, "why");
@@ -86,7 +104,15 @@ halide_scalar_value_t kDef = def_value();
 const halide_filter_argument_t kArgs[] = {
     {"in", halide_argument_kind_input_buffer, 2, {halide_type_float, 32, 1}, nullptr, nullptr, nullptr, nullptr, kEst},
     {"k", halide_argument_kind_input_scalar, 0, {halide_type_uint, 8, 1}, &kDef, nullptr, nullptr, nullptr, nullptr},
-    {"out", halide_argument_kind_output_buffer, 2, {halide_type_float, 32, 1}, nullptr, nullptr, nullptr, nullptr, kEst},
+    {"out",
+     halide_argument_kind_output_buffer,
+     2,
+     {halide_type_float, 32, 1},
+     nullptr,
+     nullptr,
+     nullptr,
+     nullptr,
+     kEst},
 };
 const halide_filter_metadata_t kMeta{halide_filter_metadata_t::VERSION, 3, kArgs, "x86-64-linux", "fake__cpu"};
 int fake_argv(void **args) {
@@ -120,7 +146,7 @@ TEST(MetadataSpec, CasesFromEstimatesBoundsQueryAndDefaults) {
     EXPECT_EQ(s.cases[1].outputs.at(0).shape, (std::vector<int>{67, 37}));
     EXPECT_EQ(s.cases[2].name, "estimate");
     EXPECT_EQ(s.cases[2].outputs.at(0).shape, (std::vector<int>{1000, 800}));
-    EXPECT_FALSE(s.cases[2].nightly);  // 800k elements: not above 2^21
+    EXPECT_FALSE(s.cases[2].nightly);          // 800k elements: not above 2^21
     EXPECT_EQ(s.cases[0].scalars.at("k"), 7);  // the default
     EXPECT_EQ(s.cases[0].inputs.at(0).recipe.kind, Recipe::Kind::UniformFloat);
     EXPECT_EQ(s.cases[0].inputs.at(0).recipe.seed, 1u);
@@ -132,18 +158,27 @@ TEST(MetadataSpec, CasesFromEstimatesBoundsQueryAndDefaults) {
 TEST(MetadataSpec, JsonSpecOverridesAndContradictions) {
     const Variant v = fake_variant();
     const PipelineSpec s = derive_spec({"fake", R"({"cases": [{"name": "tiny", "size": [8, 4], "scalars": {"k": 3},
-        "inputs": {"in": {"fill": "constant", "value": 2}}}], "tolerance": {"kind": "exact", "reason": "r"}})", "f.json", ""}, &v);
+        "inputs": {"in": {"fill": "constant", "value": 2}}}], "tolerance": {"kind": "exact", "reason": "r"}})",
+                                        "f.json", ""},
+                                       &v);
     ASSERT_EQ(s.cases.size(), 1u);
     EXPECT_EQ(s.cases[0].inputs.at(0).shape, (std::vector<int>{10, 4}));
     EXPECT_EQ(s.cases[0].inputs.at(0).recipe.kind, Recipe::Kind::Constant);
     EXPECT_EQ(s.cases[0].scalars.at("k"), 3);
     EXPECT_EQ(s.tolerance_for("out").name(), "Exact");
-    EXPECT_EQ(error_of([&] { derive_spec({"fake", R"({"inputs": {"input": {"fill": "gradient"}}})", "f.json", ""}, &v); }),
+    EXPECT_EQ(error_of([&] {
+                  derive_spec({"fake", R"({"inputs": {"input": {"fill": "gradient"}}})", "f.json", ""}, &v);
+              }),
               "f.json: inputs.input: the generator has no input buffer 'input'; use one of its inputs: in");
-    EXPECT_EQ(error_of([&] { derive_spec({"fake", R"({"cases": [{"name": "a", "scalars": {"gain": 1}}]})", "f.json", ""}, &v); }),
+    EXPECT_EQ(error_of([&] {
+                  derive_spec({"fake", R"({"cases": [{"name": "a", "scalars": {"gain": 1}}]})", "f.json", ""}, &v);
+              }),
               "f.json: cases[0].scalars.gain: the generator has no scalar input 'gain'; use one of its scalars: k");
-    EXPECT_EQ(error_of([&] { derive_spec({"fake", R"({"cases": [{"name": "a", "output_shape": [4]}]})", "f.json", ""}, &v); }),
-              "f.json: cases[0].output_shape: has 1 extents, output 'out' has 2 dimensions; give one extent per dimension");
+    EXPECT_EQ(
+        error_of([&] {
+            derive_spec({"fake", R"({"cases": [{"name": "a", "output_shape": [4]}]})", "f.json", ""}, &v);
+        }),
+        "f.json: cases[0].output_shape: has 1 extents, output 'out' has 2 dimensions; give one extent per dimension");
 }
 
 TEST(DefaultTolerance, ExactForIntegersBoundedForFloats) {

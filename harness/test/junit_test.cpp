@@ -9,7 +9,7 @@ namespace {
 using nlohmann::json;
 
 json rec(const std::string &outcome, const std::string &message, const std::string &mode = "host") {
-    return {{"pipeline", "blur3x3"}, {"profile", "opencl"}, {"case", "small"}, {"mode", mode},
+    return {{"pipeline", "blur3x3"}, {"profile", "opencl"}, {"case", "small"},      {"mode", mode},
             {"outcome", outcome},    {"message", message},  {"duration_ms", 1500.0}};
 }
 
@@ -27,9 +27,9 @@ TEST(XmlEscape, MarkupAndForbiddenCharacters) {
     EXPECT_EQ(xml_escape(std::string("a\0b", 3)), "a[NON-XML-CHAR-0x0]b");
     EXPECT_EQ(xml_escape("tab\tnl\ncr\r"), "tab\tnl\ncr\r");
     EXPECT_EQ(xml_escape("\x0b\x0c\x7f"), "[NON-XML-CHAR-0xB][NON-XML-CHAR-0xC]\x7f");
-    EXPECT_EQ(xml_escape("é 漢 \xF0\x9F\x98\x80"), "é 漢 \xF0\x9F\x98\x80");  // valid UTF-8 kept
+    EXPECT_EQ(xml_escape("é 漢 \xF0\x9F\x98\x80"), "é 漢 \xF0\x9F\x98\x80");      // valid UTF-8 kept
     EXPECT_EQ(xml_escape("\xff\xc3"), "[NON-XML-CHAR-0xFF][NON-XML-CHAR-0xC3]");  // invalid / truncated UTF-8
-    EXPECT_EQ(xml_escape("\xed\xa0\x80"), "[NON-XML-CHAR-0xD800]");             // a surrogate
+    EXPECT_EQ(xml_escape("\xed\xa0\x80"), "[NON-XML-CHAR-0xD800]");               // a surrogate
     EXPECT_EQ(xml_escape("\xef\xbf\xbe"), "[NON-XML-CHAR-0xFFFE]");
     EXPECT_EQ(xml_escape("\xc0\xaf"), "[NON-XML-CHAR-0xC0][NON-XML-CHAR-0xAF]");  // overlong '/'
 }
@@ -40,7 +40,8 @@ TEST(Junit, OutcomesCountsAndNames) {
                              rec("XPASS", "listed in xfail.json but passed")});
     runs[3]["stderr_tail"] = std::string("\x1b[1mSegmentation fault") + std::string(1, '\0');
     const std::string x = junit_xml({{"runs", runs}});
-    EXPECT_EQ(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"aot-harness run\" tests=\"7\" failures=\"2\" "
+    EXPECT_EQ(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"aot-harness run\" tests=\"7\" "
+                      "failures=\"2\" "
                       "errors=\"1\" skipped=\"1\" time=\"10.500\">",
                       0),
               0u)
@@ -52,11 +53,13 @@ TEST(Junit, OutcomesCountsAndNames) {
     EXPECT_NE(x.find("<skipped message=\"no CUDA\"/>"), std::string::npos);
     EXPECT_NE(x.find("<error message=\"CRASH: SIGSEGV\" type=\"CRASH\"/>"), std::string::npos);
     EXPECT_NE(x.find("<failure message=\"TEARDOWN_FAULT: died at exit\" type=\"TEARDOWN_FAULT\"/>"), std::string::npos);
-    EXPECT_NE(x.find("<system-err>[NON-XML-CHAR-0x1B][1mSegmentation fault[NON-XML-CHAR-0x0]</system-err>"), std::string::npos);
+    EXPECT_NE(x.find("<system-err>[NON-XML-CHAR-0x1B][1mSegmentation fault[NON-XML-CHAR-0x0]</system-err>"),
+              std::string::npos);
     EXPECT_EQ(x.find("type=\"XPASS\""), std::string::npos);  // exit code 0: passes, as XFAIL
     EXPECT_TRUE(only_xml_chars(x));
-    EXPECT_NE(junit_xml({{"runs", json::array()}}).find("<testsuite name=\"aot-harness run\" tests=\"0\" failures=\"0\" "
-                                                        "errors=\"0\" skipped=\"0\" time=\"0.000\">\n</testsuite>"),
+    EXPECT_NE(junit_xml({{"runs", json::array()}})
+                  .find("<testsuite name=\"aot-harness run\" tests=\"0\" failures=\"0\" "
+                        "errors=\"0\" skipped=\"0\" time=\"0.000\">\n</testsuite>"),
               std::string::npos);
 }
 
@@ -64,7 +67,8 @@ TEST(Junit, FlakePassesWithAFlakyFailure) {
     const std::string xml = junit_xml({{"runs", json::array({rec("FLAKE", "FAIL then PASS on re-run 1")})}});
     EXPECT_NE(xml.find("failures=\"0\""), std::string::npos) << xml;
     EXPECT_NE(xml.find("errors=\"0\""), std::string::npos) << xml;
-    EXPECT_NE(xml.find("<flakyFailure message=\"FAIL then PASS on re-run 1\" type=\"FLAKE\"/>"), std::string::npos) << xml;
+    EXPECT_NE(xml.find("<flakyFailure message=\"FAIL then PASS on re-run 1\" type=\"FLAKE\"/>"), std::string::npos)
+        << xml;
     EXPECT_EQ(xml.find("<failure"), std::string::npos) << xml;
 }
 

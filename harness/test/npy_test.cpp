@@ -18,19 +18,18 @@
 namespace harness {
 namespace {
 
-
 // np.save of np.arange(6, dtype='<u2').reshape(2, 3), produced by numpy 2.4.
-const char kNumpyU2[] =
-    "\x93NUMPY\x01\x00v\x00{'descr': '<u2', 'fortran_order': False, 'shape': (2, 3), }"
-    "                                                          "
-    "\x0a\x00\x00\x01\x00\x02\x00\x03\x00\x04\x00\x05\x00";
+const char kNumpyU2[] = "\x93NUMPY\x01\x00v\x00{'descr': '<u2', 'fortran_order': False, 'shape': (2, 3), }"
+                        "                                                          "
+                        "\x0a\x00\x00\x01\x00\x02\x00\x03\x00\x04\x00\x05\x00";
 // numpy.lib.format.write_array(f, np.arange(6, dtype='<i2').reshape(2, 3) - 3, version=(2, 0)).
-const char kNumpyI2V2[] =
-    "\x93NUMPY\x02\x00t\x00\x00\x00{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }"
-    "                                                        "
-    "\x0a\xfd\xff\xfe\xff\xff\xff\x00\x00\x01\x00\x02\x00";
+const char kNumpyI2V2[] = "\x93NUMPY\x02\x00t\x00\x00\x00{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }"
+                          "                                                        "
+                          "\x0a\xfd\xff\xfe\xff\xff\xff\x00\x00\x01\x00\x02\x00";
 
-std::string numpy_u2() { return std::string(kNumpyU2, sizeof kNumpyU2 - 1); }
+std::string numpy_u2() {
+    return std::string(kNumpyU2, sizeof kNumpyU2 - 1);
+}
 
 // `bytes` with the first occurrence of `from` replaced by `to`.
 std::string patched(std::string bytes, const std::string &from, const std::string &to) {
@@ -74,9 +73,11 @@ TEST(Npy, RoundTripEveryDtypeAndRank) {
     for (const char *name : dtypes) {
         for (const auto &shape : shapes) {
             Array a(dtype_from_name(name), shape);
-            for (size_t i = 0; i < a.bytes.size(); i++) a.bytes[i] = uint8_t(i * 37 + 11);
+            for (size_t i = 0; i < a.bytes.size(); i++)
+                a.bytes[i] = uint8_t(i * 37 + 11);
             if (a.type.bits == 1) {
-                for (size_t i = 0; i < a.bytes.size(); i++) a.bytes[i] = i % 3 == 0;
+                for (size_t i = 0; i < a.bytes.size(); i++)
+                    a.bytes[i] = i % 3 == 0;
             }
             const std::string encoded = npy_encode(a);
             EXPECT_EQ((encoded.size() - a.bytes.size()) % 64, 0u) << name;
@@ -91,7 +92,8 @@ TEST(Npy, RoundTripEveryDtypeAndRank) {
 
 TEST(Npy, EncodeMatchesNumpyBytes) {
     Array a(dtype_from_name("uint16"), {3, 2});  // Halide order: x = 3, y = 2; numpy shape (2, 3)
-    for (int i = 0; i < 6; i++) a.data<uint16_t>()[i] = uint16_t(i);
+    for (int i = 0; i < 6; i++)
+        a.data<uint16_t>()[i] = uint16_t(i);
     EXPECT_EQ(npy_encode(a), numpy_u2());
 }
 
@@ -99,7 +101,8 @@ TEST(Npy, DecodeNumpyVersion1) {
     const Array a = npy_decode(numpy_u2(), "arange.npy");
     EXPECT_EQ(dtype_name(a.type), "uint16");
     EXPECT_EQ(a.shape, (std::vector<int>{3, 2}));
-    for (size_t i = 0; i < 6; i++) EXPECT_EQ(a.value(i), double(i));
+    for (size_t i = 0; i < 6; i++)
+        EXPECT_EQ(a.value(i), double(i));
     EXPECT_EQ(a.coords(5), (std::vector<int>{2, 1}));
 }
 
@@ -107,7 +110,8 @@ TEST(Npy, DecodeNumpyVersion2) {
     const Array a = npy_decode(std::string(kNumpyI2V2, sizeof kNumpyI2V2 - 1), "v2.npy");
     EXPECT_EQ(dtype_name(a.type), "int16");
     EXPECT_EQ(a.shape, (std::vector<int>{3, 2}));
-    for (size_t i = 0; i < 6; i++) EXPECT_EQ(a.value(i), double(i) - 3);
+    for (size_t i = 0; i < 6; i++)
+        EXPECT_EQ(a.value(i), double(i) - 3);
 }
 
 TEST(Npy, TruncatedFilesThrow) {
@@ -163,8 +167,9 @@ TEST(Npy, MalformedHeaderThrows) {
               std::string::npos);
     EXPECT_NE(error_of([&] { npy_decode(patched(good, "(2, 3)", "(2,-3)"), "x"); }), "");
     EXPECT_NE(error_of([&] { npy_decode(patched(good, "{", " "), "x"); }), "");
-    EXPECT_NE(error_of([&] { npy_decode(patched(good, "'descr': '<u2', ", "                "), "x"); }).find("no 'descr'"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of([&] { npy_decode(patched(good, "'descr': '<u2', ", "                "), "x"); }).find("no 'descr'"),
+        std::string::npos);
 }
 
 TEST(Npy, ArrayHelpers) {
@@ -218,7 +223,8 @@ TEST(Npy, ReadFileErrorNamesPath) {
 TEST(Npy, SaveAndLoadFile) {
     TempDir dir;
     Array a(dtype_from_name("float32"), {3, 2, 2});
-    for (size_t i = 0; i < a.elements(); i++) a.data<float>()[i] = float(i) * 0.25f - 1;
+    for (size_t i = 0; i < a.elements(); i++)
+        a.data<float>()[i] = float(i) * 0.25f - 1;
     npy_save(dir.path + "/a.npy", a);
     const Array b = npy_load(dir.path + "/a.npy");
     EXPECT_EQ(b.shape, a.shape);

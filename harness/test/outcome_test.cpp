@@ -9,12 +9,12 @@
 namespace harness {
 namespace {
 
-const Outcome kAll[] = {Outcome::Pass,          Outcome::Fail,    Outcome::Error, Outcome::Crash,
-                        Outcome::TeardownFault, Outcome::Timeout, Outcome::Skip,  Outcome::XFail,
-                        Outcome::XPass};
+const Outcome kAll[] = {Outcome::Pass,    Outcome::Fail, Outcome::Error, Outcome::Crash, Outcome::TeardownFault,
+                        Outcome::Timeout, Outcome::Skip, Outcome::XFail, Outcome::XPass};
 
 TEST(Outcome, NamesRoundTrip) {
-    for (Outcome o : kAll) EXPECT_EQ(outcome_from_name(outcome_name(o)), o) << outcome_name(o);
+    for (Outcome o : kAll)
+        EXPECT_EQ(outcome_from_name(outcome_name(o)), o) << outcome_name(o);
     EXPECT_STREQ(outcome_name(Outcome::TeardownFault), "TEARDOWN_FAULT");
 }
 
@@ -40,8 +40,8 @@ TEST(Outcome, ExitCodesMatchDesign) {
 }
 
 TEST(Outcome, SeverityOrder) {
-    const Outcome order[] = {Outcome::Pass, Outcome::XFail, Outcome::Flake, Outcome::Skip,    Outcome::XPass, Outcome::Fail,
-                             Outcome::TeardownFault, Outcome::Timeout, Outcome::Crash, Outcome::Error};
+    const Outcome order[] = {Outcome::Pass, Outcome::XFail,         Outcome::Flake,   Outcome::Skip,  Outcome::XPass,
+                             Outcome::Fail, Outcome::TeardownFault, Outcome::Timeout, Outcome::Crash, Outcome::Error};
     ASSERT_EQ(outcome_table().size(), std::size(order));
     for (size_t i = 0; i < std::size(order); i++) {
         EXPECT_EQ(outcome_severity(order[i]), static_cast<int>(i)) << outcome_name(order[i]);
@@ -130,15 +130,17 @@ TEST(RunRecord, EmptyOptionalFieldsAreOmitted) {
     r.case_name = "small";
     r.outcome = Outcome::Pass;
     const nlohmann::json j = r.to_json();
-    for (const char *k : {"pipeline", "profile", "case", "mode", "outcome", "message", "metrics", "duration_ms", "target"}) {
+    for (const char *k :
+         {"pipeline", "profile", "case", "mode", "outcome", "message", "metrics", "duration_ms", "target"}) {
         EXPECT_TRUE(j.contains(k)) << k;
     }
-    for (const char *k : {"stderr_tail", "result_outcome", "artifacts"}) EXPECT_FALSE(j.contains(k)) << k;
+    for (const char *k : {"stderr_tail", "result_outcome", "artifacts"})
+        EXPECT_FALSE(j.contains(k)) << k;
 }
 
 TEST(RunRecord, FromJsonToleratesMissingOptionalKeys) {
-    const RunRecord r =
-        RunRecord::from_json(nlohmann::json::parse(R"({"pipeline":"p","profile":"cpu","case":"small","outcome":"SKIP"})"));
+    const RunRecord r = RunRecord::from_json(
+        nlohmann::json::parse(R"({"pipeline":"p","profile":"cpu","case":"small","outcome":"SKIP"})"));
     EXPECT_EQ(r.outcome, Outcome::Skip);
     EXPECT_EQ(r.mode, "host");
     EXPECT_EQ(r.message, "");

@@ -16,7 +16,8 @@ TEST(Profiles, EmbeddedProfilesAreValidAndOrdered) {
     const auto &list = profiles();
     ASSERT_GE(list.size(), 5u);
     EXPECT_EQ(list[0].name, "cpu");  // file order, not alphabetical
-    for (const char *name : {"cpu", "host", "opencl-mali", "opencl", "cuda", "vulkan", "vulkan-mali"}) EXPECT_EQ(find_profile(name).name, name);
+    for (const char *name : {"cpu", "host", "opencl-mali", "opencl", "cuda", "vulkan", "vulkan-mali"})
+        EXPECT_EQ(find_profile(name).name, name);
     EXPECT_EQ(find_profile("opencl-mali").runtime, "opencl");
     EXPECT_EQ(find_profile("cuda").runtime, "cuda");
     EXPECT_EQ(find_profile("vulkan").runtime, "vulkan");
@@ -30,7 +31,8 @@ TEST(Profiles, VulkanTargetsNameTheFeaturesThePipelinesNeed) {
         for (const char *platform : {"x86-64-linux", "arm-64-linux", "arm-64-android"}) {
             const std::string t = p.targets.value(platform, "");
             EXPECT_EQ(t.rfind(std::string(platform) + "-vulkan", 0), 0u) << name << " " << platform << ": " << t;
-            for (const char *f : {"-vk_int8", "-vk_int16", "-vk_v13"}) EXPECT_NE(t.find(f), std::string::npos) << t;
+            for (const char *f : {"-vk_int8", "-vk_int16", "-vk_v13"})
+                EXPECT_NE(t.find(f), std::string::npos) << t;
         }
     }
 }
@@ -47,8 +49,7 @@ TEST(Profiles, UnknownProfileListsKnownOnes) {
 TEST(Profiles, BadEntriesNameTheEntryAndField) {
     EXPECT_NE(profile_error("{not json").find("not valid JSON"), std::string::npos);
     EXPECT_NE(profile_error("{}").find("\"profiles\""), std::string::npos);
-    const std::string no_schedule =
-        R"({"profiles": {"fast": {"description": "d", "runtime": "none", "targets": {}}}})";
+    const std::string no_schedule = R"({"profiles": {"fast": {"description": "d", "runtime": "none", "targets": {}}}})";
     EXPECT_NE(profile_error(no_schedule).find("profile 'fast': missing or empty field 'schedule'"), std::string::npos);
     const std::string bad_runtime =
         R"({"profiles": {"x": {"description": "d", "schedule": "s", "runtime": "metal", "targets": {}}}})";

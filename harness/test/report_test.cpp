@@ -18,9 +18,15 @@ using nlohmann::json;
 
 json run(const std::string &pipeline, const std::string &profile, const std::string &c, const std::string &outcome,
          const std::string &message = "") {
-    return {{"pipeline", pipeline}, {"profile", profile},    {"case", c},           {"mode", "host"},
-            {"outcome", outcome},   {"message", message},    {"metrics", json::object()},
-            {"duration_ms", 12.5},  {"target", "x86-64-linux"}};
+    return {{"pipeline", pipeline},
+            {"profile", profile},
+            {"case", c},
+            {"mode", "host"},
+            {"outcome", outcome},
+            {"message", message},
+            {"metrics", json::object()},
+            {"duration_ms", 12.5},
+            {"target", "x86-64-linux"}};
 }
 
 json fixture() {
@@ -34,13 +40,18 @@ json fixture() {
     runs.back()["result_outcome"] = "PASS";
     runs.back()["stderr_tail"] = "clReleaseContext: <abort> & more";
     runs.push_back(run("resize", "zzz-custom", "xfail_case", "XFAIL", "known driver bug"));
-    return {{"environment", {{"halide_version", "21.0.0"}, {"opencl", {{"platforms", json::array({{{"name", "PoCL"}}})}}}}},
-            {"runs", runs}};
+    return {
+        {"environment", {{"halide_version", "21.0.0"}, {"opencl", {{"platforms", json::array({{{"name", "PoCL"}}})}}}}},
+        {"runs", runs}};
 }
 
 // The fixture as the records the report renders.
-RunResults records(const json &doc) { return RunResults::from_json(doc, "fixture"); }
-json summarize(const json &runs) { return harness::summarize(records({{"runs", runs}}).runs).to_json(); }
+RunResults records(const json &doc) {
+    return RunResults::from_json(doc, "fixture");
+}
+json summarize(const json &runs) {
+    return harness::summarize(records({{"runs", runs}}).runs).to_json();
+}
 
 class ReportTest : public ::testing::Test {
 protected:
@@ -104,7 +115,8 @@ TEST_F(ReportTest, WritesIndexWithEveryCaseBadge) {
     EXPECT_NE(html.find("PoCL"), std::string::npos);
     // Profile columns: cpu, opencl-mali, opencl, cuda, then the unknown one.
     const size_t cpu = html.find("<th>cpu</th>"), mali = html.find("<th>opencl-mali</th>"),
-                 ocl = html.find("<th>opencl</th>"), cuda = html.find("<th>cuda</th>"), z = html.find("<th>zzz-custom</th>");
+                 ocl = html.find("<th>opencl</th>"), cuda = html.find("<th>cuda</th>"),
+                 z = html.find("<th>zzz-custom</th>");
     ASSERT_NE(z, std::string::npos);
     EXPECT_LT(cpu, mali);
     EXPECT_LT(mali, ocl);
@@ -112,13 +124,15 @@ TEST_F(ReportTest, WritesIndexWithEveryCaseBadge) {
     EXPECT_LT(cuda, z);
     // No temporary file left behind.
     size_t files = 0;
-    for (const auto &e : std::filesystem::directory_iterator(dir_ + "/nested/report")) files += e.is_regular_file();
+    for (const auto &e : std::filesystem::directory_iterator(dir_ + "/nested/report"))
+        files += e.is_regular_file();
     EXPECT_EQ(files, 1u);
 }
 
 TEST_F(ReportTest, FailuresFirstPassesFoldedPerPipelineAndProfile) {
     json results = fixture();
-    for (const char *c : {"a", "b", "c"}) results["runs"].push_back(run("blur3x3", "cpu", c, "PASS", "fine"));
+    for (const char *c : {"a", "b", "c"})
+        results["runs"].push_back(run("blur3x3", "cpu", c, "PASS", "fine"));
     write_html_report(records(results), dir_);
     const std::string html = read(dir_ + "/index.html");
     const size_t failures = html.find("<h2 id=\"failures\">Failures and regressions (2)</h2>"),
@@ -136,13 +150,15 @@ TEST_F(ReportTest, FailuresFirstPassesFoldedPerPipelineAndProfile) {
     EXPECT_LT(fail, grid);
     // blur3x3/cpu: four passes, one line; blur3x3/cuda (SKIP) and resize/zzz-custom (XFAIL) one each.
     size_t folds = 0;
-    for (size_t at = html.find("<details class=\"fold\""); at != std::string::npos; at = html.find("<details class=\"fold\"", at + 1)) {
+    for (size_t at = html.find("<details class=\"fold\""); at != std::string::npos;
+         at = html.find("<details class=\"fold\"", at + 1)) {
         folds++;
         EXPECT_GT(at, passes);
     }
     EXPECT_EQ(folds, 3u);
     EXPECT_NE(html.find("<b>blur3x3 / cpu</b> <span class=\"chip o-PASS\">PASS 4</span>"), std::string::npos);
-    for (int i = 5; i < 8; i++) EXPECT_NE(html.find("<tr id=\"run-" + std::to_string(i) + "\">"), std::string::npos) << i;
+    for (int i = 5; i < 8; i++)
+        EXPECT_NE(html.find("<tr id=\"run-" + std::to_string(i) + "\">"), std::string::npos) << i;
     // A link into a folded group opens it.
     EXPECT_NE(html.find("closest('details')"), std::string::npos);
 }
@@ -154,17 +170,26 @@ TEST_F(ReportTest, FailingImageOutputGetsLabelledImagesAndAnEightTimesCropOfTheW
                     {"run_ms", {2.0, 1.25, 1.5}},
                     {"outputs",
                      {{"out",
-                       {{"mismatches", 1}, {"mismatch_fraction", 0.0001}, {"max_abs_error", 243.0}, {"psnr_db", 58.126},
-                        {"worst_mismatch", {5, 7}}, {"worst_expected", 12}, {"worst_actual", 255}}}}}};
-    r["artifacts"] = {{"out.output_npy", "a/odd_case.host.out.output.npy"}, {"out.golden_png", "a/odd_case.host.out.golden.png"},
-                      {"out.output_png", "a/odd_case.host.out.output.png"}, {"out.diff_png", "a/odd_case.host.out.diff.png"}};
+                       {{"mismatches", 1},
+                        {"mismatch_fraction", 0.0001},
+                        {"max_abs_error", 243.0},
+                        {"psnr_db", 58.126},
+                        {"worst_mismatch", {5, 7}},
+                        {"worst_expected", 12},
+                        {"worst_actual", 255}}}}}};
+    r["artifacts"] = {{"out.output_npy", "a/odd_case.host.out.output.npy"},
+                      {"out.golden_png", "a/odd_case.host.out.golden.png"},
+                      {"out.output_png", "a/odd_case.host.out.output.png"},
+                      {"out.diff_png", "a/odd_case.host.out.diff.png"}};
     write_html_report(records(results), dir_);
     const std::string html = read(dir_ + "/index.html");
     EXPECT_NE(html.find("<p class=\"worst\">worst pixel (5, 7): expected 12, got 255</p>"), std::string::npos);
     // The pixel at (5, 7) scaled 8x lands at (64, 64) of the 136 x 136 window: left (8 - 5) * 8, top (8 - 7) * 8.
     for (const char *kind : {"golden", "output", "diff"}) {
-        const std::string crop = std::string("<figure class=\"crop\" data-x=\"5\" data-y=\"7\"><div class=\"cw\"><img src=\"a/odd_case.host.out.") +
-                                 kind + ".png\" alt=\"" + kind + " ×8 at (5, 7)\" style=\"left:24px;top:8px\">";
+        const std::string crop =
+            std::string(
+                "<figure class=\"crop\" data-x=\"5\" data-y=\"7\"><div class=\"cw\"><img src=\"a/odd_case.host.out.") +
+            kind + ".png\" alt=\"" + kind + " ×8 at (5, 7)\" style=\"left:24px;top:8px\">";
         EXPECT_NE(html.find(crop), std::string::npos) << kind;
         EXPECT_NE(html.find(std::string("<figcaption>") + kind + "</figcaption>"), std::string::npos) << kind;
     }
@@ -224,8 +249,9 @@ TEST_F(ReportTest, UnwritableDirectoryThrowsNamingIt) {
 TEST_F(ReportTest, RejectsResultsThatAreNotAnObject) {
     EXPECT_THROW(RunResults::from_json(json::array(), "r.json"), Error);
     EXPECT_THROW(RunResults::from_json({{"runs", json::array({1})}}, "r.json"), Error);
-    EXPECT_NE(error_of([] { RunResults::from_json({{"runs", json::array({run("p", "cpu", "a", "MAYBE")})}}, "r.json"); })
-                  .find("r.json: run #0: run record key \"outcome\": unknown outcome \"MAYBE\""),
+    EXPECT_NE(error_of([] {
+                  RunResults::from_json({{"runs", json::array({run("p", "cpu", "a", "MAYBE")})}}, "r.json");
+              }).find("r.json: run #0: run record key \"outcome\": unknown outcome \"MAYBE\""),
               std::string::npos);
 }
 

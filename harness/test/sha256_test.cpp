@@ -11,7 +11,8 @@ namespace {
 // Bytes 0, 1, 2, ... (mod 256) of length n.
 std::string counting(size_t n) {
     std::string s;
-    for (size_t i = 0; i < n; i++) s += char(i % 256);
+    for (size_t i = 0; i < n; i++)
+        s += char(i % 256);
     return s;
 }
 
@@ -29,9 +30,10 @@ TEST(Sha256, Nist448BitMessage) {
 }
 
 TEST(Sha256, Nist896BitMessage) {
-    EXPECT_EQ(sha256_hex("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopq"
-                         "rsmnopqrstnopqrstu"),
-              "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+    EXPECT_EQ(
+        sha256_hex("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopq"
+                   "rsmnopqrstnopqrstu"),
+        "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 }
 
 TEST(Sha256, OneMillionA) {

@@ -17,7 +17,8 @@ std::vector<std::string> names(int pipelines, int first = 0) {
     std::vector<std::string> out;
     for (int p = first; p < first + pipelines; p++) {
         for (const char *prof : {"cpu", "host", "opencl-mali", "opencl", "cuda"}) {
-            for (const char *c : {"small", "odd", "large"}) out.push_back("pipe" + std::to_string(p) + "/" + prof + "/" + c);
+            for (const char *c : {"small", "odd", "large"})
+                out.push_back("pipe" + std::to_string(p) + "/" + prof + "/" + c);
         }
     }
     return out;
@@ -49,7 +50,8 @@ TEST(Shard, ShardsAreDisjointAndCoverTheMatrix) {
             }
         }
         EXPECT_EQ(owners.size(), all.size()) << n << " shards miss a test";
-        for (const auto &[t, k] : owners) EXPECT_EQ(k, 1) << t << " is in " << k << " of " << n << " shards";
+        for (const auto &[t, k] : owners)
+            EXPECT_EQ(k, 1) << t << " is in " << k << " of " << n << " shards";
     }
 }
 
@@ -57,7 +59,8 @@ TEST(Shard, AddingTestsMovesNoExistingTest) {
     const auto before = names(40), added = names(15, 40);
     for (int n : {2, 3, 8}) {
         std::map<std::string, int> was;
-        for (const auto &t : before) was[t] = shard_of(t, n);
+        for (const auto &t : before)
+            was[t] = shard_of(t, n);
         std::vector<std::string> after = before;
         after.insert(after.begin() + 17, added.begin(), added.end());  // order does not matter either
         for (const auto &t : after) {
@@ -69,7 +72,8 @@ TEST(Shard, AddingTestsMovesNoExistingTest) {
 TEST(Shard, GoingFromEightToNineShardsMovesAboutANinth) {
     const auto all = names(200);
     int moved = 0;
-    for (const auto &t : all) moved += shard_of(t, 8) != shard_of(t, 9);
+    for (const auto &t : all)
+        moved += shard_of(t, 8) != shard_of(t, 9);
     EXPECT_LT(moved, static_cast<int>(all.size()) * 2 / 9) << moved << " of " << all.size();
     EXPECT_GT(moved, 0);
 }
@@ -77,7 +81,8 @@ TEST(Shard, GoingFromEightToNineShardsMovesAboutANinth) {
 TEST(Shard, ShardsAreRoughlyBalanced) {
     const auto all = names(200);  // 3000 tests
     std::map<int, int> size;
-    for (const auto &t : all) size[shard_of(t, 8)]++;
+    for (const auto &t : all)
+        size[shard_of(t, 8)]++;
     ASSERT_EQ(size.size(), 8u);
     for (const auto &[i, k] : size) {
         EXPECT_GT(k, 375 * 80 / 100) << "shard " << i;

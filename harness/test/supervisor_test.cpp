@@ -84,8 +84,9 @@ TEST_F(SupervisorTest, FailOnOutputTurnsPassIntoFailAndAnnotatesAFailure) {
 
 TEST_F(SupervisorTest, FailOnOutputMatchesAVeryLongLine) {
     // std::regex recursed per character and overflowed the stack on lines like this one.
-    const RunRecord r = run(R"(printf '%s' "$PASS_RECORD" > "$REC"; printf 'Oclgrind ' >&2; head -c 200000 /dev/zero | tr '\0' x >&2; echo ' error' >&2)",
-                            10, "[Oo]clgrind.*(error|Error)");
+    const RunRecord r = run(
+        R"(printf '%s' "$PASS_RECORD" > "$REC"; printf 'Oclgrind ' >&2; head -c 200000 /dev/zero | tr '\0' x >&2; echo ' error' >&2)",
+        10, "[Oo]clgrind.*(error|Error)");
     EXPECT_EQ(r.outcome, Outcome::Fail);
 }
 

@@ -15,8 +15,13 @@ nlohmann::json device(const std::string &name, const std::string &type, const st
             {"driver_info", "info"},
             {"driver_version", "1.2.3"},
             {"features",
-             {{"shaderInt8", true}, {"shaderInt16", true}, {"shaderFloat16", f16}, {"storageBuffer8BitAccess", true},
-              {"storageBuffer16BitAccess", true}, {"shaderInt64", false}, {"shaderFloat64", false}}}};
+             {{"shaderInt8", true},
+              {"shaderInt16", true},
+              {"shaderFloat16", f16},
+              {"storageBuffer8BitAccess", true},
+              {"storageBuffer16BitAccess", true},
+              {"shaderInt64", false},
+              {"shaderFloat64", false}}}};
 }
 
 struct UnsetDeviceType {
@@ -27,8 +32,8 @@ struct UnsetDeviceType {
 TEST(VulkanInfo, TargetFeaturesMapToDeviceFeatures) {
     EXPECT_TRUE(vulkan_required_features("x86-64-linux-vulkan").empty());
     const auto need = vulkan_required_features("x86-64-linux-vulkan-vk_int8-vk_int16-vk_float16-vk_v13");
-    const std::vector<std::string> want{"shaderInt8", "storageBuffer8BitAccess", "shaderInt16", "storageBuffer16BitAccess",
-                                        "shaderFloat16"};
+    const std::vector<std::string> want{"shaderInt8", "storageBuffer8BitAccess", "shaderInt16",
+                                        "storageBuffer16BitAccess", "shaderFloat16"};
     EXPECT_EQ(need, want);
     EXPECT_EQ(vulkan_required_features("arm-64-android-vulkan-vk_int64-vk_float64"),
               (std::vector<std::string>{"shaderInt64", "shaderFloat64"}));
@@ -42,7 +47,8 @@ TEST(VulkanInfo, NoLoaderOrNoDeviceIsTheProbesError) {
 
 TEST(VulkanInfo, PicksAGpuFirstThenTheFirstDeviceAndHonoursDeviceType) {
     UnsetDeviceType guard;
-    nlohmann::json vk{{"devices", {device("llvmpipe", "cpu", "1.3.230", true), device("H100", "discrete-gpu", "1.3.277", true)}}};
+    nlohmann::json vk{
+        {"devices", {device("llvmpipe", "cpu", "1.3.230", true), device("H100", "discrete-gpu", "1.3.277", true)}}};
     nlohmann::json sel;
     EXPECT_EQ(vulkan_unavailable_reason(vk, &sel), "");
     EXPECT_EQ(sel["device"], "H100");
@@ -54,7 +60,8 @@ TEST(VulkanInfo, PicksAGpuFirstThenTheFirstDeviceAndHonoursDeviceType) {
     EXPECT_NE(why.find("no Vulkan device of type 'virtual-gpu'"), std::string::npos) << why;
     EXPECT_NE(why.find("llvmpipe (cpu)"), std::string::npos) << why;
     setenv("HL_VK_DEVICE_TYPE", "tpu", 1);
-    EXPECT_NE(vulkan_unavailable_reason(vk, &sel).find("HL_VK_DEVICE_TYPE='tpu' names no device type"), std::string::npos);
+    EXPECT_NE(vulkan_unavailable_reason(vk, &sel).find("HL_VK_DEVICE_TYPE='tpu' names no device type"),
+              std::string::npos);
     unsetenv("HL_VK_DEVICE_TYPE");
     nlohmann::json cpu_only{{"devices", {device("llvmpipe", "cpu", "1.3.230", true)}}};
     EXPECT_EQ(vulkan_unavailable_reason(cpu_only, &sel), "");
@@ -64,15 +71,18 @@ TEST(VulkanInfo, PicksAGpuFirstThenTheFirstDeviceAndHonoursDeviceType) {
 TEST(VulkanInfo, MissingFeatureOrVersionNamesThemAll) {
     UnsetDeviceType guard;
     nlohmann::json sel;
-    ASSERT_EQ(vulkan_unavailable_reason({{"devices", {device("Mali-G52", "integrated-gpu", "1.1.0", false)}}}, &sel), "");
+    ASSERT_EQ(vulkan_unavailable_reason({{"devices", {device("Mali-G52", "integrated-gpu", "1.1.0", false)}}}, &sel),
+              "");
     const std::string target = "arm-64-android-vulkan-vk_int8-vk_int16-vk_float16-vk_v13";
     const std::string why = missing_vulkan_features_reason(target, sel);
     EXPECT_NE(why.find("Vulkan device 'Mali-G52' lacks shaderFloat16, Vulkan 1.3 (device reports 1.1.0)"),
-              std::string::npos) << why;
+              std::string::npos)
+        << why;
     EXPECT_NE(why.find(target), std::string::npos);
     ASSERT_EQ(vulkan_unavailable_reason({{"devices", {device("llvmpipe", "cpu", "1.3.230", true)}}}, &sel), "");
     EXPECT_EQ(missing_vulkan_features_reason(target, sel), "");
-    EXPECT_NE(missing_vulkan_features_reason("x86-64-linux-vulkan-vk_int64", sel).find("lacks shaderInt64"), std::string::npos);
+    EXPECT_NE(missing_vulkan_features_reason("x86-64-linux-vulkan-vk_int64", sel).find("lacks shaderInt64"),
+              std::string::npos);
 }
 
 TEST(VulkanInfo, SummaryListsDeviceDriverAndFeatures) {

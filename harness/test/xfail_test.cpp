@@ -65,9 +65,12 @@ TEST(Xfail, MalformedListsNameTheEntryAndField) {
     };
     EXPECT_NE(error_of("[").find("not valid JSON"), std::string::npos);
     EXPECT_NE(error_of(R"({"xfail": [{"profile": "x"}]})").find("entry 0: missing field 'reason'"), std::string::npos);
-    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "colour": "x"}]})").find("unknown field 'colour'"), std::string::npos);
-    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "outcomes": ["MEH"]}]})").find("unknown outcome 'MEH'"), std::string::npos);
-    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "outcomes": ["PASS"]}]})").find("only failures"), std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "colour": "x"}]})").find("unknown field 'colour'"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "outcomes": ["MEH"]}]})").find("unknown outcome 'MEH'"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "outcomes": ["PASS"]}]})").find("only failures"),
+              std::string::npos);
     EXPECT_EQ(XfailList::load("/nonexistent/xfail.json").size(), 0u);
 }
 

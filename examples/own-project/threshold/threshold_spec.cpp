@@ -13,7 +13,8 @@ std::vector<Array> reference(const CaseSpec &c, const std::vector<Array> &inputs
     const Array &in = inputs.at(0);
     const double level = c.scalars.at("level");
     Array out(in.type, in.shape);
-    for (size_t i = 0; i < in.elements(); i++) out.data<uint8_t>()[i] = in.data<uint8_t>()[i] > level ? 255 : 0;
+    for (size_t i = 0; i < in.elements(); i++)
+        out.data<uint8_t>()[i] = in.data<uint8_t>()[i] > level ? 255 : 0;
     return {out};
 }
 

@@ -38,9 +38,7 @@ inline const std::map<std::string, Schedule> &schedule_names() {
 // `schedule`, default portable; a value that is not one of schedule_names() is a one-line error.
 class ScheduleParam : public Halide::GeneratorParam<Schedule> {
 public:
-    ScheduleParam()
-        : Halide::GeneratorParam<Schedule>("schedule", Schedule::Portable, schedule_names()) {
-    }
+    ScheduleParam() : Halide::GeneratorParam<Schedule>("schedule", Schedule::Portable, schedule_names()) {}
 
     void set_from_string(const std::string &value) override {
         const auto it = schedule_names().find(value);
@@ -75,13 +73,17 @@ inline ThreadBlockVars gpu_thread_block(Halide::Func f, const Halide::Var &x, co
     Halide::Stage s = f;
     if (b.per_y > 1) {
         s.split(x, x, v.xv, b.per_x).split(y, y, v.yr, b.per_y).reorder(v.xv, v.yr, x, y);
-        if (b.vectorize_x) s.vectorize(v.xv);
-        else s.unroll(v.xv);
+        if (b.vectorize_x)
+            s.vectorize(v.xv);
+        else
+            s.unroll(v.xv);
         s.unroll(v.yr);
     } else if (b.per_x > 1) {
         s.split(x, x, v.xv, b.per_x);
-        if (b.vectorize_x) s.vectorize(v.xv);
-        else s.unroll(v.xv);
+        if (b.vectorize_x)
+            s.vectorize(v.xv);
+        else
+            s.unroll(v.xv);
     }
     s.gpu_tile(x, y, v.xo, v.yo, v.xi, v.yi, b.threads_x, b.threads_y, Halide::TailStrategy::GuardWithIf);
     return v;

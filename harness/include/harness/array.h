@@ -30,9 +30,13 @@ struct Array {
     std::vector<int> coords(size_t i) const;
 
     template<typename T>
-    T *data() { return reinterpret_cast<T *>(bytes.data()); }
+    T *data() {
+        return reinterpret_cast<T *>(bytes.data());
+    }
     template<typename T>
-    const T *data() const { return reinterpret_cast<const T *>(bytes.data()); }
+    const T *data() const {
+        return reinterpret_cast<const T *>(bytes.data());
+    }
 
     // A Halide buffer aliasing this array's bytes (no copy). The array must outlive it.
     Halide::Runtime::Buffer<void> view();

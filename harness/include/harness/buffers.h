@@ -28,7 +28,8 @@ const std::vector<BufferMode> &all_buffer_modes();
 std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &runtime);
 
 // Output storage surrounded by guard bands: `guard` elements on each side of dimension 0 and
-// 2 rows on each side of dimension 1 (none for higher dimensions). view() is a Halide buffer of exactly `shape` inside it.
+// 2 rows on each side of dimension 1 (none for higher dimensions). view() is a Halide buffer of exactly `shape` inside
+// it.
 class GuardedArray {
 public:
     static constexpr uint8_t kGuardByte = 0x5A;
@@ -64,12 +65,12 @@ public:
 
     // Before a call: puts inputs (host bytes) and outputs (host bytes, canary-filled) on the device
     // as the mode requires. Returns 0 or an error code; `error` receives a message naming the call.
-    int prepare(std::vector<Halide::Runtime::Buffer<void> *> &inputs, std::vector<Halide::Runtime::Buffer<void> *> &outputs,
-                std::string *error);
+    int prepare(std::vector<Halide::Runtime::Buffer<void> *> &inputs,
+                std::vector<Halide::Runtime::Buffer<void> *> &outputs, std::string *error);
     // After a successful call: brings outputs back to the host as the mode requires (unless
     // `skip_copy_back`, a test-only fault) and releases every device allocation.
-    int finish(std::vector<Halide::Runtime::Buffer<void> *> &inputs, std::vector<Halide::Runtime::Buffer<void> *> &outputs,
-               bool skip_copy_back, std::string *error);
+    int finish(std::vector<Halide::Runtime::Buffer<void> *> &inputs,
+               std::vector<Halide::Runtime::Buffer<void> *> &outputs, bool skip_copy_back, std::string *error);
 
 private:
     struct Wrapped;

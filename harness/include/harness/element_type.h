@@ -11,17 +11,17 @@
 namespace harness {
 
 // X(C++ type, Halide type code, bits, dtype name, numpy kind+size), in the order messages list them.
-#define HARNESS_ELEMENT_TYPES(X)                   \
-    X(bool, halide_type_uint, 1, "bool", "b1")     \
-    X(uint8_t, halide_type_uint, 8, "uint8", "u1")  \
+#define HARNESS_ELEMENT_TYPES(X)                      \
+    X(bool, halide_type_uint, 1, "bool", "b1")        \
+    X(uint8_t, halide_type_uint, 8, "uint8", "u1")    \
     X(uint16_t, halide_type_uint, 16, "uint16", "u2") \
     X(uint32_t, halide_type_uint, 32, "uint32", "u4") \
     X(uint64_t, halide_type_uint, 64, "uint64", "u8") \
-    X(int8_t, halide_type_int, 8, "int8", "i1")     \
-    X(int16_t, halide_type_int, 16, "int16", "i2")  \
-    X(int32_t, halide_type_int, 32, "int32", "i4")  \
-    X(int64_t, halide_type_int, 64, "int64", "i8")  \
-    X(float, halide_type_float, 32, "float32", "f4") \
+    X(int8_t, halide_type_int, 8, "int8", "i1")       \
+    X(int16_t, halide_type_int, 16, "int16", "i2")    \
+    X(int32_t, halide_type_int, 32, "int32", "i4")    \
+    X(int64_t, halide_type_int, 64, "int64", "i8")    \
+    X(float, halide_type_float, 32, "float32", "f4")  \
     X(double, halide_type_float, 64, "float64", "f8")
 
 struct ElementType {

@@ -19,8 +19,8 @@ public:
     // Checks every argument of the variant's metadata against the case (names, types, dimensions)
     // and allocates the outputs, with `guard` guard elements around dimension 0 (see buffers.h).
     // Throws Error naming the argument and the mismatch.
-    Invocation(const Variant &variant, const CaseSpec &c, std::vector<Array> &inputs, BufferMode mode = BufferMode::Host,
-               int guard = 0);
+    Invocation(const Variant &variant, const CaseSpec &c, std::vector<Array> &inputs,
+               BufferMode mode = BufferMode::Host, int guard = 0);
 
     // One verified-style call: fills outputs with `canary` and the guard pattern, sets up the buffer
     // mode, calls the pipeline, reads outputs back to the host and releases device memory. Returns

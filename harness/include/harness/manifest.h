@@ -11,11 +11,11 @@ namespace harness {
 
 // One golden: where it is, what it holds, and where it came from.
 struct GoldenEntry {
-    std::string file;      // relative to the golden dir, e.g. "blur3x3/small.npy"
+    std::string file;  // relative to the golden dir, e.g. "blur3x3/small.npy"
     std::string pipeline, case_name, output;
-    std::string dtype;     // "uint8", "float32", ...
+    std::string dtype;           // "uint8", "float32", ...
     std::vector<int64_t> shape;  // Halide order
-    std::string sha256;    // of the .npy bytes
+    std::string sha256;          // of the .npy bytes
     // Nightly-size cases are not stored: the repository keeps their sha256, dtype and shape but not
     // the bytes, which the cpu variant reproduces (bit for bit) when the case runs.
     bool stored = true;

@@ -35,7 +35,8 @@ std::vector<DerivedSpecSource> &derived_spec_sources();
 
 class DerivedSpecRegistrar {
 public:
-    DerivedSpecRegistrar(const char *pipeline, const char *json_text, const char *json_path, const char *generator_sha256);
+    DerivedSpecRegistrar(const char *pipeline, const char *json_text, const char *json_path,
+                         const char *generator_sha256);
 };
 
 // The spec of `src`, from the cpu variant's metadata (nullptr: none was built). Throws Error naming

@@ -25,9 +25,9 @@ nlohmann::json probe_cuda();
 // printed garbage); what the other probes (vulkan_info.h) use too.
 nlohmann::json probe_in_child(const std::function<nlohmann::json()> &fn, const char *what);
 
-// Why a profile with this runtime ("none", "opencl", "cuda", "vulkan": vulkan_info.h) cannot run here, given the probes and
-// the HL_OCL_PLATFORM_NAME / HL_OCL_DEVICE_TYPE environment Halide's runtime will use; "" if it can.
-// For OpenCL, `selected` receives the platform and device Halide would pick.
+// Why a profile with this runtime ("none", "opencl", "cuda", "vulkan": vulkan_info.h) cannot run here, given the probes
+// and the HL_OCL_PLATFORM_NAME / HL_OCL_DEVICE_TYPE environment Halide's runtime will use; "" if it can. For OpenCL,
+// `selected` receives the platform and device Halide would pick.
 std::string runtime_unavailable_reason(const std::string &runtime, const nlohmann::json &opencl,
                                        const nlohmann::json &cuda, nlohmann::json *selected = nullptr);
 

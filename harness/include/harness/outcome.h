@@ -14,16 +14,16 @@ namespace harness {
 // X(enumerator, name, exit code, background colour, text colour, description).
 // Adding an outcome is one row here (then regenerate scripts/harnesslib/outcomes.json, which the
 // outcomes/* tests check).
-#define HARNESS_OUTCOME_TABLE(X)                                                                                  \
-    X(Pass, "PASS", 0, "#2e7d32", "#fff", "matches the golden within the tolerance, every check passed")          \
-    X(XFail, "XFAIL", 0, "#00897b", "#fff", "a known failure listed in golden/xfail.json failed as expected")    \
+#define HARNESS_OUTCOME_TABLE(X)                                                                                   \
+    X(Pass, "PASS", 0, "#2e7d32", "#fff", "matches the golden within the tolerance, every check passed")           \
+    X(XFail, "XFAIL", 0, "#00897b", "#fff", "a known failure listed in golden/xfail.json failed as expected")      \
     X(Flake, "FLAKE", 0, "#c0ca33", "#222", "failed, then passed when re-run (--flake-retries); or a known flake") \
-    X(Skip, "SKIP", 77, "#9e9e9e", "#fff", "cannot run here (no driver, device, extension or buffer mode)")       \
+    X(Skip, "SKIP", 77, "#9e9e9e", "#fff", "cannot run here (no driver, device, extension or buffer mode)")        \
     X(XPass, "XPASS", 0, "#f9a825", "#222", "listed in golden/xfail.json but passed (exit 1 with --strict-xfail)") \
-    X(Fail, "FAIL", 1, "#d32f2f", "#fff", "ran, but a result or check is wrong")                                  \
-    X(TeardownFault, "TEARDOWN_FAULT", 4, "#ef6c00", "#fff", "recorded its result, then died or failed at exit")  \
-    X(Timeout, "TIMEOUT", 5, "#6a1b9a", "#fff", "did not finish within --timeout; its process group was killed") \
-    X(Crash, "CRASH", 3, "#111", "#ff5252", "died on a signal before recording a result")                        \
+    X(Fail, "FAIL", 1, "#d32f2f", "#fff", "ran, but a result or check is wrong")                                   \
+    X(TeardownFault, "TEARDOWN_FAULT", 4, "#ef6c00", "#fff", "recorded its result, then died or failed at exit")   \
+    X(Timeout, "TIMEOUT", 5, "#6a1b9a", "#fff", "did not finish within --timeout; its process group was killed")   \
+    X(Crash, "CRASH", 3, "#111", "#ff5252", "died on a signal before recording a result")                          \
     X(Error, "ERROR", 2, "#a0135f", "#fff", "could not run: configuration, golden, compile or Halide error")
 
 enum class Outcome {
@@ -66,14 +66,14 @@ nlohmann::json outcome_table_json();
 struct RunRecord {
     std::string pipeline, profile, case_name, mode = "host";
     Outcome outcome = Outcome::Error;
-    std::string message;                     // one line
+    std::string message;                                // one line
     nlohmann::json metrics = nlohmann::json::object();  // compare metrics, timings, device
     double duration_ms = 0;
-    std::string target;                      // Halide target string of the variant
-    std::string stderr_tail;                 // last lines the child wrote to stderr
-    std::string result_outcome;              // for TEARDOWN_FAULT: what the child had recorded
-    std::string fallback_for;                // a cpu fallback record: the GPU profile it stands in for
-    std::string xfail_reason;                // XFAIL/XPASS: the golden/xfail.json entry's reason
+    std::string target;                                   // Halide target string of the variant
+    std::string stderr_tail;                              // last lines the child wrote to stderr
+    std::string result_outcome;                           // for TEARDOWN_FAULT: what the child had recorded
+    std::string fallback_for;                             // a cpu fallback record: the GPU profile it stands in for
+    std::string xfail_reason;                             // XFAIL/XPASS: the golden/xfail.json entry's reason
     nlohmann::json artifacts = nlohmann::json::object();  // file paths (output .npy, ...)
 
     nlohmann::json to_json() const;

@@ -11,8 +11,8 @@ struct Profile {
     std::string name;
     std::string description;
     std::string schedule;
-    std::string runtime;  // none | opencl | cuda | vulkan
-    std::string target;   // Halide target for the platform this harness was built for ("" = not built)
+    std::string runtime;     // none | opencl | cuda | vulkan
+    std::string target;      // Halide target for the platform this harness was built for ("" = not built)
     nlohmann::json targets;  // every platform's target
     bool is_gpu() const { return runtime != "none"; }
 };

@@ -39,7 +39,7 @@ public:
     // first problem.
     void validate() const;
 
-    std::vector<std::string> pipelines() const;  // sorted
+    std::vector<std::string> pipelines() const;                   // sorted
     const PipelineSpec &spec(const std::string &pipeline) const;  // throws Error listing known ones
     // Profiles built for `pipeline`, in profiles.json order.
     std::vector<std::string> profiles_of(const std::string &pipeline) const;

@@ -18,7 +18,7 @@ namespace harness {
 
 // Which profiles can run here, and the OpenCL device each OpenCL profile would use.
 struct Availability {
-    std::map<std::string, std::string> reason;  // profile -> why it cannot run ("" = it can)
+    std::map<std::string, std::string> reason;           // profile -> why it cannot run ("" = it can)
     nlohmann::json selected = nlohmann::json::object();  // profile -> chosen OpenCL platform/device
 };
 // Probes OpenCL and CUDA once.
@@ -48,8 +48,8 @@ struct MatrixContext {
     int jobs = 1;            // --jobs, or one per core
     Availability avail;
 };
-// Resolves the golden dir and artifacts dir, loads the xfail list, finds this executable, makes a temp dir and probes the
-// devices. Throws Error naming what cannot be used and the fix.
+// Resolves the golden dir and artifacts dir, loads the xfail list, finds this executable, makes a temp dir and probes
+// the devices. Throws Error naming what cannot be used and the fix.
 MatrixContext make_context(const RunOptions &opts);
 // Removes the context's temp dir.
 void release_context(const MatrixContext &ctx);

@@ -26,6 +26,8 @@ int jump_consistent_hash(uint64_t key, int buckets);
 // 1-based shard of `test_name` among `count` shards.
 int shard_of(const std::string &test_name, int count);
 
-inline bool in_shard(const std::string &test_name, const Shard &s) { return shard_of(test_name, s.count) == s.index; }
+inline bool in_shard(const std::string &test_name, const Shard &s) {
+    return shard_of(test_name, s.count) == s.index;
+}
 
 }  // namespace harness

@@ -46,9 +46,9 @@ struct BufferSpec {
 struct CaseSpec {
     std::string name;  // small, odd, large, ...
     bool nightly = false;
-    std::vector<BufferSpec> inputs;        // every input buffer argument
+    std::vector<BufferSpec> inputs;         // every input buffer argument
     std::map<std::string, double> scalars;  // every scalar argument
-    std::vector<BufferSpec> outputs;       // every output buffer argument (type and shape)
+    std::vector<BufferSpec> outputs;        // every output buffer argument (type and shape)
 };
 
 struct PipelineSpec {

@@ -147,8 +147,8 @@ public:
     Output<Buffer<uint8_t, 2>> output{"output"};
     void generate() {
         const std::string s = schedule;
-        Func in = s == "portable" ? BoundaryConditions::repeat_edge(input)
-                                  : BoundaryConditions::constant_exterior(input, uint8_t(0));
+        Func in = s == "portable" ? BoundaryConditions::repeat_edge(input) :
+                                    BoundaryConditions::constant_exterior(input, uint8_t(0));
         RDom k(-1, 3, -1, 3);
         output(x, y) = cast<uint8_t>(sum(cast<uint16_t>(in(x + k.x, y + k.y))) / 9);
         if (s != "portable") output.vectorize(x, 16).parallel(y);

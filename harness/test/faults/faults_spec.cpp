@@ -26,7 +26,8 @@ int invert(halide_buffer_t *in, halide_buffer_t *out) {
     // Bounds query (Halide asks with a query output, and a query input unless the input is real).
     if (is_bounds_query(out) || is_bounds_query(in)) {
         if (is_bounds_query(in)) {
-            for (int d = 0; d < 2; d++) in->dim[d] = {out->dim[d].min, out->dim[d].extent, 0, 0};
+            for (int d = 0; d < 2; d++)
+                in->dim[d] = {out->dim[d].min, out->dim[d].extent, 0, 0};
         }
         return 1;
     }
@@ -59,7 +60,8 @@ extern "C" int fault_teardown_extern(halide_buffer_t *in, halide_buffer_t *out) 
 extern "C" int fault_hang_extern(halide_buffer_t *in, halide_buffer_t *out) {
     const int q = invert(in, out);
     if (q == 0) {
-        for (;;) pause();  // never returns: only the supervisor's timeout ends this
+        for (;;)
+            pause();  // never returns: only the supervisor's timeout ends this
     }
     return 0;
 }
@@ -81,7 +83,8 @@ namespace {
 
 std::vector<Array> invert_reference(const CaseSpec &, const std::vector<Array> &inputs) {
     Array out = inputs.at(0);
-    for (auto &b : out.bytes) b = static_cast<uint8_t>(255 - b);
+    for (auto &b : out.bytes)
+        b = static_cast<uint8_t>(255 - b);
     return {out};
 }
 
@@ -101,13 +104,21 @@ harness::PipelineSpec u8_spec(const char *name, const char *summary) {
     return spec;
 }
 
-harness::PipelineSpec make_fault_teardown() { return u8_spec("fault_teardown", "correct result, then abort() at exit"); }
-harness::PipelineSpec make_fault_hang() { return u8_spec("fault_hang", "never returns"); }
-harness::PipelineSpec make_fault_oob_write() { return u8_spec("fault_oob_write", "writes one element outside its output"); }
+harness::PipelineSpec make_fault_teardown() {
+    return u8_spec("fault_teardown", "correct result, then abort() at exit");
+}
+harness::PipelineSpec make_fault_hang() {
+    return u8_spec("fault_hang", "never returns");
+}
+harness::PipelineSpec make_fault_oob_write() {
+    return u8_spec("fault_oob_write", "writes one element outside its output");
+}
 harness::PipelineSpec make_fault_nondeterministic() {
     return u8_spec("fault_nondeterministic", "a different pixel (0,0) on every call");
 }
-harness::PipelineSpec make_fault_error() { return u8_spec("fault_error", "Halide error: output wider than the schedule allows"); }
+harness::PipelineSpec make_fault_error() {
+    return u8_spec("fault_error", "Halide error: output wider than the schedule allows");
+}
 harness::PipelineSpec make_fault_no_copy_back() {
     harness::PipelineSpec spec = u8_spec("fault_no_copy_back", "GPU result never copied back to the host (seed 000)");
     spec.test_fault = "skip_copy_back";
@@ -131,7 +142,8 @@ std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> 
         const int w = in.shape[0], h = in.shape[1];
         auto at = [&](int x, int y) { return int(in.bytes[std::clamp(y, 0, h - 1) * w + std::clamp(x, 0, w - 1)]); };
         for (int y = 0; y < h; y++) {
-            for (int x = 0; x < w; x++) out.bytes[y * w + x] = static_cast<uint8_t>(f(at, x, y));
+            for (int x = 0; x < w; x++)
+                out.bytes[y * w + x] = static_cast<uint8_t>(f(at, x, y));
         }
         return std::vector<Array>{out};
     };
@@ -147,12 +159,14 @@ harness::PipelineSpec make_fault_read_past_edge() {
 
 // 3x3 box blur, edges clamped (repeat_edge).
 harness::PipelineSpec make_fault_boundary() {
-    harness::PipelineSpec spec = u8_spec("fault_boundary", "3x3 box blur padding with zeros instead of clamping to the edge");
+    harness::PipelineSpec spec =
+        u8_spec("fault_boundary", "3x3 box blur padding with zeros instead of clamping to the edge");
     spec.tolerance_reason = "integer box blur";
     spec.reference = clamped_reference([](auto at, int x, int y) {
         int sum = 0;
         for (int dy = -1; dy <= 1; dy++) {
-            for (int dx = -1; dx <= 1; dx++) sum += at(x + dx, y + dy);
+            for (int dx = -1; dx <= 1; dx++)
+                sum += at(x + dx, y + dy);
         }
         return sum / 9;
     });
@@ -174,7 +188,8 @@ harness::PipelineSpec make_fault_race() {
     spec.cases = {c};
     spec.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
         Array out({halide_type_int, 32, 1}, {256});
-        for (uint8_t v : inputs.at(0).bytes) out.data<int32_t>()[v]++;
+        for (uint8_t v : inputs.at(0).bytes)
+            out.data<int32_t>()[v]++;
         return std::vector<Array>{out};
     };
     return spec;
@@ -194,7 +209,8 @@ harness::PipelineSpec make_fault_nan() {
     spec.cases = {c};
     spec.reference = [](const CaseSpec &, const std::vector<Array> &inputs) {
         Array out = inputs.at(0);
-        for (size_t i = 0; i < out.elements(); i++) out.data<float>()[i] = out.data<float>()[i] * 0.5f + 1.0f;
+        for (size_t i = 0; i < out.elements(); i++)
+            out.data<float>()[i] = out.data<float>()[i] * 0.5f + 1.0f;
         return std::vector<Array>{out};
     };
     return spec;
