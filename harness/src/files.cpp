@@ -1,5 +1,6 @@
 #include "harness/files.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -135,6 +136,38 @@ std::string self_exe_path() {
     char buf[4096];
     const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
     return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+bool is_dir(const std::string &path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+namespace {
+
+void list_into(const std::string &root, const std::string &rel, const std::string &skip_top_prefix,
+               std::vector<std::string> &out) {
+    DIR *d = opendir((root + "/" + rel).c_str());
+    if (!d) return;
+    while (dirent *e = readdir(d)) {
+        const std::string name = e->d_name;
+        if (name == "." || name == "..") continue;
+        if (rel.empty() && !skip_top_prefix.empty() && name.rfind(skip_top_prefix, 0) == 0) continue;
+        const std::string r = rel.empty() ? name : rel + "/" + name;
+        if (is_dir(root + "/" + r))
+            list_into(root, r, skip_top_prefix, out);
+        else
+            out.push_back(r);
+    }
+    closedir(d);
+}
+
+}  // namespace
+
+std::vector<std::string> list_files_below(const std::string &root, const std::string &skip_top_prefix) {
+    std::vector<std::string> out;
+    list_into(root, "", skip_top_prefix, out);
+    return out;
 }
 
 }  // namespace harness

@@ -25,33 +25,12 @@ namespace harness {
 
 namespace {
 
-bool is_dir(const std::string &p) {
-    struct stat st;
-    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 std::string restore_hint(const std::string &relpath, const GoldenEntry *entry) {
     std::string hint = "restore it with `git checkout -- golden/" + relpath + "`";
     if (entry)
         hint +=
             " or re-bless with `aot-harness bless --pipeline " + entry->pipeline + " --case " + entry->case_name + "`";
     return hint;
-}
-
-// Files below `root`, relative to it, less bless's staging and commit directories.
-void list_files(const std::string &root, const std::string &rel, std::vector<std::string> &out) {
-    DIR *d = opendir((root + "/" + rel).c_str());
-    if (!d) return;
-    while (dirent *e = readdir(d)) {
-        const std::string name = e->d_name;
-        if (name == "." || name == ".." || (rel.empty() && name.rfind(".bless", 0) == 0)) continue;
-        const std::string r = rel.empty() ? name : rel + "/" + name;
-        if (is_dir(root + "/" + r))
-            list_files(root, r, out);
-        else
-            out.push_back(r);
-    }
-    closedir(d);
 }
 
 }  // namespace
@@ -121,8 +100,7 @@ std::vector<std::string> verify_once(const std::string &dir, const Manifest &m) 
             problems.push_back(err.what());
         }
     }
-    std::vector<std::string> files;
-    list_files(dir, "", files);
+    std::vector<std::string> files = list_files_below(dir, ".bless");  // less bless's staging and commit dirs
     std::sort(files.begin(), files.end());
     for (const auto &f : files) {
         const bool npy = f.size() > 4 && f.compare(f.size() - 4, 4, ".npy") == 0;

@@ -24,27 +24,6 @@ namespace harness {
 
 namespace {
 
-bool is_dir(const std::string &p) {
-    struct stat st;
-    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-// Files below `root`, relative to it.
-void list_files(const std::string &root, const std::string &rel, std::vector<std::string> &out) {
-    DIR *d = opendir((root + "/" + rel).c_str());
-    if (!d) return;
-    while (dirent *e = readdir(d)) {
-        const std::string name = e->d_name;
-        if (name == "." || name == "..") continue;
-        const std::string r = rel.empty() ? name : rel + "/" + name;
-        if (is_dir(root + "/" + r))
-            list_files(root, r, out);
-        else
-            out.push_back(r);
-    }
-    closedir(d);
-}
-
 // rm -rf of a directory tree this module created (files and subdirectories only).
 void remove_tree(const std::string &path) {
     if (DIR *d = opendir(path.c_str())) {
@@ -73,8 +52,7 @@ void fsync_dir(const std::string &dir) {
 // Step 3: moves every committed file into place, the manifest last. Idempotent.
 void apply_commit(const std::string &dir) {
     const std::string commit = dir + "/" + kBlessCommitDir;
-    std::vector<std::string> files;
-    list_files(commit, "", files);
+    std::vector<std::string> files = list_files_below(commit);
     std::stable_partition(files.begin(), files.end(), [](const std::string &f) { return f != "MANIFEST.json"; });
     for (const auto &f : files) {
         const std::string target = dir + "/" + f;
