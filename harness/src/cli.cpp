@@ -46,16 +46,6 @@ void check_writable(const std::string &path, const char *what) {
     }
 }
 
-// Now as ISO 8601 UTC, e.g. "2026-11-24T01:02:03+00:00".
-std::string utc_timestamp() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
-    return buf;
-}
-
 std::string golden_dir_of(const Args &args) {
     return args.get("golden-dir", default_golden_dir());
 }
@@ -67,7 +57,7 @@ int cmd_run(const Args &args) {
     FILE *console = json_stdout ? stderr : stdout;  // with --json -, stdout holds only the JSON
     if (!opts.json.empty() && !json_stdout) check_writable(opts.json, "the results file");
     if (!opts.junit.empty()) check_writable(opts.junit, "the JUnit file");
-    const std::string started = utc_timestamp();
+    const std::string started = utc_now("%Y-%m-%dT%H:%M:%S+00:00");  // ISO 8601 UTC
     if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
     const MatrixContext ctx = make_context(opts);
     install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups too

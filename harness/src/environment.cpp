@@ -1,5 +1,7 @@
 #include "harness/environment.h"
 
+#include <ctime>
+
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -83,6 +85,15 @@ nlohmann::json environment_info() {
     env["cuda"] = probe_cuda();
     env["vulkan"] = probe_vulkan();
     return env;
+}
+
+std::string utc_now(const char *format) {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[64];
+    std::strftime(buf, sizeof buf, format, &tm);
+    return buf;
 }
 
 }  // namespace harness

@@ -15,6 +15,7 @@
 #include <map>
 #include <vector>
 
+#include "harness/environment.h"
 #include "harness/error.h"
 #include "harness/outcome.h"
 #include "html.h"
@@ -121,17 +122,9 @@ std::string render_json(const json &v) {
     return s.find('\n') != std::string::npos ? html_element("pre", "", s) : html_escape(s);
 }
 
-std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
-    return buf;
-}
-
 std::string header(const json &env, const json &summary) {
-    std::string sub = "generated " + utc_now() + " · " + std::to_string(summary["total"].get<int>()) + " runs";
+    std::string sub =
+        "generated " + utc_now("%Y-%m-%d %H:%M:%S UTC") + " · " + std::to_string(summary["total"].get<int>()) + " runs";
     for (const char *k : {"halide_version", "platform"}) {
         if (env.is_object() && env.contains(k))
             sub += std::string(" · ") + (k[0] == 'h' ? "Halide " : "") + scalar_text(env[k]);

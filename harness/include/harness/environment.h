@@ -1,5 +1,7 @@
 // The environment a run happened in, for `aot-harness env` and every results file.
 #pragma once
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 namespace harness {
@@ -8,5 +10,8 @@ namespace harness {
 //  "variants": {"<p>__<profile>": target string}, "opencl": probe_opencl(), "cuda": probe_cuda(),
 //  "vulkan": probe_vulkan()}
 nlohmann::json environment_info();
+
+// The current UTC time in strftime `format`, e.g. "%Y-%m-%dT%H:%M:%S+00:00".
+std::string utc_now(const char *format);
 
 }  // namespace harness
