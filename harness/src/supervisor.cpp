@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,7 +28,11 @@ double now_ms() {
 }
 
 // In the child, after fork: own process group, output to a file, exec. Never returns.
-[[noreturn]] void exec_child(const ChildCommand &cmd, char *const *argv) {
+// `parent` is the forking process: the child is killed when it dies (PR_SET_PDEATHSIG), which covers an
+// interrupt that lands between fork() and track_child() (interrupt.h), when `run` does not know the pid yet.
+[[noreturn]] void exec_child(const ChildCommand &cmd, char *const *argv, pid_t parent) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // `run` already died before the line above
     setpgid(0, 0);
     const int fd = open(cmd.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
@@ -98,6 +103,7 @@ RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
     argv.push_back(nullptr);
 
     const double t0 = now_ms();
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     RunRecord r = identity;
     if (pid < 0) {
@@ -105,7 +111,7 @@ RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
         r.message = std::string("fork failed: ") + std::strerror(errno);
         return r;
     }
-    if (pid == 0) exec_child(cmd, argv.data());
+    if (pid == 0) exec_child(cmd, argv.data(), parent);
     setpgid(pid, pid);  // also in the parent, so the group exists before any kill
     track_child(pid);   // killed with its group if `run` is interrupted (interrupt.h)
 
