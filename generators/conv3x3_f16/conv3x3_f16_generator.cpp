@@ -59,12 +59,10 @@ public:
             // 32-row strips in parallel, each input pixel converted to f16 once into a 3-row sliding window
             // (not once per tap): 1080p one thread 4.6-4.9 -> 3.7-3.9 ms (AVX2 VM, 2026-11-23). Separable
             // f32 math on x86 (above), the row sums sliding: 0.55x -> 1.10x OpenCV at 1080p (AVX-512 VM,
-            // 2026-11-24, paired). The new row sums and the output row in 256-column chunks (as gaussian5x5):
-            // 1080p 0.915 -> 0.698 ms, 4096^2 6.94 -> 6.71 ms (AVX-512 VM, quiet, 5 reps).
-            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf)
-                .parallel(yo)
-                .split(x, xo, xi, 256, TailStrategy::GuardWithIf)
-                .vectorize(xi, 16);
+            // 2026-11-24, paired). The new row sums and the output row in 256-column chunks (column_chunks, as
+            // gaussian5x5): 4096^2 6.5-7.2 -> 5.9-6.7 ms, 1080p 0.67-0.83 -> 0.67-0.75 ms (3 A/B rounds).
+            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo);
+            column_chunks(output, x, xo, xi, 256, 16);
             if (f32_math) {
                 rows.store_at(output, yo).compute_at(output, xo).vectorize(x, 16);  // each row sum once
             } else {

@@ -42,15 +42,14 @@ public:
         case Schedule::Host: {
             // 32-row strips in parallel, native f32 vectors, blur_x sliding per strip: 0.99-1.19x OpenCV at
             // 4096^2 (AVX2 VM, 2026-11-23; 16/64/128-row strips, 2x vectors within noise). blur_x's new row
-            // and the output row in 256-column chunks, so that reads and stores stream together instead of in
-            // separate row loops: 4096^2 7.53 -> 6.93 ms, 1080p 1.03 -> 0.955 ms (AVX-512 VM, quiet, 5 reps;
-            // 128 and 1024 columns slower), i.e. 19.4 GB/s + the output's read-for-ownership = the 30 GB/s of
-            // a 2-thread store loop: the DRAM limit without non-temporal stores, which Halide 21 does not emit.
+            // and the output row in 256-column chunks (column_chunks), reads and stores streaming together
+            // instead of in separate row loops: 4096^2 7.1-7.4 -> 6.4-7.4 ms, 1080p 0.88-0.94 -> 0.80-0.96 ms
+            // (AVX-512 VM, 3 interleaved A/B rounds; 128 and 1024 columns slower; a guarded scalar tail at
+            // 1080p cost 15 %). 4096^2 moves 19-20 GB/s + the output's read-for-ownership: the ~30 GB/s of a
+            // 2-thread store loop here, the DRAM limit without non-temporal stores (Halide 21 emits none).
             const int v = natural_vector_size<float>();
-            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf)
-                .parallel(yo)
-                .split(x, xo, xi, 256, TailStrategy::GuardWithIf)
-                .vectorize(xi, v);
+            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo);
+            column_chunks(output, x, xo, xi, 256, v);
             blur_x.store_at(output, yo).compute_at(output, xo).vectorize(x, v);
             break;
         }
