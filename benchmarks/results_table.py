@@ -3,6 +3,7 @@
 
 Usage: benchmarks/results_table.py [--help] BENCH_JSON [--profiles cpu,host,opencl-mali]
        benchmarks/results_table.py BENCH_JSON --summary PROFILE [--reference-profile cpu]
+       benchmarks/results_table.py NEW_JSON --versus OLD_JSON[,OLD_JSON...] --summary PROFILE
 
 Reads Google Benchmark JSON written with --benchmark_repetitions=N (median aggregates are used when
 present, else the single run) and prints a Markdown table: one row per pipeline benchmark
@@ -13,6 +14,10 @@ OpenCV, then the BM_memcpy and BM_opencv rows.
 the reference profile (default cpu) for the same case, PROFILE's Mpix/s, % of copy bandwidth and
 speed-up vs OpenCV; then the geometric mean of the speed-ups over the benchmarks that have one, and
 over pipelines (each pipeline's sizes averaged geometrically first).
+
+--versus OLD_JSON,...: with --summary, the same rows for several runs side by side (the OLD files
+first, BENCH_JSON last; each column named after its file): PROFILE's time and speed-up vs OpenCV per
+run, then each run's geometric means. For old-vs-new tables of a schedule change.
 Exit 2 on a missing or unreadable file.
 """
 import json
@@ -97,12 +102,44 @@ def summary(doc, profile, ref_profile):
     return "\n".join(out)
 
 
+def versus(docs, labels, profile):
+    """PROFILE's resident rows of several runs side by side: time and speed-up vs OpenCV per run."""
+    tables = [rows(d) for d in docs]
+    keys = []
+    for t in tables:
+        for name in t:
+            parts = name.split("/")
+            if (len(parts) == 4 and parts[1] == profile and parts[3] == "resident" and
+                    parts[0] not in ("BM_memcpy", "BM_opencv") and (parts[0], parts[2]) not in keys):
+                keys.append((parts[0], parts[2]))
+    head = " | ".join(f"{l} time" for l in labels) + " | " + " | ".join(f"{l} vs OpenCV" for l in labels)
+    out = [f"| pipeline | size | {head} |", "|---|---|" + "---:|" * (2 * len(labels))]
+    per_run = [dict() for _ in docs]
+    for bm, size in sorted(keys):
+        times, speeds = [], []
+        for k, t in enumerate(tables):
+            b = t.get(f"{bm}/{profile}/{size}/resident")
+            ok = b is not None and not b.get("error_occurred")
+            times.append(fmt_time(b) if ok else ("error" if b else ""))
+            speed = b.get("speedup_vs_opencv") if ok else None
+            speeds.append("" if speed is None else f"{speed:.2f}x")
+            if speed is not None:
+                per_run[k].setdefault(bm[3:], []).append(speed)
+        out.append(f"| {bm[3:]} | {size} | " + " | ".join(times) + " | " + " | ".join(speeds) + " |")
+    out.append("")
+    for label, pipes in zip(labels, per_run):
+        g = geomean([geomean(v) for v in pipes.values()])
+        out.append(f"{label}: geomean speed-up vs OpenCV ({profile}) " +
+                   ("none" if g is None else f"{g:.2f}x over {len(pipes)} pipelines"))
+    return "\n".join(out)
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if argv else 2
-    summary_profile, ref_profile = None, "cpu"
-    for flag in ("--summary", "--reference-profile"):
+    summary_profile, ref_profile, olds = None, "cpu", []
+    for flag in ("--summary", "--reference-profile", "--versus"):
         if flag in argv:
             i = argv.index(flag)
             if i + 1 >= len(argv):
@@ -110,6 +147,8 @@ def main(argv):
                 return 2
             if flag == "--summary":
                 summary_profile = argv[i + 1]
+            elif flag == "--versus":
+                olds = argv[i + 1].split(",")
             else:
                 ref_profile = argv[i + 1]
             argv = argv[:i] + argv[i + 2:]
@@ -118,12 +157,22 @@ def main(argv):
         i = argv.index("--profiles")
         profiles = argv[i + 1].split(",")
         argv = argv[:i] + argv[i + 2:]
-    try:
-        with open(argv[0]) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        print(f"results_table.py: cannot read {argv[0]}: {e}; pass a pipeline-benchmarks JSON file", file=sys.stderr)
+    if olds and not summary_profile:
+        print("results_table.py: --versus needs --summary PROFILE (the profile to compare)", file=sys.stderr)
         return 2
+    docs = []
+    for path in olds + argv[:1]:
+        try:
+            with open(path) as f:
+                docs.append(json.load(f))
+        except (OSError, ValueError) as e:
+            print(f"results_table.py: cannot read {path}: {e}; pass a pipeline-benchmarks JSON file", file=sys.stderr)
+            return 2
+    doc = docs[-1]
+    if olds:
+        labels = [re.sub(r"\.json$", "", p.rsplit("/", 1)[-1]) for p in olds + argv[:1]]
+        print(versus(docs, labels, summary_profile))
+        return 0
     print(summary(doc, summary_profile, ref_profile) if summary_profile else table(doc, profiles))
     return 0
 
