@@ -22,9 +22,13 @@ public:
         // Algorithm. The horizontal interpolation of a source row (hx) is a Func of its own, so that a
         // schedule can compute it once per source row and blend rows with dense loads; per output pixel
         // it is the same arithmetic as lerp(lerp(...), lerp(...), fy) (top = hx(x, iy), bottom =
-        // hx(x, iy + 1)). The host schedule also reads both horizontal neighbours of all three planes
-        // through one gathered u64 (below): the same values.
+        // hx(x, iy + 1)). The host schedule also reads both horizontal neighbours through one gathered u16
+        // (pair: left | right << 8), on AVX-512 those of all three planes through one u64: the same values.
         const bool pair_loads = schedule.value() == Schedule::Host;
+        const Target t = get_target();
+        const bool packed_loads =
+            pair_loads && (t.has_feature(Target::AVX512) || t.has_feature(Target::AVX512_Skylake) ||
+                           t.has_feature(Target::AVX512_Zen4) || t.has_feature(Target::AVX512_SapphireRapids));
         Expr in_w = input.dim(0).extent(), in_h = input.dim(1).extent();
         Expr sx = (cast<float>(x) + 0.5f) * (cast<float>(in_w) / cast<float>(output.dim(0).extent())) - 0.5f;
         Expr sy = (cast<float>(y) + 0.5f) * (cast<float>(in_h) / cast<float>(output.dim(1).extent())) - 0.5f;
@@ -35,7 +39,7 @@ public:
         pair(x, y, c) = cast<uint16_t>(clamped(x, y, c)) | (cast<uint16_t>(clamped(x + 1, y, c)) << 8);
         Expr ix = colx(x)[0], fx = colx(x)[1];
         Expr left = in_f(ix, y, c), right = in_f(ix + 1, y, c);
-        if (pair_loads) {
+        if (packed_loads) {
             // Both neighbours of all three planes in one u64 (packed: left | right << 8 per plane, 16 bits
             // apart), gathered once per output column and source row (cols), then split per plane.
             Expr p = cast<uint64_t>(0);
@@ -45,6 +49,10 @@ public:
             packed(x, y) = p;
             cols(x, y) = packed(clamp(ix, -1, in_w - 1), y);  // a no-op on ix's range; bounds the footprint
             Expr both = cast<uint16_t>(cols(x, y) >> (cast<uint64_t>(c) * 16));
+            left = cast<float>(both & 255);
+            right = cast<float>(both >> 8);
+        } else if (pair_loads) {
+            Expr both = pair(clamp(ix, -1, in_w - 1), y, c);  // a no-op on ix's range; bounds pair's footprint
             left = cast<float>(both & 255);
             right = cast<float>(both >> 8);
         }
@@ -67,7 +75,9 @@ public:
             // table of source index and weight (colx); the rows blended with dense loads: 0.31x -> 0.50x
             // OpenCV at 1080p (AVX-512 VM, 2026-11-24, paired). One u64 gather for both neighbours of all three
             // planes (packed per source row, cols per vector of columns) instead of one u16 per plane: 1080p
-            // 1.54 -> 1.17 ms, 4096^2 12.2 -> 10.6 ms (AVX-512 VM, quiet, 2026-11-24 06:30 UTC).
+            // 1.54 -> 1.17 ms, 4096^2 12.2 -> 10.6 ms (AVX-512 VM, quiet, 2026-11-24 06:30 UTC); on AVX2 (no
+            // 64-bit lane narrowing) the u64 is slower: 1.61-1.67 -> 1.89-1.91 ms, 13.9-14.1 -> 15.6-15.7 ms
+            // (AVX2 VM, quiet, 2026-11-24 08:41 UTC), so AVX2 and arm keep the u16 pairs.
             // bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
             const int v = 2 * natural_vector_size<float>();
             output.bound(c, 0, 3)
@@ -78,8 +88,12 @@ public:
                 .vectorize(x, v);
             colx.compute_root().vectorize(x, v);
             hx.compute_at(output, yo).reorder(c, x, y).unroll(c).vectorize(x, v);
-            packed.compute_at(hx, y).vectorize(x, 16);
-            cols.compute_at(hx, x).vectorize(x, v);
+            if (packed_loads) {
+                packed.compute_at(hx, y).vectorize(x, 16);
+                cols.compute_at(hx, x).vectorize(x, v);
+            } else {
+                pair.compute_at(output, yo).vectorize(x, natural_vector_size<uint16_t>());
+            }
             break;
         }
         case Schedule::Mali:
