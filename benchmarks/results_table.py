@@ -69,17 +69,22 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
+def resident(by_name, profile):
+    """(pipeline, size, entry) for PROFILE's resident pipeline benchmarks (not the copy or OpenCV rows)."""
+    for name, b in by_name.items():
+        parts = name.split("/")
+        if len(parts) == 4 and parts[1] == profile and parts[3] == "resident" and parts[0] not in ("BM_memcpy",
+                                                                                                   "BM_opencv"):
+            yield parts[0][3:], parts[2], b
+
+
 def summary(doc, profile, ref_profile):
     """Per pipeline and size: PROFILE vs the reference profile and OpenCV, with geometric means."""
     by_name = rows(doc)
     out = [f"| pipeline | size | {profile} time | {ref_profile} time | {profile} Mpix/s | % of copy bw | "
            "speed-up vs OpenCV |", "|---|---|---:|---:|---:|---:|---:|"]
     speedups, per_pipeline = [], {}
-    for name, b in by_name.items():
-        parts = name.split("/")
-        if len(parts) != 4 or parts[1] != profile or parts[3] != "resident" or parts[0] in ("BM_memcpy", "BM_opencv"):
-            continue
-        pipeline, size = parts[0][3:], parts[2]
+    for pipeline, size, b in resident(by_name, profile):
         ref = by_name.get(f"BM_{pipeline}/{ref_profile}/{size}/resident")
         ref_time = "" if ref is None or ref.get("error_occurred") else fmt_time(ref)
         if b.get("error_occurred"):
@@ -105,27 +110,21 @@ def summary(doc, profile, ref_profile):
 def versus(docs, labels, profile):
     """PROFILE's resident rows of several runs side by side: time and speed-up vs OpenCV per run."""
     tables = [rows(d) for d in docs]
-    keys = []
-    for t in tables:
-        for name in t:
-            parts = name.split("/")
-            if (len(parts) == 4 and parts[1] == profile and parts[3] == "resident" and
-                    parts[0] not in ("BM_memcpy", "BM_opencv") and (parts[0], parts[2]) not in keys):
-                keys.append((parts[0], parts[2]))
+    keys = sorted({(pipeline, size) for t in tables for pipeline, size, _ in resident(t, profile)})
     head = " | ".join(f"{l} time" for l in labels) + " | " + " | ".join(f"{l} vs OpenCV" for l in labels)
     out = [f"| pipeline | size | {head} |", "|---|---|" + "---:|" * (2 * len(labels))]
     per_run = [dict() for _ in docs]
-    for bm, size in sorted(keys):
+    for pipeline, size in keys:
         times, speeds = [], []
         for k, t in enumerate(tables):
-            b = t.get(f"{bm}/{profile}/{size}/resident")
+            b = t.get(f"BM_{pipeline}/{profile}/{size}/resident")
             ok = b is not None and not b.get("error_occurred")
             times.append(fmt_time(b) if ok else ("error" if b else ""))
             speed = b.get("speedup_vs_opencv") if ok else None
             speeds.append("" if speed is None else f"{speed:.2f}x")
             if speed is not None:
-                per_run[k].setdefault(bm[3:], []).append(speed)
-        out.append(f"| {bm[3:]} | {size} | " + " | ".join(times) + " | " + " | ".join(speeds) + " |")
+                per_run[k].setdefault(pipeline, []).append(speed)
+        out.append(f"| {pipeline} | {size} | " + " | ".join(times) + " | " + " | ".join(speeds) + " |")
     out.append("")
     for label, pipes in zip(labels, per_run):
         g = geomean([geomean(v) for v in pipes.values()])
