@@ -5,7 +5,7 @@
 #                            [SPEC <spec.cpp | spec.json>] [PROFILES <profile>...]
 #                            [PARAMS <param=value>...] [PROFILE_PARAMS <profile> <param=value>... ...]
 #                            [AUTOSCHEDULER <name>] [FEATURES <feature>...] [ALL_FEATURES <feature>...]
-#                            [SUITE <object library>])
+#                            [LINK_LIBRARIES <target>...] [SUITE <object library>])
 #       Like add_halide_library(... FROM ...): one static library per pipeline x profile, named
 #       <name>__<profile with '-' as '_'>, from the generator target (add_halide_generator()) with the
 #       profile's Halide target. The generator is used as it is: the harness passes a GeneratorParam
@@ -17,6 +17,14 @@
 #       tolerances then come from the generator's metadata (harness/metadata_spec.h).
 #       FEATURES are appended to the target of every GPU profile (cl_* only to OpenCL, vk_* only to
 #       Vulkan profiles), ALL_FEATURES to every profile's.
+#       LINK_LIBRARIES: code the compiled pipeline calls (a generator's extern stages or C++
+#       externs), linked into the harness executable.
+#       Generators run under a memory and time limit: AOT_HARNESS_GENERATOR_MEMORY_MB (default 6144)
+#       and AOT_HARNESS_GENERATOR_TIMEOUT (seconds, default 600); 0 = none. A generator that does not
+#       compile, link or run becomes stub variants whose runs report ERROR with its message.
+#       Without a C++ spec, an estimates probe (the cpu variant built once more with Mullapudi2016,
+#       never run; AOT_HARNESS_NO_ESTIMATES_PROBE=ON turns it off) supplies the estimates that many
+#       generators state only when autoscheduled.
 #       SUITE: the object library the harness executable links (default harness_suite, created on
 #       first use). PROFILES defaults to every loaded profile; cpu is required (it makes the goldens).
 #
@@ -128,9 +136,36 @@ HARNESS_REGISTER_DERIVED_SPEC(@ident@, "@name@", R"harness_json(@json_text@)harn
   set(${out} "${file}" PARENT_SCOPE)
 endfunction()
 
+# A generator target's compiler and linker launchers: harness_generator_guard.sh, so that a generator
+# whose source does not compile or link becomes a stub generator (its pipelines' runs report ERROR)
+# instead of stopping the build of the others. Launchers already set (ccache) run under it.
+function(_aot_harness_guard_generator gen)
+  if (NOT TARGET "${gen}")
+    return ()
+  endif ()
+  get_target_property(imported "${gen}" IMPORTED)
+  get_target_property(type "${gen}" TYPE)
+  get_target_property(done "${gen}" HARNESS_GUARDED)
+  if (imported OR done OR NOT type STREQUAL "EXECUTABLE")
+    return ()
+  endif ()
+  set(guard sh "${_HARNESS_CMAKE_DIR}/harness_generator_guard.sh")
+  get_target_property(compile_launcher "${gen}" CXX_COMPILER_LAUNCHER)
+  get_target_property(link_launcher "${gen}" CXX_LINKER_LAUNCHER)
+  foreach (v IN ITEMS compile_launcher link_launcher)
+    if (NOT ${v})
+      set(${v} "")
+    endif ()
+  endforeach ()
+  set_target_properties("${gen}" PROPERTIES
+                        CXX_COMPILER_LAUNCHER "${guard};compile;${CMAKE_CXX_COMPILER};${compile_launcher}"
+                        CXX_LINKER_LAUNCHER "${guard};link;${CMAKE_CXX_COMPILER};${link_launcher}"
+                        HARNESS_GUARDED TRUE)
+endfunction()
+
 function(aot_harness_add_pipeline name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FROM;GENERATOR;SPEC;AUTOSCHEDULER;SUITE"
-                        "PROFILES;PARAMS;PROFILE_PARAMS;FEATURES;ALL_FEATURES")
+                        "PROFILES;PARAMS;PROFILE_PARAMS;FEATURES;ALL_FEATURES;LINK_LIBRARIES")
   if (ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "aot_harness_add_pipeline(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; "
                         "see the keywords at the top of AotHarnessAddPipeline.cmake")
@@ -196,6 +231,10 @@ function(aot_harness_add_pipeline name)
     get_property(safe_gen_DEPENDS TARGET ${gen_target}.safe PROPERTY HARNESS_DEPENDS)
   endif ()
   _aot_harness_generator_sha(gen_hash ${gen_target})
+  _aot_harness_guard_generator(${gen_target})
+  if (ARG_LINK_LIBRARIES AND NOT HARNESS_OBJECTS_ONLY)
+    target_link_libraries(${suite} PUBLIC ${ARG_LINK_LIBRARIES})
+  endif ()
 
   if (NOT HARNESS_OBJECTS_ONLY)
     set(spec_src "")
@@ -263,6 +302,28 @@ function(aot_harness_add_pipeline name)
     target_sources(${suite} PRIVATE "${reg_src}")
     target_link_libraries(${suite} PUBLIC ${lib})
   endforeach ()
+  if (NOT spec_src MATCHES "\\.derived_spec\\.cpp$" OR HARNESS_OBJECTS_ONLY OR ARG_AUTOSCHEDULER)
+    # A C++ spec states its cases; an autoscheduled pipeline's own variants carry the estimates.
+  elseif (TARGET Halide::Mullapudi2016 AND "cpu" IN_LIST profiles AND NOT AOT_HARNESS_NO_ESTIMATES_PROBE)
+    # The estimates probe: many generators state their estimates (input and output sizes, typical
+    # scalar values) only `if (using_autoscheduler())`. One extra build of the cpu variant with an
+    # autoscheduler records them in its metadata; metadata_spec.h reads them from there when the plain
+    # variants have none. Never run; a probe that fails to build is only a note.
+    get_property(target GLOBAL PROPERTY HARNESS_PROFILE_cpu_TARGET)
+    set(lib "${name}__estimates")
+    add_halide_library(${lib} FROM ${safe_gen}
+                       GENERATOR ${gen_name}
+                       FUNCTION_NAME ${lib}
+                       TARGETS ${target}
+                       USE_RUNTIME harness_halide_runtime
+                       PARAMS ${ARG_PARAMS} ${_params_cpu}
+                       AUTOSCHEDULER Halide::Mullapudi2016
+                       DEPENDS ${safe_gen_DEPENDS}
+                       REGISTRATION reg_src)
+    cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+    target_sources(${suite} PRIVATE "${reg_src}")
+    target_link_libraries(${suite} PUBLIC ${lib})
+  endif ()
   get_property(golden_default GLOBAL PROPERTY HARNESS_DEFAULT_GOLDEN_DIR)
   if (NOT golden_default)
     set_property(GLOBAL PROPERTY HARNESS_DEFAULT_GOLDEN_DIR "${CMAKE_CURRENT_SOURCE_DIR}/golden")
@@ -301,13 +362,19 @@ function(_aot_harness_finalize)
   add_executable(aot-harness "${_HARNESS_CMAKE_DIR}/aot_harness_main.cpp" "${config}")
   # The runtime after the harness library, whose calls into it (OpenCL/CUDA wrapping) it resolves.
   target_link_libraries(aot-harness PRIVATE harness_suite harness::harness harness_halide_runtime)
-  set_target_properties(aot-harness PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
-  # Every spec is made (and a JSON spec checked) when the harness starts: do it once at build time,
-  # so that a bad spec fails the build with its one line.
-  get_property(pipelines GLOBAL PROPERTY HARNESS_PIPELINES)
-  list(GET pipelines 0 first)
+  # A pipeline whose variants need code nobody gave the link is linked as a stub (its runs report
+  # ERROR), not a reason for every other pipeline to go without an aot-harness.
+  find_program(AOT_HARNESS_NM NAMES "${CMAKE_NM}" nm)
+  get_target_property(link_launcher aot-harness CXX_LINKER_LAUNCHER)
+  if (NOT link_launcher)
+    set(link_launcher "")
+  endif ()
+  set_target_properties(aot-harness PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
+                        CXX_LINKER_LAUNCHER "sh;${_HARNESS_CMAKE_DIR}/harness_link_guard.sh;${CMAKE_CXX_COMPILER};${AOT_HARNESS_NM};${link_launcher}")
+  # Every JSON spec is checked once at build time, so that a bad spec file fails the build with its
+  # one line. A generator without a derivable case does not: its pipeline's runs report ERROR.
   add_custom_command(TARGET aot-harness POST_BUILD
-                     COMMAND sh -c "\"$0\" describe \"$1\" >/dev/null" "$<TARGET_FILE:aot-harness>" "${first}"
+                     COMMAND sh -c "\"$0\" list >/dev/null" "$<TARGET_FILE:aot-harness>"
                      COMMENT "aot-harness: checking the specs" VERBATIM)
   harness_discover_cases(aot-harness TIMEOUT ${timeout})
   message(STATUS "aot-harness: ${CMAKE_BINARY_DIR}/bin/aot-harness, goldens in ${golden}")

@@ -33,7 +33,8 @@ install(FILES "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" "${PROJECT_BINARY_D
               "${PROJECT_SOURCE_DIR}/cmake/HarnessWriteCaseTests.cmake" "${PROJECT_SOURCE_DIR}/generators/profiles.json"
               "${PROJECT_SOURCE_DIR}/harness/src/profiles_embedded.cpp.in"
         DESTINATION "${_pkg_dir}")
-install(PROGRAMS "${PROJECT_SOURCE_DIR}/cmake/harness_run_generator.sh" DESTINATION "${_pkg_dir}")
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/cmake/harness_run_generator.sh" "${PROJECT_SOURCE_DIR}/cmake/harness_generator_guard.sh"
+                 "${PROJECT_SOURCE_DIR}/cmake/harness_link_guard.sh" DESTINATION "${_pkg_dir}")
 install(FILES "${PROJECT_SOURCE_DIR}/harness/tools/aot_harness.cpp" DESTINATION "${_pkg_dir}" RENAME aot_harness_main.cpp)
 
 if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)

@@ -146,9 +146,22 @@ function(_harness_safe_generator out gen_target)
   if (stub_flags)
     set(stub_flags " \"${stub_flags}\"")
   endif ()
+  # Limits of every generator invocation (harness_run_generator.sh; 0 = none).
+  if (NOT DEFINED AOT_HARNESS_GENERATOR_MEMORY_MB)
+    set(AOT_HARNESS_GENERATOR_MEMORY_MB 6144)
+  endif ()
+  if (NOT DEFINED AOT_HARNESS_GENERATOR_TIMEOUT)
+    set(AOT_HARNESS_GENERATOR_TIMEOUT 600)
+  endif ()
+  foreach (v IN ITEMS AOT_HARNESS_GENERATOR_MEMORY_MB AOT_HARNESS_GENERATOR_TIMEOUT)
+    if (NOT "${${v}}" MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "harness: ${v} is '${${v}}'; give a whole number (0 = no limit)")
+    endif ()
+  endforeach ()
+  set(limits "AOT_HARNESS_GENERATOR_MEMORY_MB=${AOT_HARNESS_GENERATOR_MEMORY_MB} AOT_HARNESS_GENERATOR_TIMEOUT=${AOT_HARNESS_GENERATOR_TIMEOUT}")
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${gen_target}.safe.sh")
   file(GENERATE OUTPUT "${script}"
-       CONTENT "#!/bin/sh\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"$<TARGET_FILE:${gen}>\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\"${stub_flags} -- \"$@\"\n"
+       CONTENT "#!/bin/sh\nexport ${limits}\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"$<TARGET_FILE:${gen}>\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\"${stub_flags} -- \"$@\"\n"
        FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   add_executable(${gen_target}.safe IMPORTED)
   set_target_properties(${gen_target}.safe PROPERTIES IMPORTED_LOCATION "${script}"

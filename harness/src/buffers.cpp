@@ -45,9 +45,48 @@ std::string buffer_mode_unavailable_reason(BufferMode mode, const std::string &r
 #endif
 }
 
+bool natural_order(const std::vector<int> &order) {
+    for (size_t i = 0; i < order.size(); i++) {
+        if (order[i] != static_cast<int>(i)) return false;
+    }
+    return true;
+}
+
+HBuffer strided_view(Array &storage, halide_type_t type, const std::vector<int> &shape, const std::vector<int> &min,
+                     const std::vector<int> &storage_order) {
+    std::vector<int> order = storage_order;
+    if (order.size() != shape.size()) {
+        order.clear();
+        for (size_t d = 0; d < shape.size(); d++)
+            order.push_back(static_cast<int>(d));
+    }
+    std::vector<int> stored;
+    for (int d : order)
+        stored.push_back(shape.at(static_cast<size_t>(d)));
+    storage = Array(type, stored);
+    std::vector<halide_dimension_t> dims(shape.size());
+    int64_t stride = 1;
+    for (int d : order) {
+        dims[d] =
+            halide_dimension_t(d < static_cast<int>(min.size()) ? min[d] : 0, shape[d], static_cast<int32_t>(stride));
+        stride *= std::max(shape[d], 1);
+    }
+    return HBuffer(type, storage.bytes.data(), static_cast<int>(dims.size()), dims.data());
+}
+
 // ---- GuardedArray ----
 
-GuardedArray::GuardedArray(halide_type_t type, const std::vector<int> &shape, int guard) : shape_(shape) {
+GuardedArray::GuardedArray(halide_type_t type, const std::vector<int> &shape, int guard, const std::vector<int> &min,
+                           const std::vector<int> &storage_order)
+    : shape_(shape) {
+    if (!natural_order(storage_order) || guard < 0) {
+        // Another storage order (interleaved) or a dense output: no guard bands.
+        permuted_ = true;
+        view_ = strided_view(padded_, type, shape, min, storage_order);
+        pad_.assign(shape.size(), 0);
+        interior_runs_.push_back({0, padded_.bytes.size()});
+        return;
+    }
     std::vector<int> padded_shape;
     for (size_t d = 0; d < shape.size(); d++) {
         // Rows get 2 guard rows above and below; channels and higher dimensions none (a write
@@ -66,6 +105,7 @@ GuardedArray::GuardedArray(halide_type_t type, const std::vector<int> &shape, in
     const size_t eb = padded_.element_bytes();
     uint8_t *origin = padded_.bytes.data() + offset * static_cast<int64_t>(eb);
     view_ = HBuffer(type, origin, static_cast<int>(dims.size()), dims.data());
+    if (!min.empty()) view_.set_min(min);
     // Byte runs of the storage, line by line along dimension 0: interior or guard.
     if (shape.empty()) {
         interior_runs_.push_back({0, padded_.bytes.size()});
@@ -103,6 +143,12 @@ void GuardedArray::fill(uint8_t canary) {
 
 Array GuardedArray::interior() const {
     Array out(padded_.type, shape_);
+    if (permuted_) {
+        HBuffer from = view_;
+        from.set_min(std::vector<int>(shape_.size(), 0));
+        out.view().copy_from(from);
+        return out;
+    }
     size_t k = 0;
     for (const auto &[start, len] : interior_runs_) {
         std::memcpy(out.bytes.data() + k, padded_.bytes.data() + start, len);
@@ -343,7 +389,9 @@ int ModeBinding::finish(std::vector<HBuffer *> &inputs, std::vector<HBuffer *> &
             return fail(error, "halide_acquire_cl_context", err);
         for (Wrapped *w : wrapped_) {
             const bool is_output = std::find(outputs.begin(), outputs.end(), w->buffer) != outputs.end();
-            if (is_output && !skip_copy_back && result == 0) {
+            // A pipeline that computed its output on the host (a CPU schedule in a GPU variant) left
+            // the result there (host_dirty): the cl_mem still holds the canary.
+            if (is_output && !skip_copy_back && result == 0 && !w->buffer->host_dirty()) {
                 result = transfer(ctx, q, w->mem, w->buffer->begin(), span_bytes(*w->buffer), false,
                                   mode_ == BufferMode::WrappedDeviceOnly, error);
             }

@@ -229,6 +229,7 @@ int cli_main(int argc, char **argv) {
         if (name != "outcomes") {
             profiles();  // validate the embedded profiles.json
             Registry::instance().validate();
+            Registry::instance().set_case_trial(try_case_on_cpu);
         }
         return handler->second(parsed);
     } catch (const std::exception &e) {

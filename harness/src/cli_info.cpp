@@ -3,12 +3,17 @@
 #include <iostream>
 
 #include "cli_commands.h"
+#include "harness/element_type.h"
 #include "harness/environment.h"
+#include "harness/golden.h"
+#include "harness/manifest.h"
+#include "harness/metadata_cases.h"
 #include "harness/npy.h"
 #include "harness/profile.h"
 #include "harness/registry.h"
 #include "harness/run_matrix.h"
 #include "harness/vulkan_info.h"
+#include "number_text.h"
 
 namespace harness {
 
@@ -80,6 +85,48 @@ const char *arg_kind(int kind) {
 
 }  // namespace
 
+namespace {
+
+// "64x48 from (-2,-2), stored 2,0,1" for a buffer with a non-zero min or another storage order.
+std::string buffer_text(const BufferSpec &b) {
+    std::string s = shape_string(b.shape);
+    if (!b.min.empty()) {
+        std::string m;
+        for (int x : b.min)
+            m += (m.empty() ? "" : ",") + std::to_string(x);
+        s += " from (" + m + ")";
+    }
+    if (!b.storage_order.empty()) {
+        std::string o;
+        for (int x : b.storage_order)
+            o += (o.empty() ? "" : ",") + std::to_string(x);
+        s += " stored " + o;
+    }
+    return s;
+}
+
+// What the blessed golden of a case holds next to nothing ("" if not blessed or fine).
+std::string golden_flag(const PipelineSpec &spec, const CaseSpec &c) {
+    if (spec.spec_source.empty() || !c.error.empty()) return "";
+    try {
+        const std::string dir = default_golden_dir();
+        const Manifest manifest = Manifest::load(dir, true);
+        std::vector<Array> goldens;
+        for (const auto &o : c.outputs) {
+            const std::string rel = golden_relpath(spec.name, c.name, o.name, c.outputs.size());
+            const GoldenEntry *e = manifest.find(rel);
+            if (!e || !e->stored) return "";
+            goldens.push_back(load_verified_golden(dir, manifest, rel));
+        }
+        const std::string why = degenerate_outputs(goldens);
+        return why.empty() ? "" : "degenerate golden: " + why;
+    } catch (const std::exception &) {
+        return "";
+    }
+}
+
+}  // namespace
+
 int cmd_describe(const Args &args) {
     const Registry &reg = Registry::instance();
     const PipelineSpec &spec = reg.spec(args.positional()[0]);
@@ -89,11 +136,16 @@ int cmd_describe(const Args &args) {
                        {"tolerance", spec.tolerance.to_json()},
                        {"tolerance_reason", spec.tolerance_reason},
                        {"generator_sha256", spec.generator_sha256},
-                       {"required_extensions", spec.required_extensions}};
-    for (int i = 0; i < cpu->metadata->num_arguments; i++) {
+                       {"required_extensions", spec.required_extensions},
+                       {"arguments", nlohmann::json::array()},
+                       {"profiles", nlohmann::json::array()},
+                       {"cases", nlohmann::json::array()}};
+    for (int i = 0; cpu && cpu->metadata && i < cpu->metadata->num_arguments; i++) {
         const auto &a = cpu->metadata->arguments[i];
-        out["arguments"].push_back(
-            {{"name", a.name}, {"kind", arg_kind(a.kind)}, {"type", dtype_name(a.type)}, {"dimensions", a.dimensions}});
+        out["arguments"].push_back({{"name", a.name},
+                                    {"kind", arg_kind(a.kind)},
+                                    {"type", describe_type(a.type)},
+                                    {"dimensions", a.dimensions}});
     }
     for (const auto &prof : reg.profiles_of(spec.name)) {
         const Variant *v = reg.find(spec.name, prof);
@@ -103,11 +155,20 @@ int cmd_describe(const Args &args) {
                                    {"compile_error", compile_error_message(*v)}});
     }
     for (const auto &c : spec.cases) {
-        nlohmann::json cj{{"name", c.name}, {"nightly", c.nightly}, {"scalars", c.scalars}};
-        for (const auto &b : c.inputs)
+        nlohmann::json cj{{"name", c.name}, {"nightly", c.nightly}, {"scalars", c.scalars}, {"notes", c.notes}};
+        if (!c.error.empty()) cj["error"] = c.error;
+        for (const auto &b : c.inputs) {
             cj["inputs"][b.name] = {{"shape", b.shape}, {"recipe", b.recipe.describe()}};
-        for (const auto &b : c.outputs)
+            if (!b.min.empty()) cj["inputs"][b.name]["min"] = b.min;
+            if (!b.storage_order.empty()) cj["inputs"][b.name]["storage_order"] = b.storage_order;
+        }
+        for (const auto &b : c.outputs) {
             cj["outputs"][b.name] = {{"shape", b.shape}};
+            if (!b.min.empty()) cj["outputs"][b.name]["min"] = b.min;
+            if (!b.storage_order.empty()) cj["outputs"][b.name]["storage_order"] = b.storage_order;
+        }
+        const std::string flag = golden_flag(spec, c);
+        if (!flag.empty()) cj["flags"].push_back(flag);
         out["cases"].push_back(cj);
     }
     if (args.has("json")) {
@@ -125,11 +186,27 @@ int cmd_describe(const Args &args) {
     for (const auto &p : out["profiles"]) {
         std::printf("  %-12s schedule %-9s target %s\n", p["name"].get<std::string>().c_str(),
                     p["schedule"].get<std::string>().c_str(), p["target"].get<std::string>().c_str());
+        if (!p["compile_error"].get<std::string>().empty())
+            std::printf("  %-12s ERROR: %s\n", "", p["compile_error"].get<std::string>().c_str());
     }
     std::printf("cases:\n");
-    for (const auto &c : spec.cases) {
-        std::printf("  %-8s %s%s\n", c.name.c_str(), shape_string(c.outputs.at(0).shape).c_str(),
-                    c.nightly ? " (nightly)" : "");
+    for (size_t k = 0; k < spec.cases.size(); k++) {
+        const CaseSpec &c = spec.cases[k];
+        std::printf("  %s%s\n", c.name.c_str(), c.nightly ? " (nightly)" : "");
+        if (!c.error.empty()) std::printf("    ERROR: %s\n", c.error.c_str());
+        for (const auto &b : c.inputs) {
+            std::printf("    input  %-12s %-8s %s  %s\n", b.name.c_str(), dtype_name(b.type).c_str(),
+                        buffer_text(b).c_str(), b.recipe.describe().c_str());
+        }
+        for (const auto &[name, value] : c.scalars)
+            std::printf("    scalar %-12s %s\n", name.c_str(), fmt_num(value).c_str());
+        for (const auto &b : c.outputs)
+            std::printf("    output %-12s %-8s %s\n", b.name.c_str(), dtype_name(b.type).c_str(),
+                        buffer_text(b).c_str());
+        for (const auto &n : c.notes)
+            std::printf("    note: %s\n", n.c_str());
+        for (const auto &f : out["cases"][k].value("flags", nlohmann::json::array()))
+            std::printf("    flag: %s\n", f.get<std::string>().c_str());
     }
     return 0;
 }

@@ -19,6 +19,9 @@ nlohmann::json attempt(const RunRecord &r) {
 
 RunRecord settle_flakes(RunRecord first, int retries, const std::function<RunRecord()> &rerun) {
     if (!is_unexpected_failure(first.outcome) || retries <= 0) return first;
+    // A compile stub, a case that could not be made or a constraint violation fails the same way
+    // every time: no retries (runner.cpp marks them).
+    if (first.metrics.is_object() && first.metrics.value("deterministic", false)) return first;
     nlohmann::json failed = nlohmann::json::array({attempt(first)});
     std::string again;
     for (int k = 1; k <= retries; k++) {

@@ -12,6 +12,8 @@
 
 namespace harness {
 
+using HBuffer = Halide::Runtime::Buffer<void>;
+
 namespace {
 
 bool same_type(const halide_type_t &a, const halide_type_t &b) {
@@ -68,6 +70,7 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
     : variant_(variant), case_(c), mode_(mode), runtime_(runtime_of(variant)) {
     const halide_filter_metadata_t *md = variant.metadata;
     scalars_.reserve(md->num_arguments);
+    staged_.reserve(md->num_arguments);
     input_views_.reserve(md->num_arguments);
     outputs_.reserve(c.outputs.size());
     std::vector<const BufferSpec *> output_order;
@@ -90,16 +93,35 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
                             shape_string(inputs[idx].shape) + ", the case wants " + dtype_name(b.type) + " " +
                             shape_string(b.shape));
             }
-            input_views_.push_back(inputs[idx].view());
+            if (natural_order(b.storage_order)) {
+                input_views_.push_back(inputs[idx].view());
+                if (!b.min.empty()) input_views_.back().set_min(b.min);
+            } else {
+                // The generator's storage order (interleaved): a copy in that layout, copied back
+                // after each call so that the unchanged-input check sees what the pipeline did.
+                staged_.emplace_back();
+                input_views_.push_back(strided_view(staged_.back(), b.type, b.shape, b.min, b.storage_order));
+                HBuffer from = inputs[idx].view();
+                if (!b.min.empty()) from.set_min(b.min);
+                input_views_.back().copy_from(from);
+                staged_from_.push_back({input_views_.size() - 1, &inputs[idx]});
+            }
             args_.push_back(nullptr);  // bound below, once the views stop moving
         } else {
             const BufferSpec &b = find_buffer(c.outputs, name, "output", c);
             check_buffer(b, arg, "output");
-            outputs_.emplace_back(b.type, b.shape, guard);
+            outputs_.emplace_back(b.type, b.shape, b.dense ? -1 : guard, b.min, b.storage_order);
             output_names_.push_back(name);
+            output_specs_.push_back(&b);
             args_.push_back(nullptr);
         }
     }
+    guard_ = guard;
+    bind();
+}
+
+void Invocation::bind() {
+    const halide_filter_metadata_t *md = variant_.metadata;
     // Bind buffer arguments in metadata order (views are stable now).
     size_t in = 0, out = 0;
     for (int i = 0; i < md->num_arguments; i++) {
@@ -107,10 +129,27 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
         if (kind == halide_argument_kind_input_buffer) args_[i] = input_views_[in++].raw_buffer();
         if (kind == halide_argument_kind_output_buffer) args_[i] = outputs_[out++].view().raw_buffer();
     }
+    input_ptrs_.clear();
+    output_ptrs_.clear();
     for (auto &b : input_views_)
         input_ptrs_.push_back(&b);
     for (auto &g : outputs_)
         output_ptrs_.push_back(&g.view());
+}
+
+bool Invocation::make_outputs_dense(const std::string &halide_error) {
+    // "Constraint violated: output.stride.1 (74) == output.extent.0 (64)": the generator fixes an
+    // output's strides, which the guard bands' padded rows break.
+    bool changed = false;
+    for (size_t i = 0; i < outputs_.size(); i++) {
+        if (!outputs_[i].guarded() || halide_error.find(output_names_[i] + ".stride.") == std::string::npos) continue;
+        const BufferSpec &b = *output_specs_[i];
+        outputs_[i] = GuardedArray(b.type, b.shape, -1, b.min, b.storage_order);
+        dense_outputs_.push_back(output_names_[i]);
+        changed = true;
+    }
+    if (changed) bind();
+    return changed;
 }
 
 int Invocation::call_resident() {
@@ -177,11 +216,21 @@ int Invocation::call(std::string *error, uint8_t canary, const std::string &test
         msg = take_halide_error();
         if (msg.empty()) msg = "Halide error code " + std::to_string(err);
     }
+
     std::string finish_msg;
     const int finish_err = binding.finish(input_ptrs_, output_ptrs_, skip_copy_back, &finish_msg);
     if (err == 0 && finish_err != 0) {
         err = finish_err;
         msg = finish_msg;
+    }
+    if (err == halide_error_code_constraint_violated && make_outputs_dense(msg)) return call(error, canary, test_fault);
+    for (const auto &[view, dense] : staged_from_) {
+        HBuffer to = dense->view();
+        std::vector<int> mins;
+        for (int d = 0; d < input_views_[view].dimensions(); d++)
+            mins.push_back(input_views_[view].dim(d).min());
+        to.set_min(mins);
+        to.copy_from(input_views_[view]);
     }
     if (err != 0 && error) *error = msg;
     return err;

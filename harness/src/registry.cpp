@@ -11,6 +11,7 @@ namespace harness {
 
 std::string compile_error_message(const Variant &v) {
     if (v.compile_error.empty()) return "";
+    if (v.link_error) return v.compile_error;
     std::string msg;
     bool space = false;
     for (const char ch : v.compile_error) {
@@ -42,7 +43,18 @@ void Registry::add_variant(int (*argv_call)(void **), const halide_filter_metada
         v.pipeline = v.function_name.substr(0, sep);
         v.profile = v.function_name.substr(sep + 2);  // an identifier until validate() maps it
     }
-    variants_.push_back(v);
+    auto err = build_errors_.find(v.function_name);
+    if (err != build_errors_.end()) v.compile_error = err->second, v.link_error = true;
+    (v.profile == "estimates" ? probes_ : variants_).push_back(v);
+}
+
+void Registry::add_build_error(const std::string &function_name, const std::string &message) {
+    build_errors_[function_name] = message;
+    for (auto *list : {&variants_, &probes_}) {
+        for (auto &v : *list) {
+            if (v.function_name == function_name) v.compile_error = message, v.link_error = true;
+        }
+    }
 }
 
 void Registry::add_spec(PipelineSpec spec) {
@@ -50,16 +62,14 @@ void Registry::add_spec(PipelineSpec spec) {
     specs_[name] = std::move(spec);
 }
 
-void Registry::resolve_derived_specs() const {
-    const auto &sources = derived_spec_sources();
-    for (; derived_resolved_ < sources.size(); derived_resolved_++) {
-        const DerivedSpecSource &src = sources[derived_resolved_];
-        specs_[src.pipeline] = derive_spec(src, find(src.pipeline, "cpu"));
+const Variant *Registry::estimates_probe(const std::string &pipeline) const {
+    for (const auto &v : probes_) {
+        if (v.pipeline == pipeline) return &v;
     }
+    return nullptr;
 }
 
 void Registry::validate() const {
-    resolve_derived_specs();
     for (const auto &v : variants_) {
         if (v.pipeline.empty()) {
             throw Error("compiled variant '" + v.function_name +
@@ -72,33 +82,55 @@ void Registry::validate() const {
             throw Error("compiled variant '" + v.function_name +
                         "' names no profile of profiles.json; rebuild the harness");
         }
-        if (!specs_.count(v.pipeline)) {
+        bool derived = false;
+        for (const auto &src : derived_spec_sources())
+            derived |= src.pipeline == v.pipeline;
+        if (!specs_.count(v.pipeline) && !derived) {
             throw Error("compiled pipeline '" + v.pipeline + "' has no spec; add generators/" + v.pipeline + "/" +
                         v.pipeline + "_spec.cpp with HARNESS_REGISTER_SPEC");
         }
     }
     for (const auto &[name, spec] : specs_) {
+        if (!spec.spec_source.empty()) continue;  // derived (checked when made)
         if (!find(name, "cpu")) {
             throw Error("pipeline '" + name + "' has a spec but no cpu variant; list it with harness_add_pipeline()");
         }
-        if (spec.cases.empty() || (!spec.reference && spec.spec_source.empty())) {
+        if (spec.cases.empty() || !spec.reference) {
             throw Error("spec of pipeline '" + name + "' needs at least one case and a reference");
         }
     }
 }
 
 std::vector<std::string> Registry::pipelines() const {
-    resolve_derived_specs();
     std::vector<std::string> names;
     for (const auto &[name, spec] : specs_)
         names.push_back(name);
+    for (const auto &src : derived_spec_sources())
+        names.push_back(src.pipeline);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
 }
 
 const PipelineSpec &Registry::spec(const std::string &pipeline) const {
-    resolve_derived_specs();
     auto it = specs_.find(pipeline);
     if (it != specs_.end()) return it->second;
+    for (const auto &src : derived_spec_sources()) {
+        if (src.pipeline != pipeline) continue;
+        DerivationInput in;
+        in.cpu = find(pipeline, "cpu");
+        in.probe = estimates_probe(pipeline);
+        if (in.cpu && in.cpu->compile_error.empty()) in.variants.push_back(in.cpu);
+        for (const auto &p : profiles_of(pipeline)) {
+            const Variant *v = find(pipeline, p);
+            if (v != in.cpu && v->compile_error.empty()) in.variants.push_back(v);
+        }
+        if (trial_ && in.cpu) {
+            const Variant *cpu = in.cpu;
+            in.trial = [this, cpu](const CaseSpec &c) { return trial_(*cpu, c); };
+        }
+        return specs_[pipeline] = derive_spec(src, in);
+    }
     std::string known;
     for (const auto &n : pipelines())
         known += (known.empty() ? "" : ", ") + n;
@@ -132,4 +164,9 @@ extern "C" void halide_register_argv_and_metadata(int (*filter_argv_call)(void *
         if (std::string(kv[0]) == "harness_compile_error") compile_error = kv[1];
     }
     harness::Registry::instance().add_variant(filter_argv_call, filter_metadata, compile_error);
+}
+
+// Called by the stubs harness_link_guard.sh links in place of a pipeline whose variants do not link.
+extern "C" void harness_register_build_error(const char *function_name, const char *message) {
+    harness::Registry::instance().add_build_error(function_name, message);
 }

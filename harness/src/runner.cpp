@@ -5,12 +5,17 @@
 #include <chrono>
 #include <cstring>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "harness/default_tolerance.h"
 #include "harness/error.h"
 #include "harness/files.h"
 #include "harness/golden.h"
 #include "harness/images.h"
 #include "harness/inputs.h"
+#include "harness/metadata_cases.h"
+#include "harness/opencl_info.h"
 #include "harness/npy.h"
 #include "harness/profile.h"
 #include "harness/sha256.h"
@@ -154,7 +159,14 @@ RunRecord run_case(const RunRequest &req) {
             throw Error("pipeline " + req.pipeline + " has no " + req.profile +
                         " variant in this build; rebuild with that profile");
         r.target = v->metadata->target;
-        if (!v->compile_error.empty()) throw Error(compile_error_message(*v));
+        if (!v->compile_error.empty()) {
+            r.metrics["deterministic"] = true;  // a rebuild, not a retry, can change it
+            throw Error(compile_error_message(*v));
+        }
+        if (!c.error.empty()) {
+            r.metrics["deterministic"] = true;
+            throw Error(c.error);
+        }
 
         std::vector<Array> inputs = case_inputs(c);
         std::vector<std::string> input_sums;
@@ -174,6 +186,7 @@ RunRecord run_case(const RunRequest &req) {
             if (err != 0) {
                 r.outcome = Outcome::Error;
                 r.metrics["halide_error_code"] = err;
+                if (is_deterministic_halide_error(err)) r.metrics["deterministic"] = true;
                 r.message = "error " + std::to_string(err) + ": " + halide_error;
                 r.duration_ms = ms_since(t0);
                 return r;
@@ -217,15 +230,71 @@ RunRecord run_case(const RunRequest &req) {
             }
         }
         r.outcome = failure.empty() ? Outcome::Pass : Outcome::Fail;
+        const std::string guards = inv.dense_outputs().empty() ?
+                                       "guards intact" :
+                                       "guards intact (none around dense outputs the generator's strides fix)";
         r.message = failure.empty() ? "matches golden: " + measured + "; " + std::to_string(reps.size()) +
-                                          " repeats bit-identical, guards intact" :
+                                          " repeats bit-identical, " + guards :
                                       failure + " (" + measured + ")";
+        // A golden of a case the harness made up (no C++ spec) that holds next to no information.
+        if (!spec.spec_source.empty()) {
+            const std::string why = degenerate_outputs(goldens);
+            if (!why.empty()) {
+                r.metrics["degenerate_golden"] = why;
+                r.message += "; degenerate golden: " + why + " (inputs or scalars that test little; see describe)";
+            }
+        }
     } catch (const std::exception &e) {
         r.outcome = Outcome::Error;
         r.message = e.what();
     }
     r.duration_ms = ms_since(t0);
     return r;
+}
+
+bool is_deterministic_halide_error(int err) {
+    switch (err) {
+    case halide_error_code_explicit_bounds_too_small:
+    case halide_error_code_bad_type:
+    case halide_error_code_access_out_of_bounds:
+    case halide_error_code_buffer_allocation_too_large:
+    case halide_error_code_buffer_extents_too_large:
+    case halide_error_code_constraints_make_required_region_smaller:
+    case halide_error_code_constraint_violated:
+    case halide_error_code_param_too_small:
+    case halide_error_code_param_too_large:
+    case halide_error_code_buffer_argument_is_null:
+    case halide_error_code_bad_fold:
+    case halide_error_code_fold_factor_too_small:
+    case halide_error_code_requirement_failed:
+    case halide_error_code_buffer_extents_negative:
+    case halide_error_code_specialize_fail:
+    case halide_error_code_bad_extern_fold:
+    case halide_error_code_bad_dimensions:
+    case halide_error_code_storage_bound_too_small:
+    case halide_error_code_split_factor_not_positive:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::string try_case_on_cpu(const Variant &cpu, const CaseSpec &c) {
+    const nlohmann::json r = probe_in_child(
+        [&]() -> nlohmann::json {
+            // A guess that makes the pipeline run away must not hang or swamp whoever derives the spec.
+            alarm(30);
+            const rlimit mem{rlim_t(4) << 30, rlim_t(4) << 30};
+            setrlimit(RLIMIT_AS, &mem);
+            std::vector<Array> inputs = case_inputs(c);
+            Invocation inv(cpu, c, inputs);
+            std::string err;
+            if (inv.call(&err) != 0) return {{"why", "the cpu variant failed: " + err}};
+            return {{"why", degenerate_outputs(inv.outputs())}};
+        },
+        "a trial of a derived case");
+    if (r.contains("why")) return r["why"].get<std::string>();
+    return r.value("error", std::string("the trial run did not report"));
 }
 
 }  // namespace harness

@@ -125,6 +125,13 @@ int fake_argv(void **args) {
     return 0;
 }
 
+DerivationInput input_of(const Variant &v) {
+    DerivationInput in;
+    in.cpu = &v;
+    in.variants = {&v};
+    return in;
+}
+
 Variant fake_variant() {
     Variant v;
     v.pipeline = "fake";
@@ -137,13 +144,14 @@ Variant fake_variant() {
 
 TEST(MetadataSpec, CasesFromEstimatesBoundsQueryAndDefaults) {
     const Variant v = fake_variant();
-    const PipelineSpec s = derive_spec({"fake", "", "", "abc"}, &v);
+    const PipelineSpec s = derive_spec({"fake", "", "", "abc"}, input_of(v));
     ASSERT_EQ(s.cases.size(), 3u);
     EXPECT_EQ(s.cases[0].name, "small");
-    EXPECT_EQ(s.cases[0].outputs.at(0).shape, (std::vector<int>{64, 48}));
-    EXPECT_EQ(s.cases[0].inputs.at(0).shape, (std::vector<int>{66, 48}));  // from the bounds query
+    // 1000 x 800 estimated: both shrink by one factor to about 64 x 48 elements.
+    EXPECT_EQ(s.cases[0].outputs.at(0).shape, (std::vector<int>{62, 50}));
+    EXPECT_EQ(s.cases[0].inputs.at(0).shape, (std::vector<int>{64, 50}));  // from the bounds query
     EXPECT_EQ(s.cases[1].name, "odd");
-    EXPECT_EQ(s.cases[1].outputs.at(0).shape, (std::vector<int>{67, 37}));
+    EXPECT_EQ(s.cases[1].outputs.at(0).shape, (std::vector<int>{65, 53}));
     EXPECT_EQ(s.cases[2].name, "estimate");
     EXPECT_EQ(s.cases[2].outputs.at(0).shape, (std::vector<int>{1000, 800}));
     EXPECT_FALSE(s.cases[2].nightly);          // 800k elements: not above 2^21
@@ -160,23 +168,24 @@ TEST(MetadataSpec, JsonSpecOverridesAndContradictions) {
     const PipelineSpec s = derive_spec({"fake", R"({"cases": [{"name": "tiny", "size": [8, 4], "scalars": {"k": 3},
         "inputs": {"in": {"fill": "constant", "value": 2}}}], "tolerance": {"kind": "exact", "reason": "r"}})",
                                         "f.json", ""},
-                                       &v);
+                                       input_of(v));
     ASSERT_EQ(s.cases.size(), 1u);
     EXPECT_EQ(s.cases[0].inputs.at(0).shape, (std::vector<int>{10, 4}));
     EXPECT_EQ(s.cases[0].inputs.at(0).recipe.kind, Recipe::Kind::Constant);
     EXPECT_EQ(s.cases[0].scalars.at("k"), 3);
     EXPECT_EQ(s.tolerance_for("out").name(), "Exact");
     EXPECT_EQ(error_of([&] {
-                  derive_spec({"fake", R"({"inputs": {"input": {"fill": "gradient"}}})", "f.json", ""}, &v);
+                  derive_spec({"fake", R"({"inputs": {"input": {"fill": "gradient"}}})", "f.json", ""}, input_of(v));
               }),
               "f.json: inputs.input: the generator has no input buffer 'input'; use one of its inputs: in");
-    EXPECT_EQ(error_of([&] {
-                  derive_spec({"fake", R"({"cases": [{"name": "a", "scalars": {"gain": 1}}]})", "f.json", ""}, &v);
-              }),
-              "f.json: cases[0].scalars.gain: the generator has no scalar input 'gain'; use one of its scalars: k");
     EXPECT_EQ(
         error_of([&] {
-            derive_spec({"fake", R"({"cases": [{"name": "a", "output_shape": [4]}]})", "f.json", ""}, &v);
+            derive_spec({"fake", R"({"cases": [{"name": "a", "scalars": {"gain": 1}}]})", "f.json", ""}, input_of(v));
+        }),
+        "f.json: cases[0].scalars.gain: the generator has no scalar input 'gain'; use one of its scalars: k");
+    EXPECT_EQ(
+        error_of([&] {
+            derive_spec({"fake", R"({"cases": [{"name": "a", "output_shape": [4]}]})", "f.json", ""}, input_of(v));
         }),
         "f.json: cases[0].output_shape: has 1 extents, output 'out' has 2 dimensions; give one extent per dimension");
 }

@@ -45,10 +45,18 @@ public:
     std::vector<Array> outputs() const;
     // "" or what was written into the guard bands of which output.
     std::string check_guards() const;
+    // Outputs the generator would not take with padded rows (a stride constraint), so they run
+    // dense, without guard bands.
+    const std::vector<std::string> &dense_outputs() const { return dense_outputs_; }
 
 private:
     // The "stale_input" test fault (see call()). Returns a Halide error code.
     int leave_stale_inputs_on_device();
+    // Points args_ and the pointer lists at the current buffers.
+    void bind();
+    // Reallocates the outputs that `halide_error` names in a stride constraint without guard bands;
+    // false if it names none.
+    bool make_outputs_dense(const std::string &halide_error);
 
     const Variant &variant_;
     const CaseSpec &case_;
@@ -56,6 +64,12 @@ private:
     std::string runtime_;
     std::vector<GuardedArray> outputs_;
     std::vector<std::string> output_names_;
+    std::vector<const BufferSpec *> output_specs_;
+    std::vector<std::string> dense_outputs_;
+    int guard_ = 0;
+    // Inputs in a generator's storage order: their storage, and (view index, dense array) pairs.
+    std::vector<Array> staged_;
+    std::vector<std::pair<size_t, Array *>> staged_from_;
     std::vector<Halide::Runtime::Buffer<void>> input_views_;
     std::vector<Halide::Runtime::Buffer<void> *> input_ptrs_, output_ptrs_;
     std::vector<std::vector<uint8_t>> scalars_;

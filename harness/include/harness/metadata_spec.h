@@ -3,18 +3,17 @@
 // (json_spec.h) that states some of it. aot_harness_add_pipeline() registers one source per such
 // pipeline; the registry turns it into a PipelineSpec the first time it is asked.
 //
-// Cases (unless the JSON spec lists its own): per output, dims 0 and 1 at most 64 x 48 ("small") and
-// at most 67 x 37 ("odd"), further dims at their estimate (else 3 for dim 2 and 2 beyond), plus
-// "estimate" (every output at its estimates, nightly above 2^21 elements) when the outputs have
-// estimates for every dimension. Identical cases are kept once. Each input's shape is what a bounds
-// query of the cpu variant asks for (an input behind a boundary condition on its own bounds, which
-// fits any size: the first output's extent, else its estimate); a case whose bounds query fails, or
-// that would need an input from below 0, is dropped (the spec's summary says why).
-// Scalars: the estimate, else the default, else the middle of min..max, else 0.
-// Input fills (seeded splitmix64, seed 1 + the input's position): floats uniform [0, 1), 8-bit
-// integers their whole range, 16-bit [0, 4095], wider [0, 1000], bool [0, 1].
+// Cases (unless the JSON spec lists its own): small, odd and estimate, proposed from the estimates of
+// every dimension (metadata_cases.h) and settled by the bounds queries of every variant
+// (shape_query.h): each input at the region the pipeline reads (any min), the generator's stated
+// bounds and strides honoured, outputs as large as every schedule needs. Identical cases are kept
+// once; a case that cannot be settled is dropped (the summary says why), and a pipeline without any
+// gets one case "default" whose runs are ERROR with the reason. Scalars without an estimate, default
+// or range are guessed; the first guesses whose small case gives a meaningful (not degenerate) cpu
+// output are kept, and the cases' notes say so.
 // No reference: the cpu variant's output is the golden (bless says so in the manifest).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,12 +38,19 @@ public:
                          const char *generator_sha256);
 };
 
-// The spec of `src`, from the cpu variant's metadata (nullptr: none was built). Throws Error naming
-// the JSON file, the key and the fix when the spec is malformed or contradicts the generator.
-PipelineSpec derive_spec(const DerivedSpecSource &src, const Variant *cpu);
+// What a derivation reads: the pipeline's variants, and a way to try a case on the cpu variant.
+struct DerivationInput {
+    const Variant *cpu = nullptr;           // nullptr: none was built
+    const Variant *probe = nullptr;         // the estimates probe (<pipeline>__estimates), if built
+    std::vector<const Variant *> variants;  // every variant that compiled, the cpu one first
+    // Runs `c` on the cpu variant (in a child process) and returns "" for a meaningful output, else
+    // why not (degenerate_outputs(), or the error); empty: no tries, the first guesses stay.
+    std::function<std::string(const CaseSpec &c)> trial;
+};
 
-// The default recipe of an input of type `t` (see above).
-Recipe default_recipe(halide_type_t t, uint64_t seed);
+// The spec of `src`. Throws Error naming the JSON file, the key and the fix when a JSON spec is
+// malformed or contradicts the generator; anything else becomes a case whose runs are ERROR.
+PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in);
 
 }  // namespace harness
 

@@ -25,4 +25,12 @@ struct RunRequest {
 // errors; FAIL for a wrong result, naming which check failed).
 RunRecord run_case(const RunRequest &req);
 
+// Whether a Halide error code says the same call fails the same way every time (a bounds, type or
+// constraint violation), so that re-running it as a possible flake is pointless.
+bool is_deterministic_halide_error(int err);
+
+// The case trial of derived specs (Registry::set_case_trial): runs `c` on the cpu variant in a child
+// process; "" for a meaningful output, else why not (degenerate_outputs(), or the error).
+std::string try_case_on_cpu(const Variant &cpu, const CaseSpec &c);
+
 }  // namespace harness

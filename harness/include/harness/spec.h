@@ -41,6 +41,15 @@ struct BufferSpec {
     halide_type_t type{halide_type_uint, 8, 1};
     std::vector<int> shape;  // Halide order
     Recipe recipe;           // inputs only
+    // Where the buffer starts in each dimension (empty: 0 everywhere), as the pipeline's bounds query
+    // asks (an input read from x - 2 starts at -2). The values are filled as for a buffer at 0.
+    std::vector<int> min;
+    // The order of the dimensions in memory, innermost first (empty: 0, 1, 2, ...): {2, 0, 1} is
+    // interleaved (chunky) RGB, which a generator states with dim(2).set_stride(1).
+    std::vector<int> storage_order;
+    // Outputs only: the generator constrains the output's strides, so the harness cannot pad its rows
+    // with guard bands (the output is dense, no guard check).
+    bool dense = false;
 };
 
 struct CaseSpec {
@@ -49,6 +58,12 @@ struct CaseSpec {
     std::vector<BufferSpec> inputs;         // every input buffer argument
     std::map<std::string, double> scalars;  // every scalar argument
     std::vector<BufferSpec> outputs;        // every output buffer argument (type and shape)
+    // Non-empty when no runnable case could be made (specs from metadata): every run of it is an
+    // ERROR with this message, and nothing is blessed.
+    std::string error;
+    // What a user should know about how the case was made (specs from metadata): guessed scalars,
+    // sizes grown to what a schedule needs, a degenerate golden ("1 distinct value in 3072").
+    std::vector<std::string> notes;
 };
 
 struct PipelineSpec {

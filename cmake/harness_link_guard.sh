@@ -1,0 +1,104 @@
+#!/bin/sh
+# harness_link_guard.sh: the linker launcher of an outside project's `aot-harness` (set by
+# aot_harness_finalize()). A pipeline whose compiled variants call code nobody gave the link (a
+# generator with extern stages or C++ externs of its own) must not stop the executable, and so every
+# other pipeline's list, bless, run and ctest, from existing. When the link fails with undefined
+# references, this script finds the variant libraries (<pipeline>__<profile>.a) that need those
+# symbols, drops every library of those pipelines from the link and links a stub in their place: each
+# stub variant registers the linker's message (harness_register_build_error), so every run of such a
+# pipeline reports ERROR with it and the fix (LINK_LIBRARIES).
+#
+# usage: harness_link_guard.sh <c++ compiler> <nm> <the link command CMake runs...>
+set -u
+cxx=$1 nm=$2
+shift 2
+log=$(mktemp "${TMPDIR:-/tmp}/harness_link.XXXXXX")
+trap 'rm -f "$log" "$log.syms" "$log.bad"' EXIT
+"$@" 2>"$log"
+status=$?
+if [ "$status" -eq 0 ]; then
+  cat "$log" >&2
+  exit 0
+fi
+out="" prev=""
+for a in "$@"; do
+  [ "$prev" = -o ] && out=$a
+  prev=$a
+done
+# The symbols the linker could not find (as it prints them: demangled).
+sed -n "s/.*undefined reference to [\`']\(.*\)'\$/\1/p" "$log" | sort -u >"$log.syms"
+if [ -z "$out" ] || [ ! -s "$log.syms" ]; then
+  cat "$log" >&2
+  exit "$status"
+fi
+# Pipelines with a variant library that needs one of them.
+: >"$log.bad"
+for a in "$@"; do
+  case ${a##*/} in
+    *__*.a) ;;
+    *) continue ;;
+  esac
+  [ -f "$a" ] || continue
+  if "$nm" -C --undefined-only "$a" 2>/dev/null | sed -n 's/^ *U //p' | grep -qxFf "$log.syms"; then
+    lib=${a##*/}
+    echo "${lib%%__*}" >>"$log.bad"
+  fi
+done
+bad=$(sort -u "$log.bad")
+if [ -z "$bad" ]; then
+  cat "$log" >&2
+  exit "$status"
+fi
+first=$(head -n 1 "$log.syms")
+count=$(wc -l <"$log.syms")
+more=""
+[ "$count" -gt 1 ] && more=" and $((count - 1)) more"
+
+stub="$out.harness_link_stubs.cpp"
+{
+  echo "// Written by harness_link_guard.sh: pipelines whose variants do not link; see each message."
+  echo "extern \"C\" void harness_register_build_error(const char *function_name, const char *message);"
+  echo "namespace {"
+  echo "struct StubMetadata { int version, num_arguments; const void *arguments; const char *target, *name; };"
+  echo "}  // namespace"
+} >"$stub"
+n=$#
+prev=""
+for a in "$@"; do
+  keep=1
+  case ${a##*/} in
+    *__*.a)
+      lib=${a##*/}
+      fn=${lib%.a}
+      p=${lib%%__*}
+      if echo "$bad" | grep -qxF "$p"; then
+        keep=0
+        msg="pipeline $p does not link: undefined reference to \`$first'$more (code its generator calls but nobody gave the link); give it with aot_harness_add_pipeline($p ... LINK_LIBRARIES <target>)"
+        msg=$(printf '%s' "$msg" | sed -e 's/)harness_msg"/) harness_msg"/g')
+        cat >>"$stub" <<EOF
+extern "C" int ${fn}_argv(void **) { return -1; }
+extern "C" const StubMetadata *${fn}_metadata() {
+    static const StubMetadata md{1, 0, nullptr, "unknown", "${fn}"};
+    return &md;
+}
+namespace {
+struct Register_${fn} {
+    Register_${fn}() { harness_register_build_error("${fn}", R"harness_msg(${msg})harness_msg"); }
+} register_${fn};
+}  // namespace
+EOF
+      fi
+      ;;
+  esac
+  [ "$keep" = 1 ] && set -- "$@" "$a"
+  # The stubs go right after `-o <out>`: before the libraries (libharness.a defines what they call).
+  [ "$prev" = -o ] && set -- "$@" "$stub.o"
+  prev=$a
+done
+shift "$n"
+"$cxx" -c -x c++ "$stub" -o "$stub.o" || { cat "$log" >&2; exit "$status"; }
+for p in $bad; do
+  echo "harness: WARNING: pipeline $p does not link (undefined reference to \`$first'$more); aot-harness is built without its code, and every run of it reports ERROR; give the code with aot_harness_add_pipeline($p ... LINK_LIBRARIES <target>)" >&2
+done
+"$@" || exit 1
+exit 0

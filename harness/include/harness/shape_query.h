@@ -1,0 +1,54 @@
+// Bounds queries of compiled variants: the shapes a pipeline's buffers must have for one case, as
+// Halide's RunGen sizes its buffers from the binary's own bounds query, but for every variant of a
+// pipeline at once (a GPU schedule may read further than the cpu one) and settled to a fixed point:
+//   - outputs grow to what every variant's schedule computes (a split of 64 with ShiftInwards or
+//     RoundUp needs 64 columns) and take the bounds the generator states (dim(0).set_bounds(0, 64));
+//   - inputs get the union of the regions every variant reads, from a non-zero or negative min where
+//     the pipeline reads there; a dimension the pipeline reads only within its own bounds (behind a
+//     boundary condition) gets the proposed size;
+//   - the strides a generator states (dim(2).set_stride(1): interleaved) become the storage order.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/registry.h"
+
+namespace harness {
+
+struct DimRegion {
+    int min = 0, extent = 0;
+    int max() const { return min + extent - 1; }
+    bool operator==(const DimRegion &o) const { return min == o.min && extent == o.extent; }
+    bool operator!=(const DimRegion &o) const { return !(*this == o); }
+};
+
+// One buffer's region per dimension (Halide order) and the storage order its strides ask for
+// (innermost first; empty: natural).
+struct BufferShape {
+    std::vector<DimRegion> dims;
+    std::vector<int> storage_order;
+    std::vector<int> extents() const;
+    std::vector<int> mins() const;
+};
+
+using ShapeMap = std::map<std::string, BufferShape>;
+
+// One bounds query of `v`: every buffer argument in query mode with the given regions (inputs absent
+// from `inputs` get extent 0). Returns "" and the regions Halide asks for, or the error it raised.
+std::string query_variant(const Variant &v, const std::map<std::string, double> &scalars, const ShapeMap &inputs,
+                          const ShapeMap &outputs, ShapeMap *inputs_out, ShapeMap *outputs_out);
+
+struct SettledShapes {
+    ShapeMap inputs, outputs;
+    std::string error;               // "" or why no shapes fit every variant (then the case is an ERROR)
+    std::vector<std::string> notes;  // what changed from the proposal, and variants left out
+};
+
+// The shapes of one case for every variant in `variants` (the cpu variant first): outputs start at
+// `outputs` (min 0) and are settled as described above; `proposals` gives each input's size for the
+// dimensions it reads only within its own bounds.
+SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
+                            const ShapeMap &outputs, const ShapeMap &proposals);
+
+}  // namespace harness

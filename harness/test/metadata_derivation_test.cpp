@@ -1,0 +1,202 @@
+// Cases derived from generator metadata (metadata_spec.h, metadata_cases.h, shape_query.h) against
+// fake variants whose bounds queries behave like the classes real generators hit: an input behind a
+// boundary condition, reads before 0, stated bounds, a schedule that needs larger outputs, a GPU
+// variant that reads further, interleaved strides, estimates of every dimension, guessed scalars.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "harness/metadata_cases.h"
+#include "harness/metadata_spec.h"
+
+using namespace harness;
+
+namespace {
+
+halide_buffer_t *buf(void **args, int i) {
+    return static_cast<halide_buffer_t *>(args[i]);
+}
+bool querying(void **args, int i) {
+    return buf(args, i)->host == nullptr;
+}
+
+const halide_type_t kF32{halide_type_float, 32, 1};
+const halide_type_t kU8{halide_type_uint, 8, 1};
+
+// Two arguments, input 0 and output 1, both 2-D or 3-D; no estimates unless given.
+struct Fake {
+    std::vector<halide_filter_argument_t> args;
+    halide_filter_metadata_t md{};
+    Variant v;
+    Fake(const char *fn, int (*call)(void **), int dims, const int64_t *const *in_est = nullptr,
+         const int64_t *const *out_est = nullptr, halide_type_t t = kU8) {
+        args.push_back({"in", halide_argument_kind_input_buffer, dims, t, nullptr, nullptr, nullptr, nullptr, in_est});
+        args.push_back({"out", halide_argument_kind_output_buffer, dims, t, nullptr, nullptr, nullptr, nullptr, out_est});
+        md = {halide_filter_metadata_t::VERSION, static_cast<int32_t>(args.size()), args.data(), "x86-64-linux", fn};
+        v.function_name = fn;
+        v.pipeline = "fake";
+        v.profile = "cpu";
+        v.argv_call = call;
+        v.metadata = &md;
+    }
+};
+
+DerivationInput input_of(const std::vector<const Variant *> &vs) {
+    DerivationInput in;
+    in.cpu = vs.at(0);
+    in.variants = vs;
+    return in;
+}
+
+PipelineSpec derive(const std::vector<const Variant *> &vs) {
+    return derive_spec({"fake", "", "", ""}, input_of(vs));
+}
+
+// repeat_edge(in): reads only within the input's own bounds, whatever they are.
+int self_bounded(void **a) {
+    if (querying(a, 0)) {
+        // The query leaves a region the clamp keeps inside the given bounds: its own.
+        for (int d = 0; d < buf(a, 0)->dimensions; d++)
+            buf(a, 0)->dim[d].extent = std::max(1, buf(a, 0)->dim[d].extent);
+    }
+    return 0;
+}
+
+// in(x - 2, y - 1) .. in(x + 2, y + 1): an input read outside the output's region.
+int stencil(void **a) {
+    if (querying(a, 0)) {
+        const halide_buffer_t *o = buf(a, 1);
+        buf(a, 0)->dim[0] = {o->dim[0].min - 2, o->dim[0].extent + 4, 1, 0};
+        buf(a, 0)->dim[1] = {o->dim[1].min - 1, o->dim[1].extent + 2, o->dim[0].extent + 4, 0};
+    }
+    return 0;
+}
+
+// A GPU variant of the stencil whose 16x16 tiles (RoundUp) compute whole tiles: outputs round up.
+int stencil_tiled(void **a) {
+    halide_buffer_t *o = buf(a, 1);
+    if (querying(a, 1)) {
+        for (int d = 0; d < 2; d++)
+            o->dim[d].extent = (o->dim[d].extent + 15) / 16 * 16;
+    }
+    return stencil(a);
+}
+
+// out.dim(0).set_bounds(0, 32), in the same; interleaved: in.dim(2).set_stride(1).
+int constrained(void **a) {
+    if (querying(a, 1)) buf(a, 1)->dim[0] = {0, 32, 1, 0};
+    if (querying(a, 0)) {
+        const halide_buffer_t *o = buf(a, 1);
+        halide_buffer_t *in = buf(a, 0);
+        in->dim[0] = {0, 32, 3, 0};
+        in->dim[1] = {0, o->dim[1].extent, 96, 0};
+        in->dim[2] = {0, 3, 1, 0};
+    }
+    return 0;
+}
+
+const int64_t k0 = 0, k3 = 3, k1000 = 1000, k800 = 800;
+const int64_t *const kEst3[] = {&k0, &k1000, &k0, &k800, &k0, &k3};
+
+}  // namespace
+
+TEST(Derivation, InputBehindABoundaryConditionGetsTheOutputsSize) {
+    Fake f("fake__cpu", self_bounded, 2);
+    const PipelineSpec s = derive({&f.v});
+    ASSERT_EQ(s.cases.at(0).name, "small");
+    EXPECT_EQ(s.cases[0].inputs.at(0).shape, (std::vector<int>{64, 48}));  // not 1x1
+    EXPECT_TRUE(s.cases[0].inputs[0].min.empty());
+}
+
+TEST(Derivation, ReadsBeforeZeroGiveANegativeMin) {
+    Fake f("fake__cpu", stencil, 2);
+    const PipelineSpec s = derive({&f.v});
+    const BufferSpec &in = s.cases.at(0).inputs.at(0);
+    EXPECT_EQ(in.shape, (std::vector<int>{68, 50}));
+    EXPECT_EQ(in.min, (std::vector<int>{-2, -1}));
+    EXPECT_TRUE(s.cases[0].error.empty()) << s.cases[0].error;
+}
+
+TEST(Derivation, EveryVariantsScheduleSizesTheCase) {
+    Fake cpu("fake__cpu", stencil, 2), gpu("fake__opencl", stencil_tiled, 2);
+    const PipelineSpec s = derive({&cpu.v, &gpu.v});
+    const CaseSpec &odd = s.cases.at(1);
+    ASSERT_EQ(odd.name, "odd");
+    EXPECT_EQ(odd.outputs.at(0).shape, (std::vector<int>{80, 48}));  // 67 x 37 rounded up to 16
+    EXPECT_EQ(odd.inputs.at(0).shape, (std::vector<int>{84, 50}));   // what the tiles read
+    ASSERT_FALSE(odd.notes.empty());
+    EXPECT_NE(odd.notes[0].find("output 'out' is 80x48, not 67x37"), std::string::npos) << odd.notes[0];
+}
+
+TEST(Derivation, StatedBoundsAndInterleavedStridesAreHonoured) {
+    Fake f("fake__cpu", constrained, 3);
+    const PipelineSpec s = derive({&f.v});
+    const CaseSpec &c = s.cases.at(0);
+    EXPECT_EQ(c.outputs.at(0).shape, (std::vector<int>{32, 48, 3}));
+    EXPECT_EQ(c.inputs.at(0).shape, (std::vector<int>{32, 48, 3}));
+    EXPECT_EQ(c.inputs[0].storage_order, (std::vector<int>{2, 0, 1}));
+}
+
+TEST(Derivation, EstimatesOfEveryDimension) {
+    Fake f("fake__cpu", self_bounded, 3, kEst3, kEst3);
+    const PipelineSpec s = derive({&f.v});
+    // 3 channels kept; 1000 x 800 shrunk by one factor to about 64 x 48 elements.
+    EXPECT_EQ(s.cases.at(0).outputs.at(0).shape, (std::vector<int>{62, 50, 3}));
+    EXPECT_EQ(s.cases.at(2).name, "estimate");
+    EXPECT_EQ(s.cases[2].outputs.at(0).shape, (std::vector<int>{1000, 800, 3}));
+    EXPECT_TRUE(s.cases[2].nightly);  // 2.4M elements
+    // Channel-first: dims 1 and 2 shrink, dim 0 (3 channels) and dim 3 (batch 2) stay.
+    EXPECT_EQ(case_output_shape({{0, 3}, {0, 1000}, {0, 800}, {0, 2}}, 4, CaseKind::Small,
+                                case_scale({{0, 3}, {0, 1000}, {0, 800}, {0, 2}}, 4, CaseKind::Small))
+                  .extents(),
+              (std::vector<int>{3, 62, 50, 2}));
+}
+
+TEST(Derivation, AFailedBoundsQueryIsAnErrorCaseNotAThrow) {
+    Fake f("fake__cpu", [](void **) { return -1; }, 2);
+    const PipelineSpec s = derive({&f.v});
+    ASSERT_EQ(s.cases.size(), 1u);
+    EXPECT_EQ(s.cases[0].name, "default");
+    EXPECT_NE(s.cases[0].error.find("no case could be made"), std::string::npos) << s.cases[0].error;
+    Fake stub("fake__cpu", self_bounded, 2);
+    stub.v.compile_error = "boom";
+    const PipelineSpec t = derive({&stub.v});
+    EXPECT_NE(t.cases.at(0).error.find("failed to build"), std::string::npos) << t.cases[0].error;
+}
+
+TEST(Derivation, GuessedScalarsAreTriedUntilTheOutputMeansSomething) {
+    Fake f("fake__cpu", self_bounded, 2);
+    f.args.insert(f.args.begin() + 1, halide_filter_argument_t{"scale", halide_argument_kind_input_scalar, 0, kF32,
+                                                                nullptr, nullptr, nullptr, nullptr, nullptr});
+    f.md.num_arguments = 3;
+    f.md.arguments = f.args.data();
+    // self_bounded reads args[0] and args[1] as buffers: reorder so the buffers stay first.
+    std::swap(f.args[1], f.args[2]);
+    DerivationInput in = input_of({&f.v});
+    std::vector<double> tried;
+    in.trial = [&](const CaseSpec &c) -> std::string {
+        tried.push_back(c.scalars.at("scale"));
+        return c.scalars.at("scale") == 1 ? "" : "1 distinct value in 3072 elements";
+    };
+    const PipelineSpec s = derive_spec({"fake", "", "", ""}, in);
+    EXPECT_EQ(tried, (std::vector<double>{0.5, 1}));
+    EXPECT_EQ(s.cases.at(0).scalars.at("scale"), 1);
+    ASSERT_FALSE(s.cases[0].notes.empty());
+    EXPECT_NE(s.cases[0].notes[0].find("scalars guessed"), std::string::npos) << s.cases[0].notes[0];
+}
+
+TEST(Derivation, DegenerateOutputs) {
+    Array constant(kU8, {64, 48});
+    EXPECT_EQ(degenerate_outputs({constant}), "1 distinct value in 3072 elements");
+    Array varied(kU8, {64, 48});
+    for (size_t i = 0; i < varied.bytes.size(); i++)
+        varied.bytes[i] = static_cast<uint8_t>(i * 7);
+    EXPECT_EQ(degenerate_outputs({varied}), "");
+    Array two(kU8, {64, 48});
+    for (size_t i = 0; i < two.bytes.size(); i++)
+        two.bytes[i] = i % 2 ? 255 : 0;
+    EXPECT_EQ(degenerate_outputs({two}), "2 distinct values in 3072 elements");
+    Array tiny(kU8, {2, 2});
+    tiny.bytes = {0, 1, 0, 1};
+    EXPECT_EQ(degenerate_outputs({tiny}), "");  // small outputs may hold few values
+}
