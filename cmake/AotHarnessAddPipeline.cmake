@@ -157,9 +157,9 @@ function(_aot_harness_guard_generator gen)
       set(${v} "")
     endif ()
   endforeach ()
-  set_target_properties("${gen}" PROPERTIES
-                        CXX_COMPILER_LAUNCHER "${guard};compile;${CMAKE_CXX_COMPILER};${compile_launcher}"
-                        CXX_LINKER_LAUNCHER "${guard};link;${CMAKE_CXX_COMPILER};${link_launcher}"
+  set(compile ${guard} compile "${CMAKE_CXX_COMPILER}" ${compile_launcher})
+  set(link ${guard} link "${CMAKE_CXX_COMPILER}" ${link_launcher})
+  set_target_properties("${gen}" PROPERTIES CXX_COMPILER_LAUNCHER "${compile}" CXX_LINKER_LAUNCHER "${link}"
                         HARNESS_GUARDED TRUE)
 endfunction()
 
@@ -369,8 +369,9 @@ function(_aot_harness_finalize)
   if (NOT link_launcher)
     set(link_launcher "")
   endif ()
+  set(guard sh "${_HARNESS_CMAKE_DIR}/harness_link_guard.sh" "${CMAKE_CXX_COMPILER}" "${AOT_HARNESS_NM}" ${link_launcher})
   set_target_properties(aot-harness PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
-                        CXX_LINKER_LAUNCHER "sh;${_HARNESS_CMAKE_DIR}/harness_link_guard.sh;${CMAKE_CXX_COMPILER};${AOT_HARNESS_NM};${link_launcher}")
+                        CXX_LINKER_LAUNCHER "${guard}")
   # Every JSON spec is checked once at build time, so that a bad spec file fails the build with its
   # one line. A generator without a derivable case does not: its pipeline's runs report ERROR.
   add_custom_command(TARGET aot-harness POST_BUILD

@@ -14,6 +14,7 @@
 set -u
 mode=$1 cxx=$2
 shift 2
+while [ $# -gt 0 ] && [ -z "$1" ]; do shift; done  # an empty launcher list element
 log=$(mktemp "${TMPDIR:-/tmp}/harness_guard.XXXXXX")
 trap 'rm -f "$log"' EXIT
 "$@" 2>"$log"

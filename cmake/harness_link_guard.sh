@@ -12,6 +12,7 @@
 set -u
 cxx=$1 nm=$2
 shift 2
+while [ $# -gt 0 ] && [ -z "$1" ]; do shift; done  # an empty launcher list element
 log=$(mktemp "${TMPDIR:-/tmp}/harness_link.XXXXXX")
 trap 'rm -f "$log" "$log.syms" "$log.bad"' EXIT
 "$@" 2>"$log"

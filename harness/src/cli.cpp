@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include "cli_commands.h"
 #include "harness/bless.h"
+#include "harness/buffers.h"
 #include "harness/cli_options.h"
 #include "harness/environment.h"
 #include "harness/error.h"
@@ -75,6 +77,19 @@ int cmd_run(const Args &args) {
     const int code = run_exit_code(results.runs, opts.strict_xfail);
     std::fprintf(console, "%d runs: %s; worst %s (exit %d)\n", summary.total, summary.counts_text().c_str(),
                  summary.worst.c_str(), code);
+    // ctest runs every buffer mode of a GPU profile; say when this run did fewer.
+    bool gpu = false;
+    for (const auto &t : tasks)
+        gpu |= find_profile(t.profile).runtime != "none";
+    if (gpu && opts.modes.size() < all_buffer_modes().size()) {
+        std::string left;
+        for (BufferMode m : all_buffer_modes()) {
+            if (std::find(opts.modes.begin(), opts.modes.end(), buffer_mode_name(m)) == opts.modes.end())
+                left += std::string(left.empty() ? "" : ", ") + buffer_mode_name(m);
+        }
+        std::fprintf(console, "modes: left out %s (ctest runs them for GPU profiles; --mode all runs them here)\n",
+                     left.c_str());
+    }
     results.environment = environment_info();
     results.environment["started"] = started;  // when the run began (history ingest dates the run by it)
     if (!opts.shard.empty()) results.environment["shard"] = opts.shard;  // scripts/merge checks the set
@@ -129,8 +144,15 @@ int cmd_bless(const Args &args) {
     const Registry &reg = Registry::instance();
     const std::vector<std::string> pipes =
         args.has("all") ? reg.pipelines() : std::vector<std::string>{reg.spec(args.get("pipeline")).name};
-    for (const auto &line : bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait", 0, 0, 86400))) {
+    const BlessResult r = bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait", 0, 0, 86400));
+    for (const auto &line : r.written)
         std::printf("blessed %s\n", line.c_str());
+    for (const auto &line : r.failed)
+        std::fprintf(stderr, "aot-harness: not blessed: %s\n", line.c_str());
+    if (!r.failed.empty()) {
+        std::fprintf(stderr, "aot-harness: error: %zu case(s) could not be blessed (above); %zu golden(s) written\n",
+                     r.failed.size(), r.written.size());
+        return 2;
     }
     return 0;
 }

@@ -9,12 +9,19 @@
 
 namespace harness {
 
-// Blesses the goldens of `pipelines` (all cases, or `case_name`). Takes the golden dir's lock
-// (waiting up to `wait_s` seconds for another bless), completes or discards a bless interrupted
-// earlier, then writes. Throws Error (and writes nothing) if any selected case disagrees with the
-// reference or the lock is held. Returns one line per golden written.
-std::vector<std::string> bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
-                               const std::string &case_name, double wait_s = 0);
+struct BlessResult {
+    std::vector<std::string> written;  // one line per golden written
+    std::vector<std::string> failed;   // "<pipeline>/<case>: why", per case that could not be blessed
+};
+
+// Blesses the goldens of `pipelines` (all cases, or `case_name`), case by case: a case that cannot be
+// blessed (its cpu result disagrees with the reference, the cpu variant fails or did not build, no
+// case could be made) is named in `failed` and the others are still written, together, in one
+// transaction. Takes the golden dir's lock (waiting up to `wait_s` seconds for another bless) only
+// when something is to be written, and completes or discards a bless interrupted earlier. Throws
+// Error for an unknown case or a held lock.
+BlessResult bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
+                  const std::string &case_name = "", double wait_s = 0);
 
 // Pipelines of this build whose goldens record a generator_sha256 other than the built generator's
 // (the generator source changed after the last bless): one line each, naming the pipeline, both
