@@ -47,4 +47,16 @@ if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
                    "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
                    "${PROJECT_BINARY_DIR}/own-project")
   set_tests_properties(package/own_project PROPERTIES LABELS "unit;package" TIMEOUT 1200 RUN_SERIAL ON)
+  # One bad generator never blocks the rest: five generators, three broken in different ways.
+  add_test(NAME package/isolation
+           COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/isolation/isolation_test.sh" "${CMAKE_COMMAND}"
+                   "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
+                   "${PROJECT_BINARY_DIR}/isolation")
+  set_tests_properties(package/isolation PROPERTIES LABELS "unit;package" TIMEOUT 900 RUN_SERIAL ON)
+  # Halide 21's own app generators, unchanged (third_party/halide-apps/), with no spec (nightly).
+  add_test(NAME package/halide_apps_corpus
+           COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/corpus/corpus_test.sh" "${CMAKE_COMMAND}"
+                   "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
+                   "${PROJECT_BINARY_DIR}/halide-apps-corpus")
+  set_tests_properties(package/halide_apps_corpus PROPERTIES LABELS "nightly;package" TIMEOUT 7200 RUN_SERIAL ON)
 endif ()

@@ -191,6 +191,7 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
         // A build-time failure is an ERROR wherever it is run, device or not.
         r.outcome = Outcome::Error;
         r.message = compile_error_message(*variant);
+        r.metrics["deterministic"] = true;  // a rebuild, not a retry, can change it
         return r;
     }
     std::string why = pipeline_unavailable_reason(ctx.avail, reg.spec(t.pipeline), t.profile);
