@@ -66,11 +66,11 @@ std::vector<PendingGolden> bless_case(const PipelineSpec &spec, const Variant &c
         e.halide_version = halide_version();
         e.generator_sha256 = spec.generator_sha256;
         e.input_recipe = input_recipe;
-        e.reference_check = spec.reference ? nlohmann::json{{"tolerance", tol.name()},
-                                                            {"passed", true},
-                                                            {"max_abs_error", check.max_abs_error}} :
-                                             nlohmann::json{{"reference", "none: spec from " + spec.spec_source +
-                                                                              "; the golden is the cpu variant's output"}};
+        e.reference_check =
+            spec.reference ?
+                nlohmann::json{{"tolerance", tol.name()}, {"passed", true}, {"max_abs_error", check.max_abs_error}} :
+                nlohmann::json{
+                    {"reference", "none: spec from " + spec.spec_source + "; the golden is the cpu variant's output"}};
         if (c.nightly) {
             e.stored = false;  // reproduced by the cpu variant at run time (manifest.h)
             g.bytes.clear();

@@ -12,7 +12,7 @@ namespace harness {
 
 namespace {
 
-constexpr int kKeep = 16;               // dimensions estimated at or below this keep their estimate
+constexpr int kKeep = 16;                 // dimensions estimated at or below this keep their estimate
 constexpr double kSmallBudget = 64 * 48;  // elements of the shrunk dimensions together, small case
 
 std::vector<DimRegion> estimates_of(const halide_filter_argument_t &a) {
@@ -154,7 +154,8 @@ ScalarChoice choose_scalar(const halide_filter_argument_t &a, const halide_filte
     }
     c.value = ok.front();
     c.alternatives.assign(ok.begin() + 1, ok.end());
-    c.source = std::string("guess (no estimate, default or range") + (has_min || has_max ? " beyond one bound" : "") + ")";
+    c.source =
+        std::string("guess (no estimate, default or range") + (has_min || has_max ? " beyond one bound" : "") + ")";
     return c;
 }
 
@@ -187,8 +188,7 @@ std::string degenerate_outputs(const std::vector<Array> &outputs) {
             distinct.insert(std::string(reinterpret_cast<const char *>(a.bytes.data() + i * eb), eb));
         }
     }
-    if (elements > 1 && distinct.size() == 1)
-        return "1 distinct value in " + std::to_string(elements) + " elements";
+    if (elements > 1 && distinct.size() == 1) return "1 distinct value in " + std::to_string(elements) + " elements";
     if (elements >= 1024 && distinct.size() <= 3)
         return std::to_string(distinct.size()) + " distinct values in " + std::to_string(elements) + " elements";
     return "";

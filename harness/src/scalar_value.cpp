@@ -11,10 +11,7 @@ double scalar_as_double(const halide_scalar_value_t &v, halide_type_t t) {
     case halide_type_float:
         return t.bits == 64 ? v.u.f64 : v.u.f32;
     case halide_type_int:
-        return t.bits == 8  ? v.u.i8 :
-               t.bits == 16 ? v.u.i16 :
-               t.bits == 32 ? v.u.i32 :
-                              static_cast<double>(v.u.i64);
+        return t.bits == 8 ? v.u.i8 : t.bits == 16 ? v.u.i16 : t.bits == 32 ? v.u.i32 : static_cast<double>(v.u.i64);
     case halide_type_uint:
         return t.bits == 1  ? v.u.b :
                t.bits == 8  ? v.u.u8 :

@@ -154,7 +154,8 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
         for (auto &d : shape.dims)
             d = {0, 1};
     }
-    const bool have_tiny = !usable.empty() && query_variant(*usable[0], scalars, proposals, tiny, &tiny_in, &tiny_out) == "";
+    const bool have_tiny =
+        !usable.empty() && query_variant(*usable[0], scalars, proposals, tiny, &tiny_in, &tiny_out) == "";
     bool settled = false;
     for (int iter = 0; iter < 12 && !settled; iter++) {
         settled = true;
@@ -184,8 +185,8 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
                     s.error = "the bounds query of variant " + usable[0]->function_name + " failed: " + err;
                     return s;
                 }
-                s.notes.push_back("variant " + usable[k]->function_name + " left out of the sizing: its bounds query failed (" +
-                                  err + ")");
+                s.notes.push_back("variant " + usable[k]->function_name +
+                                  " left out of the sizing: its bounds query failed (" + err + ")");
                 usable.erase(usable.begin() + static_cast<long>(k));
                 settled = false;
                 continue;
@@ -204,7 +205,8 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
     }
     for (const auto &[name, shape] : s.outputs) {
         if (shape.extents() != outputs.at(name).extents() || shape.mins() != outputs.at(name).mins()) {
-            s.notes.push_back("output '" + name + "' is " + shape_text(shape) + ", not " + shape_text(outputs.at(name)) +
+            s.notes.push_back("output '" + name + "' is " + shape_text(shape) + ", not " +
+                              shape_text(outputs.at(name)) +
                               ": what the generator's bounds or every variant's schedule need");
         }
     }
@@ -234,8 +236,8 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
             for (size_t d = 0; d < want.dims.size(); d++) {
                 const bool follows = d < r2.dims.size() && r2.dims[d] != r1.dims[d];
                 if ((follows || want.dims[d].extent <= 0) && prop != proposals.end() && d < prop->second.dims.size()) {
-                    want.dims[d] = want.dims[d].extent > 0 ? hull(want.dims[d], prop->second.dims[d]) :
-                                                             prop->second.dims[d];
+                    want.dims[d] =
+                        want.dims[d].extent > 0 ? hull(want.dims[d], prop->second.dims[d]) : prop->second.dims[d];
                 }
             }
             auto have = s.inputs.find(name);

@@ -31,7 +31,8 @@ struct Fake {
     Fake(const char *fn, int (*call)(void **), int dims, const int64_t *const *in_est = nullptr,
          const int64_t *const *out_est = nullptr, halide_type_t t = kU8) {
         args.push_back({"in", halide_argument_kind_input_buffer, dims, t, nullptr, nullptr, nullptr, nullptr, in_est});
-        args.push_back({"out", halide_argument_kind_output_buffer, dims, t, nullptr, nullptr, nullptr, nullptr, out_est});
+        args.push_back(
+            {"out", halide_argument_kind_output_buffer, dims, t, nullptr, nullptr, nullptr, nullptr, out_est});
         md = {halide_filter_metadata_t::VERSION, static_cast<int32_t>(args.size()), args.data(), "x86-64-linux", fn};
         v.function_name = fn;
         v.pipeline = "fake";
@@ -153,7 +154,8 @@ TEST(Derivation, EstimatesOfEveryDimension) {
 }
 
 TEST(Derivation, AFailedBoundsQueryIsAnErrorCaseNotAThrow) {
-    Fake f("fake__cpu", [](void **) { return -1; }, 2);
+    Fake f(
+        "fake__cpu", [](void **) { return -1; }, 2);
     const PipelineSpec s = derive({&f.v});
     ASSERT_EQ(s.cases.size(), 1u);
     EXPECT_EQ(s.cases[0].name, "default");
@@ -167,7 +169,7 @@ TEST(Derivation, AFailedBoundsQueryIsAnErrorCaseNotAThrow) {
 TEST(Derivation, GuessedScalarsAreTriedUntilTheOutputMeansSomething) {
     Fake f("fake__cpu", self_bounded, 2);
     f.args.insert(f.args.begin() + 1, halide_filter_argument_t{"scale", halide_argument_kind_input_scalar, 0, kF32,
-                                                                nullptr, nullptr, nullptr, nullptr, nullptr});
+                                                               nullptr, nullptr, nullptr, nullptr, nullptr});
     f.md.num_arguments = 3;
     f.md.arguments = f.args.data();
     // self_bounded reads args[0] and args[1] as buffers: reorder so the buffers stay first.
