@@ -78,7 +78,10 @@ for a in "$@"; do
         keep=0
         # A variant the generator already failed for is an empty archive whose registration file
         # defines the entry points (harness_run_generator.sh): nothing to stub.
-        if ! "$nm" --defined-only "$a" 2>/dev/null | grep -q " ${fn}_argv\$"; then
+        linkage='extern "C" '
+        if "$nm" -C --defined-only "$a" 2>/dev/null | grep -q " ${fn}_argv(void\*\*)\$"; then
+          linkage=""  # built with c_plus_plus_name_mangling: the entry points have C++ names
+        elif ! "$nm" --defined-only "$a" 2>/dev/null | grep -q " ${fn}_argv\$"; then
           [ "$prev" = -o ] && set -- "$@" "$stub.o"
           prev=$a
           continue
@@ -86,8 +89,8 @@ for a in "$@"; do
         msg="pipeline $p does not link: undefined reference to \`$first'$more (code its generator calls but nobody gave the link); give it with aot_harness_add_pipeline($p ... LINK_LIBRARIES <target>)"
         msg=$(printf '%s' "$msg" | sed -e 's/)harness_msg"/) harness_msg"/g')
         cat >>"$stub" <<EOF
-extern "C" int ${fn}_argv(void **) { return -1; }
-extern "C" const StubMetadata *${fn}_metadata() {
+${linkage}int ${fn}_argv(void **) { return -1; }
+${linkage}const StubMetadata *${fn}_metadata() {
     static const StubMetadata md{1, 0, nullptr, "unknown", "${fn}"};
     return &md;
 }
