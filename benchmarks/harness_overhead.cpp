@@ -6,7 +6,7 @@
 #include <deque>
 
 #include "harness/registry.h"
-#include "harness/runner.h"
+#include "run/runner.h"
 
 namespace bench {
 

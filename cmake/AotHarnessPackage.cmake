@@ -31,7 +31,7 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.
 install(FILES "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" "${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/HarnessPipeline.cmake" "${PROJECT_SOURCE_DIR}/cmake/AotHarnessAddPipeline.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/HarnessWriteCaseTests.cmake" "${PROJECT_SOURCE_DIR}/generators/profiles.json"
-              "${PROJECT_SOURCE_DIR}/harness/src/profiles_embedded.cpp.in"
+              "${PROJECT_SOURCE_DIR}/harness/src/base/profiles_embedded.cpp.in"
         DESTINATION "${_pkg_dir}")
 install(PROGRAMS "${PROJECT_SOURCE_DIR}/cmake/harness_run_generator.sh" DESTINATION "${_pkg_dir}")
 install(FILES "${PROJECT_SOURCE_DIR}/harness/tools/aot_harness.cpp" DESTINATION "${_pkg_dir}" RENAME aot_harness_main.cpp)

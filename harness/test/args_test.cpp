@@ -1,8 +1,8 @@
-#include "harness/args.h"
+#include "base/args.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 namespace {

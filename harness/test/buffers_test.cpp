@@ -1,10 +1,10 @@
-#include "harness/buffers.h"
+#include "variant/buffers.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "harness/error.h"
-#include "harness/images.h"
+#include "base/error.h"
+#include "values/images.h"
 
 namespace harness {
 namespace {

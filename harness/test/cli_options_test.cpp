@@ -1,12 +1,12 @@
 // Unit tests for cli_options.h: each command's options and the pipeline-free checks of `run`.
-#include "harness/cli_options.h"
+#include "cli/cli_options.h"
 
 #include <gtest/gtest.h>
 
 #include "error_of.h"
 #include "harness/cli.h"
-#include "harness/error.h"
-#include "harness/outcome.h"
+#include "base/error.h"
+#include "base/outcome.h"
 
 namespace harness {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/executor.h"
+#include "matrix/executor.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "harness/flake.h"
+#include "matrix/flake.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "error_of.h"
-#include "harness/baseline.h"
+#include "matrix/baseline.h"
 
 namespace harness {
 namespace {

@@ -1,9 +1,9 @@
-#include "harness/inputs.h"
+#include "variant/inputs.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
-#include "harness/sha256.h"
+#include "base/error.h"
+#include "base/sha256.h"
 
 namespace harness {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/opencl_info.h"
+#include "devices/runtime_availability.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // Outcome names, exit codes and severities (the outcome table, outcome.h), and the RunRecord JSON form.
-#include "harness/outcome.h"
+#include "base/outcome.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
-#include "harness/results.h"
+#include "base/error.h"
+#include "report/results.h"
 
 namespace harness {
 namespace {

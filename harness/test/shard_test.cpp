@@ -1,4 +1,4 @@
-#include "harness/shard.h"
+#include "matrix/shard.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/vulkan_info.h"
+#include "devices/vulkan_probe.h"
 
 namespace harness {
 namespace {

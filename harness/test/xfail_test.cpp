@@ -1,8 +1,8 @@
-#include "harness/xfail.h"
+#include "spec/xfail.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 namespace {

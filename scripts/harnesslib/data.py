@@ -11,7 +11,7 @@ A "side" (one half of a comparison) is a dict {"label", "tests": {key: record}, 
 import json
 import os
 
-# The outcome table of harness/include/harness/outcome.h, least severe first: outcomes.json is the
+# The outcome table of harness/src/base/outcome.h, least severe first: outcomes.json is the
 # output of `aot-harness outcomes --json` (regenerate it when the table changes; the
 # scripts/outcomes test fails until then).
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "outcomes.json"), encoding="utf-8") as _f:

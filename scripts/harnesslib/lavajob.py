@@ -42,7 +42,7 @@ BUILTIN = {
             "deploy": {"to": "ssh", "os": "debian"},
             "boot": {"method": "ssh", "connection": "ssh", "prompts": ["# ", "\\$ "]}},
 }
-# The shard function of harness/src/shard.cpp (FNV-1a 64 then jump consistent hash), so that a LAVA shard
+# The shard function of harness/src/matrix/shard.cpp (FNV-1a 64 then jump consistent hash), so that a LAVA shard
 # holds the tests `aot-harness run --shard i/n` would run. The unit test checks both agree.
 def fnv1a64(s):
     h = 0xcbf29ce484222325

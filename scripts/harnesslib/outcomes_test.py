@@ -1,4 +1,4 @@
-"""Pins every consumer of the outcome table (harness/include/harness/outcome.h) to it: the table as
+"""Pins every consumer of the outcome table (harness/src/base/outcome.h) to it: the table as
 `aot-harness outcomes --json` prints it must equal scripts/harnesslib/outcomes.json, which data.py
 (severity order, exit codes) and the dashboard (colours) read; the C++ report's colours and its
 summary's worst-of are checked through `aot-harness report`.

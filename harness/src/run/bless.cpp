@@ -1,0 +1,161 @@
+// bless and golden recover (bless.h).
+#include "run/bless.h"
+
+#include <set>
+
+#include "harness/compare.h"
+#include "base/error.h"
+#include "golden/golden.h"
+#include "golden/golden_transaction.h"
+#include "variant/inputs.h"
+#include "values/npy.h"
+#include "harness/registry.h"
+#include "run/runner.h"
+#include "devices/runtime_hooks.h"
+#include "base/sha256.h"
+
+namespace harness {
+
+namespace {
+
+struct PendingGolden {
+    GoldenEntry entry;
+    std::string bytes;  // the .npy ("" for a golden that is not stored)
+};
+
+std::string halide_version() {
+    return std::to_string(HALIDE_VERSION_MAJOR) + "." + std::to_string(HALIDE_VERSION_MINOR) + "." +
+           std::to_string(HALIDE_VERSION_PATCH);
+}
+
+// The goldens of one spec's cases (all, or `case_name`), each checked against the spec's reference.
+// Throws Error on any disagreement.
+std::vector<PendingGolden> bless_pending(const PipelineSpec &spec, const std::string &case_name) {
+    const std::string &pipeline = spec.name;
+    const Variant *cpu = Registry::instance().find(pipeline, "cpu");
+    if (!cpu) throw Error("pipeline " + pipeline + " has no cpu variant; goldens come only from the cpu profile");
+    if (!cpu->compile_error.empty()) throw Error(compile_error_message(*cpu) + "; nothing was blessed");
+    std::vector<const CaseSpec *> cases;
+    for (const auto &c : spec.cases) {
+        if (case_name.empty() || c.name == case_name) cases.push_back(&c);
+    }
+    if (cases.empty()) spec.find_case(case_name);  // throws listing the known cases
+
+    std::vector<PendingGolden> pending;
+    for (const CaseSpec *c : cases) {
+        std::vector<Array> inputs = case_inputs(*c);
+        Invocation inv(*cpu, *c, inputs);
+        std::string err_msg;
+        if (inv.call(&err_msg) != 0) {
+            throw Error("cpu variant of " + pipeline + "/" + c->name + " failed (" + err_msg +
+                        "); nothing was blessed");
+        }
+        // Specs from metadata or JSON have no reference: the cpu variant's output is the golden.
+        const std::vector<Array> expected = spec.reference ? spec.reference(*c, inputs) : std::vector<Array>{};
+        std::string input_recipe;
+        for (const auto &b : c->inputs)
+            input_recipe += (input_recipe.empty() ? "" : "; ") + b.name + ": " + b.recipe.describe();
+        const std::vector<Array> outputs = inv.outputs();
+        for (size_t i = 0; i < c->outputs.size(); i++) {
+            const Tolerance &tol = spec.tolerance_for(c->outputs[i].name);
+            const CompareResult check = spec.reference ? compare(expected.at(i), outputs[i], tol) : CompareResult{};
+            if (spec.reference && !check.passed) {
+                throw Error("cpu result of " + pipeline + "/" + c->name + " output '" + c->outputs[i].name +
+                            "' disagrees with the reference (" + check.message +
+                            "); fix the generator or the reference; nothing was blessed");
+            }
+            PendingGolden g;
+            g.bytes = npy_encode(outputs[i]);
+            GoldenEntry &e = g.entry;
+            e.file = golden_relpath(pipeline, c->name, c->outputs[i].name, c->outputs.size());
+            e.pipeline = pipeline;
+            e.case_name = c->name;
+            e.output = c->outputs[i].name;
+            e.dtype = dtype_name(outputs[i].type);
+            e.shape.assign(outputs[i].shape.begin(), outputs[i].shape.end());
+            e.sha256 = sha256_hex(g.bytes);
+            e.profile = "cpu";
+            e.target = cpu->metadata->target;
+            e.halide_version = halide_version();
+            e.generator_sha256 = spec.generator_sha256;
+            e.input_recipe = input_recipe;
+            e.reference_check = spec.reference ?
+                                    nlohmann::json{{"tolerance", tol.name()},
+                                                   {"passed", true},
+                                                   {"max_abs_error", check.max_abs_error}} :
+                                    nlohmann::json{{"reference", "none: spec from " + spec.spec_source +
+                                                                     "; the golden is the cpu variant's output"}};
+            if (c->nightly) {
+                e.stored = false;  // reproduced by the cpu variant at run time (manifest.h)
+                g.bytes.clear();
+            }
+            pending.push_back(std::move(g));
+        }
+    }
+    return pending;
+}
+
+}  // namespace
+
+std::vector<std::string> bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
+                               const std::string &case_name, double wait_s) {
+    std::vector<const PipelineSpec *> specs;
+    for (const auto &p : pipelines)
+        specs.push_back(&Registry::instance().spec(p));
+    set_input_dir(golden_dir + "/inputs");
+    install_halide_error_handler();
+    // Everything is computed and checked before the lock is taken: a bless that fails writes nothing.
+    std::vector<PendingGolden> pending;
+    for (const PipelineSpec *spec : specs) {
+        for (auto &g : bless_pending(*spec, case_name))
+            pending.push_back(std::move(g));
+    }
+    const GoldenLock lock(golden_dir, wait_s);
+    recover_interrupted_bless(golden_dir);
+    Manifest manifest = Manifest::load(golden_dir, /*allow_missing=*/true);
+    std::vector<std::string> written;
+    std::vector<std::pair<std::string, std::string>> files;
+    for (auto &g : pending) {
+        written.push_back("golden/" + g.entry.file + " sha256 " + g.entry.sha256.substr(0, 12) +
+                          (g.entry.stored ? "" : " (not stored: reproduced by the cpu variant at run time)"));
+        if (g.entry.stored) files.emplace_back(g.entry.file, std::move(g.bytes));
+        manifest.upsert(g.entry);
+    }
+    commit_goldens(golden_dir, files, manifest);  // one transaction for every pipeline and case
+    return written;
+}
+
+std::vector<std::string> stale_generator_provenance(const Manifest &manifest) {
+    const Registry &reg = Registry::instance();
+    std::vector<std::string> lines;
+    for (const auto &pipeline : reg.pipelines()) {
+        const std::string &built = reg.spec(pipeline).generator_sha256;
+        std::set<std::string> recorded;
+        size_t stale = 0, total = 0;
+        for (const auto &e : manifest.entries()) {
+            if (e.pipeline != pipeline) continue;
+            total++;
+            if (e.generator_sha256 != built) {
+                stale++;
+                recorded.insert(e.generator_sha256.empty() ? "none" : e.generator_sha256.substr(0, 12));
+            }
+        }
+        if (stale == 0) continue;
+        std::string was;
+        for (const auto &r : recorded)
+            was += (was.empty() ? "" : ", ") + r;
+        lines.push_back("golden/" + pipeline + "/: " + std::to_string(stale) + " of " + std::to_string(total) +
+                        " goldens record generator_sha256 " + was + ", the built generator is " + built.substr(0, 12) +
+                        " (its source changed after the last bless); refresh the provenance with `aot-harness bless "
+                        "--pipeline " +
+                        pipeline + "` (the bytes stay as they are if the cpu result did not change)");
+    }
+    return lines;
+}
+
+std::string recover_goldens(const std::string &golden_dir, double wait_s) {
+    const GoldenLock lock(golden_dir, wait_s);
+    return recover_interrupted_bless(golden_dir);
+}
+
+}  // namespace harness

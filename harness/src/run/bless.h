@@ -1,0 +1,29 @@
+// bless: the only writer of golden/ (with `golden recover`). Runs the cpu variant, checks it against
+// the spec's plain C++ reference, then writes the goldens and their manifest entries (manifest.h) as
+// one transaction under the golden directory's lock (golden_transaction.h).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "golden/manifest.h"
+
+namespace harness {
+
+// Blesses the goldens of `pipelines` (all cases, or `case_name`). Takes the golden dir's lock
+// (waiting up to `wait_s` seconds for another bless), completes or discards a bless interrupted
+// earlier, then writes. Throws Error (and writes nothing) if any selected case disagrees with the
+// reference or the lock is held. Returns one line per golden written.
+std::vector<std::string> bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
+                               const std::string &case_name, double wait_s = 0);
+
+// Pipelines of this build whose goldens record a generator_sha256 other than the built generator's
+// (the generator source changed after the last bless): one line each, naming the pipeline, both
+// hashes and the fix (`aot-harness bless --pipeline P`, which leaves the bytes alone when the cpu
+// result did not change and refreshes the provenance). Empty when all follow.
+std::vector<std::string> stale_generator_provenance(const Manifest &manifest);
+
+// `aot-harness golden recover`: under the lock, completes or discards an interrupted bless. Returns
+// what it did ("" = nothing to do).
+std::string recover_goldens(const std::string &golden_dir, double wait_s = 0);
+
+}  // namespace harness
