@@ -1,3 +1,4 @@
+// The outcome table (outcome.h): lookups by outcome and name, severities, the worst outcome, RunRecord JSON.
 #include "base/outcome.h"
 
 #include "base/error.h"
@@ -154,6 +155,14 @@ RunRecord RunRecord::from_json(const nlohmann::json &j) {
     r.xfail_reason = optional_string(j, "xfail_reason");
     r.artifacts = optional_object(j, "artifacts");
     return r;
+}
+
+Outcome worst_outcome(const std::vector<RunRecord> &runs) {
+    Outcome worst = Outcome::Pass;
+    for (const auto &r : runs) {
+        if (outcome_severity(r.outcome) > outcome_severity(worst)) worst = r.outcome;
+    }
+    return worst;
 }
 
 }  // namespace harness

@@ -81,4 +81,8 @@ struct RunRecord {
     std::string id() const { return pipeline + "/" + profile + "/" + case_name; }
 };
 
+// The most severe outcome of `runs` (Pass for none): the one worst-of, behind the summary's "worst"
+// and run's exit code (results.h); scripts/harnesslib/data.py worst() is its Python twin.
+Outcome worst_outcome(const std::vector<RunRecord> &runs);
+
 }  // namespace harness

@@ -77,7 +77,7 @@ int cmd_run(const Args &args) {
                  summary.worst.c_str(), code);
     results.environment = environment_info();
     results.environment["started"] = started;  // when the run began (history ingest dates the run by it)
-    if (!opts.shard.empty()) results.environment["shard"] = opts.shard;  // scripts/merge checks the set
+    if (opts.shard) results.environment["shard"] = opts.shard->text();  // scripts/merge checks the set
     if (!opts.baseline_out.empty()) {
         write_file_atomic(opts.baseline_out, Baseline::from_records(results.runs).to_json());
         std::fprintf(console, "baseline: %s\n", opts.baseline_out.c_str());

@@ -260,8 +260,8 @@ RunOptions run_options(const Args &args) {
     r.strict_xfail = args.has("strict-xfail");
     r.jobs = static_cast<int>(args.number("jobs", 0, 1, 1024));
     r.gpu_jobs = static_cast<int>(args.number("gpu-jobs", 1, 1, 1024));
-    r.shard = args.get("shard");
-    if (!r.shard.empty()) parse_shard(r.shard);
+    const std::string shard = args.get("shard");
+    if (!shard.empty()) r.shard = parse_shard(shard);
     r.flake_retries = static_cast<int>(args.number("flake-retries", 1, 0, 10));
     r.baseline = args.get("baseline");
     r.baseline_out = args.get("baseline-out");

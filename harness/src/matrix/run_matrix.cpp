@@ -126,8 +126,8 @@ std::vector<RunTask> plan_runs(const RunOptions &opts) {
         }
     }
     if (tasks.empty()) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
-    if (!opts.shard.empty()) {  // every mode of a test goes with the test
-        const Shard shard = parse_shard(opts.shard);
+    if (opts.shard) {  // every mode of a test goes with the test
+        const Shard &shard = *opts.shard;
         std::vector<RunTask> mine;
         for (const auto &t : tasks) {
             if (in_shard(t.pipeline + "/" + t.profile + "/" + t.case_name, shard)) mine.push_back(t);
@@ -156,9 +156,14 @@ MatrixContext make_context(const RunOptions &opts) {
     ctx.exe = self_exe_path();
     if (ctx.exe.empty()) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
     ctx.avail = check_availability();
-    char tmpl[] = "/tmp/aot-harness.XXXXXX";
-    const char *tmp = mkdtemp(tmpl);
-    if (!tmp) throw Error("cannot create a temporary directory under /tmp; free space or set TMPDIR");
+    const char *tmpdir = std::getenv("TMPDIR");
+    const std::string base = tmpdir && *tmpdir ? tmpdir : "/tmp";
+    std::string tmpl = base + "/aot-harness.XXXXXX";
+    const char *tmp = mkdtemp(tmpl.data());
+    if (!tmp) {
+        throw Error("cannot create a temporary directory under " + base + ": " + std::strerror(errno) +
+                    "; free space there or set TMPDIR to another directory");
+    }
     ctx.tmp = tmp;
     return ctx;
 }

@@ -16,15 +16,16 @@
 
 namespace harness {
 
-// Which profiles can run here, and the OpenCL device each OpenCL profile would use.
+// Which profiles can run here, and the device each OpenCL or Vulkan profile would use.
 struct Availability {
     std::map<std::string, std::string> reason;           // profile -> why it cannot run ("" = it can)
-    nlohmann::json selected = nlohmann::json::object();  // profile -> chosen OpenCL platform/device
+    nlohmann::json selected = nlohmann::json::object();  // profile -> chosen OpenCL platform/device or Vulkan device
 };
-// Probes OpenCL and CUDA once.
+// Probes OpenCL, CUDA and Vulkan once each (runtime_availability.h).
 Availability check_availability();
-// Why `pipeline` cannot run on `profile` here ("" if it can): the profile's runtime is missing, or
-// the selected OpenCL device lacks an extension the spec requires.
+// Why `pipeline` cannot run on `profile` here ("" if it can): the profile's runtime is missing, the
+// selected OpenCL device lacks an extension the spec requires, or the selected Vulkan device a feature
+// the variant's target needs.
 std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile);
 
 // One run of the matrix.

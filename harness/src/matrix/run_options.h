@@ -1,8 +1,11 @@
 // RunOptions: what `aot-harness run` was asked to do, checked (the CLI parses and checks them:
 // cli_options.h run_options()); the run matrix (run_matrix.h) takes them as they are.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "matrix/shard.h"
 
 namespace harness {
 
@@ -24,7 +27,7 @@ struct RunOptions {
     bool strict_xfail = false;       // --strict-xfail
     int jobs = 0;                    // --jobs: runs at once (0 = one per core; executor.h)
     int gpu_jobs = 1;                // --gpu-jobs: runs at once per GPU device
-    std::string shard;               // --shard i/n ("" = the whole matrix; shard.h)
+    std::optional<Shard> shard;      // --shard i/n, parsed (none = the whole matrix; shard.h)
     int flake_retries = 1;           // --flake-retries: re-runs of an unexpected failure (flake.h)
     std::string baseline;            // --baseline FILE: expected failures and flakes (baseline.h)
     std::string baseline_out;        // --baseline-out FILE: write this run's

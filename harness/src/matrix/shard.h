@@ -11,6 +11,8 @@ namespace harness {
 struct Shard {
     int index = 1;  // 1..count
     int count = 1;
+
+    std::string text() const { return std::to_string(index) + "/" + std::to_string(count); }  // "i/n"
 };
 
 // Parses "i/n" (1 <= i <= n <= 10000); throws Error naming the problem and the expected form.

@@ -1,4 +1,4 @@
-// The report's look: outcome colours and the page's inline CSS (private to report.cpp; header-only).
+// The report's look: outcome colours and the page's inline CSS (report.cpp and report_runs.cpp; header-only).
 #pragma once
 #include <algorithm>
 #include <iterator>

@@ -28,12 +28,10 @@ RunSummary summarize(const std::vector<RunRecord> &runs) {
     for (const auto &o : outcome_table()) {
         const int n = static_cast<int>(
             std::count_if(runs.begin(), runs.end(), [&](const RunRecord &r) { return r.outcome == o.outcome; }));
-        if (n > 0) {
-            s.counts.emplace_back(o.name, n);
-            s.worst = o.name;  // the table is in severity order
-        }
+        if (n > 0) s.counts.emplace_back(o.name, n);
     }
     s.total = static_cast<int>(runs.size());
+    s.worst = outcome_name(worst_outcome(runs));
     return s;
 }
 
@@ -65,13 +63,9 @@ RunResults RunResults::from_json(const nlohmann::json &doc, const std::string &p
 }
 
 int run_exit_code(const std::vector<RunRecord> &runs, bool strict_xfail) {
-    Outcome worst = Outcome::Pass;
-    bool xpass = false;
-    for (const auto &r : runs) {
-        if (outcome_severity(r.outcome) > outcome_severity(worst)) worst = r.outcome;
-        xpass |= r.outcome == Outcome::XPass;
-    }
-    const int code = outcome_exit_code(worst);
+    const bool xpass =
+        std::any_of(runs.begin(), runs.end(), [](const RunRecord &r) { return r.outcome == Outcome::XPass; });
+    const int code = outcome_exit_code(worst_outcome(runs));
     return strict_xfail && xpass && code == 0 ? 1 : code;
 }
 

@@ -30,7 +30,8 @@ std::string halide_version() {
 
 // The goldens of one spec's cases (all, or `case_name`), each checked against the spec's reference.
 // Throws Error on any disagreement.
-std::vector<PendingGolden> bless_pending(const PipelineSpec &spec, const std::string &case_name) {
+std::vector<PendingGolden> bless_pending(const PipelineSpec &spec, const std::string &case_name,
+                                         const std::string &input_dir) {
     const std::string &pipeline = spec.name;
     const Variant *cpu = Registry::instance().find(pipeline, "cpu");
     if (!cpu) throw Error("pipeline " + pipeline + " has no cpu variant; goldens come only from the cpu profile");
@@ -43,7 +44,7 @@ std::vector<PendingGolden> bless_pending(const PipelineSpec &spec, const std::st
 
     std::vector<PendingGolden> pending;
     for (const CaseSpec *c : cases) {
-        std::vector<Array> inputs = case_inputs(*c);
+        std::vector<Array> inputs = case_inputs(*c, input_dir);
         Invocation inv(*cpu, *c, inputs);
         std::string err_msg;
         if (inv.call(&err_msg) != 0) {
@@ -102,12 +103,11 @@ std::vector<std::string> bless(const std::string &golden_dir, const std::vector<
     std::vector<const PipelineSpec *> specs;
     for (const auto &p : pipelines)
         specs.push_back(&Registry::instance().spec(p));
-    set_input_dir(golden_dir + "/inputs");
     install_halide_error_handler();
     // Everything is computed and checked before the lock is taken: a bless that fails writes nothing.
     std::vector<PendingGolden> pending;
     for (const PipelineSpec *spec : specs) {
-        for (auto &g : bless_pending(*spec, case_name))
+        for (auto &g : bless_pending(*spec, case_name, golden_dir + "/inputs"))
             pending.push_back(std::move(g));
     }
     const GoldenLock lock(golden_dir, wait_s);

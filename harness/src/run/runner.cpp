@@ -23,10 +23,6 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-}  // namespace
-
-namespace {
-
 // Elements of output `o` that still hold every repeat's canary byte pattern.
 size_t canary_left(const std::vector<std::vector<Array>> &reps, const std::vector<uint8_t> &canaries, size_t o,
                    size_t *first) {
@@ -72,7 +68,7 @@ std::string coords_string(const Array &a, size_t i) {
     return s + ")";
 }
 
-// "" if the first failed check of a verified run, else which check failed.
+// Which check of the repeats failed first (a canary left in an output, repeats that differ), "" if none.
 std::string verify_repeats(const CaseSpec &c, const std::vector<std::vector<Array>> &reps,
                            const std::vector<uint8_t> &canaries) {
     for (size_t o = 0; o < c.outputs.size(); o++) {
@@ -144,7 +140,6 @@ RunRecord run_case(const RunRequest &req) {
     const auto t0 = std::chrono::steady_clock::now();
     try {
         const BufferMode mode = buffer_mode_from_name(req.mode);
-        set_input_dir(req.golden_dir + "/inputs");
         const Registry &reg = Registry::instance();
         const PipelineSpec &spec = reg.spec(req.pipeline);
         find_profile(req.profile);
@@ -156,7 +151,7 @@ RunRecord run_case(const RunRequest &req) {
         r.target = v->metadata->target;
         if (!v->compile_error.empty()) throw Error(compile_error_message(*v));
 
-        std::vector<Array> inputs = case_inputs(c);
+        std::vector<Array> inputs = case_inputs(c, req.golden_dir + "/inputs");
         std::vector<std::string> input_sums;
         for (const auto &a : inputs)
             input_sums.push_back(sha256_hex(std::string(a.bytes.begin(), a.bytes.end())));

@@ -1,3 +1,4 @@
+// Deterministic inputs (inputs.h): splitmix64 fills, patterns and PNG image inputs checked by sha256.
 #include "variant/inputs.h"
 
 #include <algorithm>
@@ -95,15 +96,10 @@ void fill(Array &a, const Recipe &r, SplitMix64 &rng) {
     }
 }
 
-std::string &input_dir() {
-    static std::string dir;
-    return dir;
-}
-
 // An Image recipe: the PNG's pixels, grey (2-D shape) or RGB converted to planar (3-D, 3 channels).
-Array load_image(const BufferSpec &spec) {
+Array load_image(const BufferSpec &spec, const std::string &input_dir) {
     const Recipe &r = spec.recipe;
-    const std::string dir = input_dir().empty() ? default_golden_dir() + "/inputs" : input_dir();
+    const std::string dir = input_dir.empty() ? default_golden_dir() + "/inputs" : input_dir;
     const std::string path = dir + "/" + r.file;
     const std::string bytes = read_file(path);
     if (sha256_hex(bytes) != r.file_sha256) {
@@ -138,12 +134,8 @@ Array load_image(const BufferSpec &spec) {
 
 }  // namespace
 
-void set_input_dir(const std::string &dir) {
-    input_dir() = dir;
-}
-
-Array make_input(const BufferSpec &spec) {
-    if (spec.recipe.kind == Recipe::Kind::Image) return load_image(spec);
+Array make_input(const BufferSpec &spec, const std::string &input_dir) {
+    if (spec.recipe.kind == Recipe::Kind::Image) return load_image(spec, input_dir);
     Array a(spec.type, spec.shape);
     SplitMix64 rng(spec.recipe.seed);
     dispatch_element_type(

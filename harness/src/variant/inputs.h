@@ -22,12 +22,9 @@ private:
     uint64_t state_;
 };
 
-// Where Image recipes' files are: <golden dir>/inputs (set by run and bless; default: next to the
-// default golden dir).
-void set_input_dir(const std::string &dir);
-
-// Allocates an array of the buffer's type and shape filled by its recipe.
+// Allocates an array of the buffer's type and shape filled by its recipe. An Image recipe's file is
+// read from `input_dir` (run and bless pass <golden dir>/inputs; "" = the default golden dir's inputs/).
 // Throws Error if the recipe's range does not fit the type.
-Array make_input(const BufferSpec &spec);
+Array make_input(const BufferSpec &spec, const std::string &input_dir = "");
 
 }  // namespace harness

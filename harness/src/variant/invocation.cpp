@@ -56,10 +56,10 @@ std::string runtime_of(const Variant &v) {
 
 }  // namespace
 
-std::vector<Array> case_inputs(const CaseSpec &c) {
+std::vector<Array> case_inputs(const CaseSpec &c, const std::string &input_dir) {
     std::vector<Array> inputs;
     for (const auto &b : c.inputs)
-        inputs.push_back(make_input(b));
+        inputs.push_back(make_input(b, input_dir));
     return inputs;
 }
 
@@ -155,18 +155,18 @@ int Invocation::leave_stale_inputs_on_device() {
     return err;
 }
 
-int Invocation::call(std::string *error, uint8_t canary, const std::string &test_fault) {
+int Invocation::call(std::string *error, uint8_t canary, TestFault test_fault) {
     take_halide_error();
     fill_outputs(canary);
     int err = 0;
-    if (test_fault == "stale_input") {
+    if (test_fault == TestFault::StaleInput) {
         err = leave_stale_inputs_on_device();
     } else {
         // The host bytes are the truth: without host_dirty Halide would allocate device memory for an
         // input and never copy into it (seed 000's second cause).
         touch_inputs();
     }
-    const bool skip_copy_back = test_fault == "skip_copy_back";
+    const bool skip_copy_back = test_fault == TestFault::SkipCopyBack;
     ModeBinding binding(mode_, runtime_);
     std::string msg;
     if (err == 0) {

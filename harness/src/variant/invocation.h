@@ -10,8 +10,9 @@
 
 namespace harness {
 
-// The inputs of a case, in CaseSpec::inputs order (deterministic, see inputs.h).
-std::vector<Array> case_inputs(const CaseSpec &c);
+// The inputs of a case, in CaseSpec::inputs order (deterministic, see inputs.h; image files from
+// `input_dir`, "" = the default golden dir's inputs/).
+std::vector<Array> case_inputs(const CaseSpec &c, const std::string &input_dir = "");
 
 // Buffers bound to a variant's arguments by name, ready to call repeatedly.
 class Invocation {
@@ -25,10 +26,10 @@ public:
     // One verified-style call: fills outputs with `canary` and the guard pattern, sets up the buffer
     // mode, calls the pipeline, reads outputs back to the host and releases device memory. Returns
     // Halide's error code (0 = ok) or -1 for a harness-side device error; `error` receives the message.
-    // `test_fault` (PipelineSpec::test_fault, test-only) injects a caller bug: "skip_copy_back" leaves
-    // the outputs on the device; "stale_input" first runs on a zeroed copy of the inputs, then restores
+    // `test_fault` (PipelineSpec::test_fault, test-only) injects a caller bug: SkipCopyBack leaves
+    // the outputs on the device; StaleInput first runs on a zeroed copy of the inputs, then restores
     // the host bytes without marking them dirty, so the device keeps the stale copy.
-    int call(std::string *error, uint8_t canary = 0xCD, const std::string &test_fault = "");
+    int call(std::string *error, uint8_t canary = 0xCD, TestFault test_fault = TestFault::None);
     // The first step of call(): outputs filled with `canary`, guard bands with their pattern.
     void fill_outputs(uint8_t canary);
 
@@ -47,7 +48,7 @@ public:
     std::string check_guards() const;
 
 private:
-    // The "stale_input" test fault (see call()). Returns a Halide error code.
+    // The StaleInput test fault (see call()). Returns a Halide error code.
     int leave_stale_inputs_on_device();
 
     const Variant &variant_;
