@@ -1,3 +1,4 @@
+// BM_harness_overhead (harness_overhead.h): one call through Invocation against the bare variant call.
 #include "harness_overhead.h"
 
 #include <benchmark/benchmark.h>

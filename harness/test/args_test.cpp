@@ -1,3 +1,4 @@
+// Unit tests of Args (base/args.h): values, flags, positionals and the errors of bad options.
 #include "base/args.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Unit tests of guarded outputs and buffer modes (variant/buffers.h) and of PNG artifacts (values/images.h).
 #include "variant/buffers.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Unit tests of the worker threads (matrix/executor.h): every task once, group limits, order, errors.
 #include "matrix/executor.h"
 
 #include <gtest/gtest.h>

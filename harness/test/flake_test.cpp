@@ -1,3 +1,4 @@
+// Unit tests of flake re-runs (matrix/flake.h) and device baselines (matrix/baseline.h).
 #include "matrix/flake.h"
 
 #include <gtest/gtest.h>

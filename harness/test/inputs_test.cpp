@@ -1,3 +1,4 @@
+// Unit tests of deterministic inputs (variant/inputs.h): splitmix64, ranges, patterns, image inputs.
 #include "variant/inputs.h"
 
 #include <gtest/gtest.h>

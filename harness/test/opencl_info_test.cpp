@@ -1,3 +1,4 @@
+// Unit tests of missing_extensions_reason (devices/runtime_availability.h).
 #include "devices/runtime_availability.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Unit tests of the embedded target profiles (base/profile.h).
 #include "base/profile.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Unit tests of --shard (matrix/shard.h): hash test vectors, disjoint and stable shards, balance.
 #include "matrix/shard.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Unit tests of the Vulkan probe's decisions (devices/vulkan_probe.h): features, device choice, summary.
 #include <cstdlib>
 
 #include <gtest/gtest.h>

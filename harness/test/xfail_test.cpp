@@ -1,3 +1,4 @@
+// Unit tests of golden/xfail.json (spec/xfail.h): XFAIL, XPASS and malformed lists.
 #include "spec/xfail.h"
 
 #include <gtest/gtest.h>

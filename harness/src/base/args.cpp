@@ -1,3 +1,4 @@
+// Args (args.h): the strict --name value / --name=value / --flag parser and its checked numbers.
 #include "base/args.h"
 
 #include <cmath>

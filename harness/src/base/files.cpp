@@ -1,3 +1,4 @@
+// File helpers (files.h): whole-file reads, atomic writes, make_dirs, is_dir and recursive listings.
 #include "base/files.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+// NameFilter (name_filter.h): --pipeline/--profile/--case lists of names and globs, matched with fnmatch.
 #include "base/name_filter.h"
 
 #include <fnmatch.h>

@@ -1,3 +1,4 @@
+// OutputPattern (output_pattern.h): --fail-on-output compiled with regcomp, limits on length and repetition.
 #include "base/output_pattern.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The target profiles (profile.h): parsing and validating the embedded generators/profiles.json.
 #include "base/profile.h"
 
 #include "base/error.h"

@@ -1,3 +1,4 @@
+// version_text() (version.h): the harness version and commit, Halide's version and the build platform.
 #include "base/version.h"
 
 #include "HalideRuntime.h"

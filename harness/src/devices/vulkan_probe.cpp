@@ -1,3 +1,5 @@
+// The Vulkan probe (vulkan_probe.h): the loader and devices through a few Vulkan 1.x entry points, the device
+// Halide will pick, the features a target needs, and the `env` summary.
 #include "devices/vulkan_probe.h"
 
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+// Reading goldens (golden.h): the default golden dir, golden paths, verified loads and `golden verify`.
 #include "golden/golden.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+// A device baseline (baseline.h): reading, writing and applying `run --baseline` files.
 #include "matrix/baseline.h"
 
 #include <nlohmann/json.hpp>

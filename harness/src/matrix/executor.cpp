@@ -1,3 +1,4 @@
+// The run matrix's worker threads (executor.h): tasks in order, per-group limits for GPU devices, slots.
 #include "matrix/executor.h"
 
 #include <unistd.h>

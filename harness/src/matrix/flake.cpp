@@ -1,3 +1,4 @@
+// Flake re-runs (flake.h): which failures are retried, and FLAKE when a retry passes.
 #include "matrix/flake.h"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// --shard i/n (shard.h): parsing, FNV-1a and jump consistent hashing of test names.
 #include "matrix/shard.h"
 
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// The environment of a run (environment.h): host, OS, Halide, the device probes, the variants' targets, UTC time.
 #include "report/environment.h"
 
 #include <ctime>

@@ -1,3 +1,4 @@
+// JUnit XML of a results document (junit.h), with the one rule for characters XML forbids ([NON-XML-CHAR-0x..]).
 #include "report/junit.h"
 
 #include <cstdio>

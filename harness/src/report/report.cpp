@@ -1,3 +1,4 @@
+// The HTML report page (report.h): summary, failures and regressions first, the grid, the environment.
 #include "report/report.h"
 
 #include "base/files.h"

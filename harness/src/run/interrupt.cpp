@@ -1,3 +1,4 @@
+// SIGINT/SIGTERM during `run` (interrupt.h): the running children's process groups are killed, then run exits.
 #include "run/interrupt.h"
 
 #include <signal.h>

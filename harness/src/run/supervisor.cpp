@@ -1,3 +1,4 @@
+// supervise() (supervisor.h): one case in a child process, with timeout, record file and stderr tail, classified.
 #include "run/supervisor.h"
 
 #include "base/output_pattern.h"

@@ -1,3 +1,4 @@
+// The Registry (registry.h): variants from Halide's registration calls, specs, their pairing and validation.
 #include "harness/registry.h"
 
 #include <algorithm>

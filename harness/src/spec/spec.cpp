@@ -1,3 +1,4 @@
+// PipelineSpec helpers (spec.h): recipe descriptions, case and tolerance lookups, the standard image cases.
 #include "harness/spec.h"
 
 #include <sstream>

@@ -1,3 +1,4 @@
+// golden/xfail.json (xfail.h): parsing the known failures and turning matching records into XFAIL/XPASS.
 #include "spec/xfail.h"
 
 #include <fnmatch.h>

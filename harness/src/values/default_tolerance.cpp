@@ -1,3 +1,4 @@
+// Default tolerances per output type (default_tolerance.h) and the measured-error line of a PASS.
 #include "values/default_tolerance.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// PNG artifacts (images.h): golden, output and difference pictures of 2-D and 3-D outputs (stb_image_write).
 #include "values/images.h"
 
 #include <algorithm>

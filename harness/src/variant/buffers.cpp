@@ -1,3 +1,4 @@
+// Buffers for one call (buffers.h): guarded outputs and the buffer modes (host, device, wrapped cl_mem).
 #include "variant/buffers.h"
 
 #include <algorithm>
