@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The layer check of harness/src: reads the #include lines and fails on an include that breaks the order.
 
-    check_layers.py --root harness base= values=base golden=values,base ...  [--graph]
+    check_layers.py --root harness base= values=base golden=values,base ...  [--graph] [--doc ARCHITECTURE.md]
 
 The layers are given bottom up, each with the layers it may include (its DEPENDS in harness/CMakeLists.txt,
 where the order is stated). A file in src/<layer>/ may include headers of its own layer and of the layers it
@@ -12,7 +12,9 @@ holds <name>.cpp. Fails (exit 1, one line per problem, file:line first) on:
   - two folders that include each other,
   - a layer naming a layer above it, a folder of src/ that is no layer, a public header with no source,
   - an internal header included without its folder ("html.h" instead of "report/html.h").
---graph prints the include edges between folders (with the number of include lines) when all is well.
+--doc also checks that the document's "## Layers" table has one row per layer, in this order, each naming
+its folder (`src/<layer>/`). --graph prints the include edges between folders (with the number of include
+lines) when all is well.
 """
 import argparse
 import os
@@ -108,14 +110,29 @@ def check(root, order, deps):
     return problems, edges
 
 
+def check_doc(path, order):
+    """Problems of the "## Layers" table of `path`: its rows that name a src/<folder>/ must be the layers, in order."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("\n## Layers", 1)[-1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1].strip() for line in section.split("\n") if re.search(r"`src/[a-z_]+/`", line)]
+    if rows != order:
+        return [f"{path}: the Layers table lists {' < '.join(rows) or 'no layer'}; the build has "
+                f"{' < '.join(order)}; give each layer its row (with `src/<layer>/`), in order"]
+    return []
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", required=True, help="the harness directory (src/ and include/harness/)")
     parser.add_argument("--graph", action="store_true", help="print the include edges between folders")
+    parser.add_argument("--doc", help="a document whose Layers table must list the layers in order")
     parser.add_argument("layers", nargs="+", help="layer=dep,dep ... bottom up")
     args = parser.parse_args(argv)
     order, deps = parse_layers(args.layers)
     problems, edges = check(args.root, order, deps)
+    if args.doc:
+        problems += check_doc(args.doc, order)
     for p in problems:
         print(f"check_layers: {p}", file=sys.stderr)
     if problems:

@@ -87,6 +87,18 @@ class CheckLayersTest(unittest.TestCase):
         write(self.root, "src/stray/d.cpp", "\n")
         self.assert_fails("stray: a folder that is no layer")
 
+    def test_doc_table_in_order_passes_and_otherwise_fails(self):
+        doc = os.path.join(self.root, "ARCH.md")
+        table = "## Layers\n\n| layer | what | where |\n|---|---|---|\n| build | cmake | `cmake/` |\n%s\n## Next\n"
+        write(self.root, "ARCH.md", table % "| low | a | `src/low/` |\n| mid | b | `src/mid/` |\n| top | c | `src/top/` |")
+        self.assertEqual(check_layers.main(["--root", self.root, "--doc", doc, *LAYERS]), 0)
+        write(self.root, "ARCH.md", table % "| mid | b | `src/mid/` |\n| low | a | `src/low/` |\n| top | c | `src/top/` |")
+        rc, err = 0, io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = check_layers.main(["--root", self.root, "--doc", doc, *LAYERS])
+        self.assertEqual(rc, 1)
+        self.assertIn("the Layers table lists mid < low < top; the build has low < mid < top", err.getvalue())
+
     def test_public_header_without_source_fails(self):
         write(self.root, "include/harness/orphan.h", "#pragma once\n")
         self.assert_fails("orphan.h: a public header needs exactly one orphan.cpp")
