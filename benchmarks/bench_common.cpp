@@ -1,3 +1,5 @@
+// What the parts of pipeline-benchmarks share (bench_common.h): thread counts per profile, failing and
+// configuring a benchmark.
 #include "bench_common.h"
 
 #include <algorithm>

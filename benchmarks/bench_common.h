@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "harness/profile.h"
+#include "base/profile.h"
 #include "harness/spec.h"
 #include "thresholds.h"
 

@@ -1,3 +1,4 @@
+// BM_harness_overhead (harness_overhead.h): one call through Invocation against the bare variant call.
 #include "harness_overhead.h"
 
 #include <benchmark/benchmark.h>
@@ -6,7 +7,7 @@
 #include <deque>
 
 #include "harness/registry.h"
-#include "harness/runner.h"
+#include "run/runner.h"
 
 namespace bench {
 

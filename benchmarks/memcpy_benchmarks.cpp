@@ -1,3 +1,4 @@
+// BM_memcpy (memcpy_benchmarks.h): the host and device copy rooflines as benchmarks of their own.
 #include "memcpy_benchmarks.h"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// PairedReference (paired_reference.h): the copy and the OpenCV call timed after every benchmark iteration.
 #include "paired_reference.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// benchmarks/thresholds.json (thresholds.h): reading the per-device floors and checking a run against them.
 #include "thresholds.h"
 
 #include <algorithm>

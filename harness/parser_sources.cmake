@@ -1,23 +1,36 @@
+# harness_embedded_profiles_source(<out-var> <profiles.json> <platform> [<golden dir>])
+#   Writes profiles_embedded.cpp (profiles.json and the last fallback golden dir, from
+#   src/base/profiles_embedded.cpp.in) into the current binary dir and returns its path.
 # harness_parser_sources(<out-var> <profiles.json> <platform> [<golden dir>])
 #   The harness sources that need neither the Halide runtime nor OpenCL: the parsers and what they
-#   call, with profiles.json embedded (profiles_embedded.cpp, written into the current binary dir).
-#   The harness library (harness/CMakeLists.txt) and the fuzz build (harness/fuzz/) both build them.
+#   call, with profiles_embedded.cpp. The fuzz build (harness/fuzz/) builds them alone; the library
+#   (harness/CMakeLists.txt) builds them in their layers.
 include_guard(GLOBAL)
 
-function(harness_parser_sources out profiles_json platform)
-  set(src "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/src")
+function(harness_embedded_profiles_source out profiles_json platform)
   file(READ "${profiles_json}" HARNESS_PROFILES_JSON_TEXT)
   set(HARNESS_PLATFORM_VALUE "${platform}")
   set(HARNESS_GOLDEN_DIR_VALUE "golden")  # the last fallback of default_golden_dir()
   if (ARGC GREATER 3)
     set(HARNESS_GOLDEN_DIR_VALUE "${ARGV3}")
   endif ()
-  configure_file("${src}/profiles_embedded.cpp.in" "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp" @ONLY)
+  configure_file("${CMAKE_CURRENT_FUNCTION_LIST_DIR}/src/base/profiles_embedded.cpp.in"
+                 "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp" @ONLY)
+  set(${out} "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp" PARENT_SCOPE)
+endfunction()
+
+function(harness_parser_sources out profiles_json platform)
+  harness_embedded_profiles_source(embedded "${profiles_json}" "${platform}" ${ARGN})
+  set(src "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/src")
   set(${out}
-      ${src}/args.cpp ${src}/array.cpp ${src}/buffer_modes.cpp ${src}/cli_options.cpp ${src}/compare.cpp
-      ${src}/element_type.cpp ${src}/files.cpp ${src}/json_spec.cpp ${src}/number_text.cpp
-      ${src}/shard.cpp
-      ${src}/golden.cpp ${src}/manifest.cpp ${src}/npy.cpp ${src}/outcome.cpp ${src}/output_pattern.cpp ${src}/profile.cpp
-      ${src}/sha256.cpp ${src}/xfail.cpp "${CMAKE_CURRENT_BINARY_DIR}/profiles_embedded.cpp"
+      ${src}/base/args.cpp ${src}/base/files.cpp ${src}/base/number_text.cpp ${src}/base/outcome.cpp
+      ${src}/base/output_pattern.cpp ${src}/base/profile.cpp ${src}/base/sha256.cpp
+      ${src}/values/array.cpp ${src}/values/compare.cpp ${src}/values/element_type.cpp ${src}/values/npy.cpp
+      ${src}/golden/golden.cpp ${src}/golden/manifest.cpp
+      ${src}/spec/json_spec.cpp ${src}/spec/xfail.cpp
+      ${src}/variant/buffer_modes.cpp
+      ${src}/matrix/shard.cpp
+      ${src}/cli/cli_options.cpp
+      "${embedded}"
       PARENT_SCOPE)
 endfunction()

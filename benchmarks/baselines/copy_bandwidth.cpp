@@ -1,3 +1,4 @@
+// Copy bandwidth measurement (copy_bandwidth.h): host memcpy and device-to-device copies, timed as medians.
 #include "copy_bandwidth.h"
 
 #include <algorithm>

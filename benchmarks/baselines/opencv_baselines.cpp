@@ -1,3 +1,4 @@
+// The OpenCV equivalent of each suite pipeline (opencv_baselines.h): Array <-> cv::Mat and one call per pipeline.
 #include "opencv_baselines.h"
 
 #include <algorithm>

@@ -10,7 +10,7 @@
 
 #include "baselines/opencv_baselines.h"
 #include "harness/registry.h"
-#include "harness/runner.h"
+#include "run/runner.h"
 
 namespace {
 

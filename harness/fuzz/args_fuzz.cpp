@@ -1,5 +1,5 @@
-// Fuzz target: the CLI's argument parsing without running anything: Args (harness/src/args.cpp)
-// with each command's options, and the pipeline-free option checks (harness/src/cli_options.cpp).
+// Fuzz target: the CLI's argument parsing without running anything: Args (harness/src/base/args.cpp)
+// with each command's options, and the pipeline-free option checks (harness/src/cli/cli_options.cpp).
 //
 // Input: argv words separated by NUL bytes; the first word is the command (list, describe, env, run,
 // __run-one, bless, golden, report, or anything else: an unknown command). E.g.
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "fuzz_check.h"
-#include "harness/args.h"
-#include "harness/buffers.h"
-#include "harness/cli_options.h"
-#include "harness/error.h"
+#include "base/args.h"
+#include "variant/buffers.h"
+#include "cli/cli_options.h"
+#include "base/error.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Fuzz target: parse_json_spec (harness/src/json_spec.cpp), the reader of the JSON specs that
+// Fuzz target: parse_json_spec (harness/src/spec/json_spec.cpp), the reader of the JSON specs that
 // aot_harness_add_pipeline(... SPEC x.json) embeds. Expected rejections: harness::Error, one line
 // starting with the file name. An accepted spec: unique non-empty case names, extents >= 1, ranges
 // ordered, a tolerance only with its reason, an xfail entry only with a reason.
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "fuzz_check.h"
-#include "harness/error.h"
-#include "harness/json_spec.h"
+#include "base/error.h"
+#include "spec/json_spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const std::string text(reinterpret_cast<const char *>(data), size);

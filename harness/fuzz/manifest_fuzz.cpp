@@ -1,4 +1,4 @@
-// Fuzz target: Manifest::parse (harness/src/golden.cpp), the golden/MANIFEST.json reader.
+// Fuzz target: Manifest::parse (harness/src/golden/manifest.cpp), the golden/MANIFEST.json reader.
 // Expected rejections: harness::Error. An accepted manifest must be safe for its readers: every
 // entry's fields are read the way verify_goldens and load_verified_golden read them, and those may
 // throw only harness::Error (a golden dir that does not exist, so nothing is read from disk). The
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "fuzz_check.h"
-#include "harness/error.h"
-#include "harness/golden.h"
+#include "base/error.h"
+#include "golden/golden.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const std::string text(reinterpret_cast<const char *>(data), size);

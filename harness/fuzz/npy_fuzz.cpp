@@ -1,4 +1,4 @@
-// Fuzz target: npy_decode (harness/src/npy.cpp) on arbitrary bytes.
+// Fuzz target: npy_decode (harness/src/values/npy.cpp) on arbitrary bytes.
 // Expected rejections: harness::Error. Invariants of an accepted file: its bytes fill its shape, its
 // dtype has a name, and npy_encode writes it back (64-byte aligned) as bytes that decode to the same
 // type, shape and data and re-encode identically.
@@ -9,8 +9,8 @@
 
 #include "fuzz_check.h"
 #include "harness/array.h"
-#include "harness/error.h"
-#include "harness/npy.h"
+#include "base/error.h"
+#include "values/npy.h"
 
 namespace {
 

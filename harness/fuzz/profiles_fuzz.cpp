@@ -1,4 +1,4 @@
-// Fuzz target: parse_profiles (harness/src/profile.cpp), the generators/profiles.json reader.
+// Fuzz target: parse_profiles (harness/src/base/profile.cpp), the generators/profiles.json reader.
 // Expected rejections: harness::Error. Invariants of accepted profiles: unique names, non-empty
 // description and schedule, a known runtime, and `target` = targets[platform] (or "" without one).
 #include <cstddef>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "fuzz_check.h"
-#include "harness/error.h"
-#include "harness/profile.h"
+#include "base/error.h"
+#include "base/profile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const std::string text(reinterpret_cast<const char *>(data), size);

@@ -1,4 +1,4 @@
-// Fuzz target: XfailList::parse and apply (harness/src/xfail.cpp), the golden/xfail.json reader.
+// Fuzz target: XfailList::parse and apply (harness/src/spec/xfail.cpp), the golden/xfail.json reader.
 // Expected rejections: harness::Error. An accepted list is applied to records of every outcome on
 // three devices; apply must not throw, must leave SKIP alone, may turn PASS only into XPASS and a
 // failure only into XFAIL (keeping what the run found in result_outcome), always with a reason.
@@ -7,9 +7,9 @@
 #include <string>
 
 #include "fuzz_check.h"
-#include "harness/error.h"
-#include "harness/outcome.h"
-#include "harness/xfail.h"
+#include "base/error.h"
+#include "base/outcome.h"
+#include "spec/xfail.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     using harness::Outcome;

@@ -1,8 +1,9 @@
-#include "harness/args.h"
+// Unit tests of Args (base/args.h): values, flags, positionals and the errors of bad options.
+#include "base/args.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 namespace {

@@ -1,10 +1,11 @@
-#include "harness/buffers.h"
+// Unit tests of guarded outputs and buffer modes (variant/buffers.h) and of PNG artifacts (values/images.h).
+#include "variant/buffers.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "harness/error.h"
-#include "harness/images.h"
+#include "base/error.h"
+#include "values/images.h"
 
 namespace harness {
 namespace {

@@ -1,12 +1,12 @@
 // Unit tests for cli_options.h: each command's options and the pipeline-free checks of `run`.
-#include "harness/cli_options.h"
+#include "cli/cli_options.h"
 
 #include <gtest/gtest.h>
 
 #include "error_of.h"
 #include "harness/cli.h"
-#include "harness/error.h"
-#include "harness/outcome.h"
+#include "base/error.h"
+#include "base/outcome.h"
 
 namespace harness {
 namespace {
@@ -70,6 +70,7 @@ TEST(CliOptions, RunOptions) {
     EXPECT_EQ(d.timeout, 60);
     EXPECT_EQ(d.repeats, 3);
     EXPECT_EQ(d.modes, std::vector<std::string>{"host"});
+    EXPECT_FALSE(d.shard.has_value());  // the whole matrix
     const RunOptions r =
         run_options(parse_command_args("run", {"--timeout=5", "--repeats", "2", "--mode", "all", "--fallback", "cpu",
                                                "--strict-xfail", "--fail-on-output", "Invalid (read|write)"}));
@@ -79,7 +80,14 @@ TEST(CliOptions, RunOptions) {
     EXPECT_EQ(r.fallback, "cpu");
     EXPECT_TRUE(r.strict_xfail);
     EXPECT_EQ(r.fail_on_output, "Invalid (read|write)");
+    // --shard is parsed here, once: the run matrix takes the Shard as it is.
+    const RunOptions s = run_options(parse_command_args("run", {"--shard", "3/8"}));
+    ASSERT_TRUE(s.shard.has_value());
+    EXPECT_EQ(s.shard->index, 3);
+    EXPECT_EQ(s.shard->count, 8);
+    EXPECT_EQ(s.shard->text(), "3/8");
     for (std::vector<std::string> bad : {std::vector<std::string>{"--timeout", "0"},
+                                         {"--shard", "0/4"},
                                          {"--repeats", "nan"},
                                          {"--mode", "zero-copy"},
                                          {"--fallback", "host"},

@@ -10,7 +10,7 @@
 
 #include "harness/array.h"
 #include "harness/compare.h"
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 namespace {

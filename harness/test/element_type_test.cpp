@@ -1,6 +1,6 @@
 // The element type table and its dispatch (element_type.h) agree row for row, and every reader of
 // element types (dtype names, .npy descrs, Array::value) follows the table.
-#include "harness/element_type.h"
+#include "values/element_type.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "error_of.h"
 #include "harness/array.h"
-#include "harness/npy.h"
+#include "values/npy.h"
 
 namespace harness {
 namespace {

@@ -3,7 +3,7 @@
 #include <functional>
 #include <string>
 
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 

@@ -1,4 +1,5 @@
-#include "harness/executor.h"
+// Unit tests of the worker threads (matrix/executor.h): every task once, group limits, order, errors.
+#include "matrix/executor.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,12 @@
-#include "harness/flake.h"
+// Unit tests of flake re-runs (matrix/flake.h) and device baselines (matrix/baseline.h).
+#include "matrix/flake.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "error_of.h"
-#include "harness/baseline.h"
+#include "matrix/baseline.h"
 
 namespace harness {
 namespace {

@@ -11,9 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "error_of.h"
-#include "harness/error.h"
-#include "harness/files.h"
-#include "harness/golden.h"
+#include "base/error.h"
+#include "base/files.h"
+#include "golden/golden.h"
 
 namespace harness {
 namespace {

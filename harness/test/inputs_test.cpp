@@ -1,9 +1,10 @@
-#include "harness/inputs.h"
+// Unit tests of deterministic inputs (variant/inputs.h): splitmix64, ranges, patterns, image inputs.
+#include "variant/inputs.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
-#include "harness/sha256.h"
+#include "base/error.h"
+#include "base/sha256.h"
 
 namespace harness {
 namespace {

@@ -2,7 +2,7 @@
 # interrupt_test.sh EXE GOLDEN: `run --jobs 2` whose children hang (started through a wrapper that never
 # returns, HARNESS_EXEC_WRAPPER), stopped with SIGTERM (a CI job cancelled, a ctest timeout) once two run,
 # must leave no child behind: the children have process groups of their own, which a signal to run's
-# group does not reach, so run kills them itself (harness/src/interrupt.cpp; SIGINT, Ctrl-C, the same),
+# group does not reach, so run kills them itself (harness/src/run/interrupt.cpp; SIGINT, Ctrl-C, the same),
 # then dies of the signal. (A background job of a script has SIGINT ignored, hence SIGTERM here.)
 set -u
 exe=$1 golden_src=$2

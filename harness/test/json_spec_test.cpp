@@ -1,13 +1,13 @@
 // JSON specs (json_spec.h) and specs from generator metadata (metadata_spec.h): every bad spec is one
 // line "<file>: <key>: <problem>; <fix>", and the derived cases follow the stated rules.
-#include "harness/json_spec.h"
+#include "spec/json_spec.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "error_of.h"
-#include "harness/default_tolerance.h"
+#include "values/default_tolerance.h"
 #include "harness/metadata_spec.h"
 
 namespace harness {

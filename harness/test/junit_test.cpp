@@ -1,5 +1,5 @@
 // junit_xml() and xml_escape(): counts, outcomes to JUnit elements, and text XML forbids.
-#include "harness/junit.h"
+#include "report/junit.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "harness/metadata_cases.h"
+#include "spec/metadata_cases.h"
 #include "harness/metadata_spec.h"
 
 using namespace harness;

@@ -1,9 +1,9 @@
 // NameFilter: comma lists, globs, and the one-line error for a pattern that matches nothing.
-#include "harness/name_filter.h"
+#include "base/name_filter.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 namespace {

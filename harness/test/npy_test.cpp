@@ -12,8 +12,8 @@
 
 #include "harness/array.h"
 #include "error_of.h"
-#include "harness/error.h"
-#include "harness/npy.h"
+#include "base/error.h"
+#include "values/npy.h"
 
 namespace harness {
 namespace {

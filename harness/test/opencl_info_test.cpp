@@ -1,4 +1,5 @@
-#include "harness/opencl_info.h"
+// Unit tests of missing_extensions_reason (devices/runtime_availability.h).
+#include "devices/runtime_availability.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // Outcome names, exit codes and severities (the outcome table, outcome.h), and the RunRecord JSON form.
-#include "harness/outcome.h"
+#include "base/outcome.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
-#include "harness/results.h"
+#include "base/error.h"
+#include "report/results.h"
 
 namespace harness {
 namespace {
@@ -81,6 +81,10 @@ TEST(Outcome, XpassAndSkipAgreeEverywhere) {
     runs.emplace_back();
     runs.back().outcome = Outcome::Crash;
     EXPECT_EQ(run_exit_code(runs, false), 3);
+    EXPECT_EQ(worst_outcome(runs), Outcome::Crash);
+    EXPECT_EQ(summarize(runs).worst, "CRASH");
+    EXPECT_EQ(worst_outcome({}), Outcome::Pass);
+    EXPECT_EQ(summarize({}).worst, "PASS");
 }
 
 RunRecord full_record() {

@@ -1,9 +1,10 @@
-#include "harness/profile.h"
+// Unit tests of the embedded target profiles (base/profile.h).
+#include "base/profile.h"
 
 #include <gtest/gtest.h>
 
 #include "error_of.h"
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 namespace {

@@ -1,5 +1,5 @@
 // summarize() and the HTML report: counts, worst outcome, badges, escaping, atomic write and its errors.
-#include "harness/report.h"
+#include "report/report.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "error_of.h"
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 namespace {

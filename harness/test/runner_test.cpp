@@ -1,7 +1,7 @@
 // Runner and bless, on the test-only bad_schedule pipeline (harness/test/pipelines/bad_schedule):
 // bless refuses a cpu result that disagrees with the reference and then writes nothing; a variant
 // whose generator failed at build time runs as an ERROR carrying the generator's message.
-#include "harness/runner.h"
+#include "run/runner.h"
 
 #include <unistd.h>
 
@@ -10,10 +10,10 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/bless.h"
-#include "harness/error.h"
+#include "run/bless.h"
+#include "base/error.h"
 #include "harness/registry.h"
-#include "harness/runtime_hooks.h"
+#include "devices/runtime_hooks.h"
 
 namespace harness {
 namespace {

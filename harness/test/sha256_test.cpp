@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/sha256.h"
+#include "base/sha256.h"
 
 namespace harness {
 namespace {

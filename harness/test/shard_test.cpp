@@ -1,4 +1,5 @@
-#include "harness/shard.h"
+// Unit tests of --shard (matrix/shard.h): hash test vectors, disjoint and stable shards, balance.
+#include "matrix/shard.h"
 
 #include <gtest/gtest.h>
 

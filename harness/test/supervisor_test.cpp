@@ -1,5 +1,5 @@
 // The supervisor's classification, with /bin/sh children that do what a faulty driver would.
-#include "harness/supervisor.h"
+#include "run/supervisor.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

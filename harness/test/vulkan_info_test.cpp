@@ -1,8 +1,9 @@
+// Unit tests of the Vulkan probe's decisions (devices/vulkan_probe.h): features, device choice, summary.
 #include <cstdlib>
 
 #include <gtest/gtest.h>
 
-#include "harness/vulkan_info.h"
+#include "devices/vulkan_probe.h"
 
 namespace harness {
 namespace {

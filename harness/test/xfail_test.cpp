@@ -1,8 +1,9 @@
-#include "harness/xfail.h"
+// Unit tests of golden/xfail.json (spec/xfail.h): XFAIL, XPASS and malformed lists.
+#include "spec/xfail.h"
 
 #include <gtest/gtest.h>
 
-#include "harness/error.h"
+#include "base/error.h"
 
 namespace harness {
 namespace {

@@ -6,7 +6,6 @@ canvas, reported by the page in data-charts-drawn), and saves a screenshot.
 Usage: python3 -m harnesslib.browser_test [--help] [--keep DIR]   (screenshot: DIR/dashboard.png; default a
 temporary directory, whose path is printed). Exit 0 pass, 1 fail, 77 no Chromium.
 """
-import argparse
 import base64
 import json
 import os
@@ -15,7 +14,7 @@ import sys
 import tempfile
 import time
 
-from . import dashboard, fixtures
+from . import dashboard, data, fixtures
 
 
 class Cdp:
@@ -148,8 +147,7 @@ def check_page(url, screenshot, exe):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="browser_test", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = data.arg_parser("browser_test", __doc__)
     ap.add_argument("--keep", help="directory for the history, dashboard and screenshot (kept)")
     args = ap.parse_args(argv)
     exe = fixtures.chromium()

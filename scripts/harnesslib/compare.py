@@ -11,7 +11,6 @@ e.g. PASS -> FAIL, ordered by the harness's outcome table (`aot-harness outcomes
 
 Exit status: 0 no significant regression and no flip to a worse outcome; 1 otherwise; 2 bad input.
 """
-import argparse
 import json
 import sys
 
@@ -132,14 +131,12 @@ def default_db(args):
     import os
     if args.db:
         return args.db
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    p = os.path.join(root, "out", "history.sqlite")
+    p = data.DEFAULT_HISTORY
     return p if os.path.exists(p) else None
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="compare", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = data.arg_parser("compare", __doc__)
     ap.add_argument("base", metavar="BASE", help="run id, directory, or results/bench JSON file(s) joined with ','")
     ap.add_argument("candidate", metavar="CANDIDATE", help="same forms as BASE")
     ap.add_argument("--json", action="store_true", help="print the comparison as JSON")

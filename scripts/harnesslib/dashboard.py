@@ -7,7 +7,6 @@ throughput (median Mpixel/s over the repetitions) over time per pipeline x profi
 the profile's driver version changed, and the list of runs. Chart.js (Debian's libjs-chart.js) is copied next
 to the page, so it works offline from file://.
 """
-import argparse
 import html
 import json
 import os
@@ -291,10 +290,9 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
 
 
 def main(argv=None):
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    ap = argparse.ArgumentParser(prog="dashboard", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--db", default=os.path.join(root, "out", "history.sqlite"),
+    root = data.REPO_ROOT
+    ap = data.arg_parser("dashboard", __doc__)
+    ap.add_argument("--db", default=data.DEFAULT_HISTORY,
                     help="history: SQLite path or postgresql:// URL (default %(default)s)")
     ap.add_argument("--out", default=os.path.join(root, "out", "dashboard"), help="output dir (default %(default)s)")
     ap.add_argument("--golden-dir", default=os.path.join(root, "golden"), help="goldens, for the diff images")

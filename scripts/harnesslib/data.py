@@ -8,10 +8,11 @@ bench.json (Google Benchmark JSON): {"context": {...}, "benchmarks": [{"name": "
 A "side" (one half of a comparison) is a dict {"label", "tests": {key: record}, "bench": {name: bench},
 "env": {...}, "bench_context": {...}} built from files (load_files_side) or from the history (history.load_side); sides.load_side picks.
 """
+import argparse
 import json
 import os
 
-# The outcome table of harness/include/harness/outcome.h, least severe first: outcomes.json is the
+# The outcome table of harness/src/base/outcome.h, least severe first: outcomes.json is the
 # output of `aot-harness outcomes --json` (regenerate it when the table changes; the
 # scripts/outcomes test fails until then).
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "outcomes.json"), encoding="utf-8") as _f:
@@ -20,7 +21,19 @@ OUTCOMES = [o["name"] for o in OUTCOME_TABLE]
 SEVERITY = {o["name"]: o["severity"] for o in OUTCOME_TABLE}
 EXIT_CODE = {o["name"]: o["exit_code"] for o in OUTCOME_TABLE}
 COLOURS = {o["name"]: (o["colour"], o["text_colour"]) for o in OUTCOME_TABLE}  # badge background, text
+# The checkout these scripts are in (scripts/harnesslib/ is two levels below it), where out/, build/ and
+# golden/ are by default; DEFAULT_HISTORY is the history's one default (scripts/history, nightly,
+# compare, dashboard).
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_HISTORY = os.path.join(REPO_ROOT, "out", "history.sqlite")
 TIME_SCALE = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}  # to milliseconds
+
+
+def arg_parser(prog, doc):
+    """The command-line parser of a script whose module docstring is `doc`: its first paragraph is the
+    description, the rest the epilog (kept as written)."""
+    return argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0], epilog=doc.split("\n\n", 1)[1],
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 class InputError(Exception):
@@ -30,6 +43,16 @@ class InputError(Exception):
 def severity(outcome):
     """Position in the outcome table; a name that is not in it is worse than every outcome (as in C++)."""
     return SEVERITY.get(outcome, len(OUTCOMES))
+
+
+def worst(outcomes):
+    """The most severe of `outcomes` (names; an unknown one is the worst), "PASS" for none: the one
+    worst-of in Python, as worst_outcome() (harness/src/base/outcome.h) is in C++."""
+    w = "PASS"
+    for o in outcomes:
+        if severity(o) > severity(w):
+            w = o
+    return w
 
 
 def passed(outcome):

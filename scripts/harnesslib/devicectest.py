@@ -17,21 +17,12 @@ import argparse
 import datetime
 import json
 import os
-import re
 import socket
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-
-# Characters XML 1.0 forbids (C0 controls but tab, newline and carriage return; lone surrogates; U+FFFE/U+FFFF):
-# ElementTree writes them as they are, which makes the file unreadable for every JUnit consumer.
-_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def xml_safe(text):
-    """`text` with each character XML forbids written as [NON-XML-CHAR-0x1B], as ctest's own JUnit does."""
-    return _XML_FORBIDDEN.sub(lambda m: "[NON-XML-CHAR-0x%X]" % ord(m.group()), str(text))
+from harnesslib.junitxml import read_junit, write as write_junit, xml_safe  # noqa: F401 (read_junit: tests)
 
 
 def sh_quote(s):
@@ -166,28 +157,7 @@ def junit_from_fallback(plan_tests, out_dir):
     for k, v in counts.items():
         suite.set(k, str(v))
     suite.set("time", "%g" % total_time)
-    ET.ElementTree(suite).write(os.path.join(out_dir, "junit.xml"), encoding="UTF-8", xml_declaration=True)
-
-
-def read_junit(path):
-    """[(name, status, seconds, message)] with status Passed / Failed / Skipped."""
-    root = ET.parse(path).getroot()
-    out = []
-    for case in root.iter("testcase"):
-        name = case.get("name", "?")
-        try:
-            secs = float(case.get("time", "0") or 0)
-        except ValueError:
-            secs = 0.0
-        fail, skip = case.find("failure"), case.find("skipped")
-        if fail is not None or case.get("status") == "fail":
-            status, msg = "Failed", (fail.get("message", "") if fail is not None else "")
-        elif skip is not None or case.get("status") in ("notrun", "disabled"):
-            status, msg = "Skipped", (skip.get("message", "") if skip is not None else "")
-        else:
-            status, msg = "Passed", ""
-        out.append((name, status, secs, msg))
-    return out
+    write_junit(suite, os.path.join(out_dir, "junit.xml"))
 
 
 def merge_results(out_dir, runner, target):

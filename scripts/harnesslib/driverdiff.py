@@ -9,7 +9,6 @@ U p-values, and what only one side ran.
 Exit status: 0 nothing got worse; 1 a test flipped to a worse outcome, or (unless --ignore-perf) a benchmark
 regressed significantly; 2 bad input.
 """
-import argparse
 import html
 import os
 import sys
@@ -194,8 +193,7 @@ def to_html(res):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="driver-diff", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = data.arg_parser("driver-diff", __doc__)
     ap.add_argument("old", metavar="OLD", help="run id, directory, or results/bench JSON file(s) joined with ','")
     ap.add_argument("new", metavar="NEW", help="same forms as OLD")
     ap.add_argument("--out", metavar="DIR", help="write DIR/driver-diff.md and DIR/driver-diff.html "

@@ -11,23 +11,13 @@ import os
 import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
+
+from harnesslib.junitxml import read_junit
 
 
 def parse_junit(path):
-    """{test name: outcome} from one CTest JUnit file; outcome is passed, failed, skipped or notrun."""
-    root = ET.parse(path).getroot()
-    outcomes = {}
-    for case in root.iter("testcase"):
-        name = case.get("name")
-        status = case.get("status")  # CTest writes run / fail / notrun / disabled
-        if case.find("failure") is not None or status == "fail":
-            outcomes[name] = "failed"
-        elif case.find("skipped") is not None or status in ("notrun", "disabled"):
-            outcomes[name] = "skipped"
-        else:
-            outcomes[name] = "passed"
-    return outcomes
+    """{test name: outcome} from one CTest JUnit file; outcome is passed, failed or skipped (junitxml.read_junit)."""
+    return {name: status.lower() for name, status, _, _ in read_junit(path)}
 
 
 def classify(runs):

@@ -332,7 +332,7 @@ def main(argv=None):
         for p in args.results + args.bench:  # fail before creating a run if a file is unreadable
             data.read_json(p)
         con = connect(args.db)
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        root = data.REPO_ROOT
         when = args.time or min(document_time(p) for p in args.results + args.bench)
         run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
                                         args.host, args.label, args.status if args.run_key else "running",
@@ -354,8 +354,7 @@ def main(argv=None):
 
 
 def default_db_path():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    return os.path.join(root, "out", "history.sqlite")
+    return data.DEFAULT_HISTORY
 
 
 if __name__ == "__main__":

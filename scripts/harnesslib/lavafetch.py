@@ -18,10 +18,10 @@ import sys
 import xml.etree.ElementTree as ET
 
 from . import data
+from .junitxml import write as write_junit, xml_safe
 
 SAFE = re.compile(r"[^-_.a-zA-Z0-9]")
 B64 = re.compile(r"^[A-Za-z0-9+/=]+$")
-ILLEGAL_XML = {c: None for c in range(32) if c not in (9, 10, 13)}
 
 
 def lava_name(test):
@@ -129,7 +129,8 @@ def fetch(paths, out_dir):
         runs += recs
         secs = float(c["measurement"]) if c and c.get("measurement") not in (None, "") else 0.0
         case = ET.SubElement(suite, "testcase", name=test, classname=test.split("/")[0], time="%g" % secs)
-        detail = "; ".join("%s: %s" % (r.get("outcome"), r.get("message", "")) for r in recs).translate(ILLEGAL_XML)
+        detail = "; ".join("%s: %s" % (r.get("outcome"), r.get("message", "")) for r in recs)
+        detail = xml_safe(detail)
         if c is None:
             ET.SubElement(case, "failure", message="did not run: the job ended before this test reported")
             counts["failures"] += 1
@@ -141,13 +142,13 @@ def fetch(paths, out_dir):
             counts["failures"] += 1
         for r in recs:  # passed on a retry: JUnit's (Maven Surefire's) flaky test, counted as passed
             if r.get("outcome") == "FLAKE":
-                ET.SubElement(case, "flakyFailure", message=str(r.get("message", "")).translate(ILLEGAL_XML),
+                ET.SubElement(case, "flakyFailure", message=xml_safe(r.get("message", "")),
                               type="FLAKE")
         if detail:
             ET.SubElement(case, "system-out").text = detail
     for k, v in counts.items():
         suite.set(k, str(v))
-    ET.ElementTree(suite).write(os.path.join(out_dir, "junit.xml"), encoding="UTF-8", xml_declaration=True)
+    write_junit(suite, os.path.join(out_dir, "junit.xml"))
     summary = {}
     for r in runs:
         summary[r.get("outcome", "?")] = summary.get(r.get("outcome", "?"), 0) + 1

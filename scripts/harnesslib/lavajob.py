@@ -20,7 +20,6 @@ ssh device type); others come from --device-types FILE.json, {"<type>": {"bundle
 "path": "/opt/aot-harness", "deploy": {...}, "boot": {...}, "context": {...}}} whose strings may hold
 {bundle_url}, {rootfs_url} and {path}. Every job is checked with lava_common.schemas.validate first.
 """
-import argparse
 import copy
 import json
 import os
@@ -42,7 +41,7 @@ BUILTIN = {
             "deploy": {"to": "ssh", "os": "debian"},
             "boot": {"method": "ssh", "connection": "ssh", "prompts": ["# ", "\\$ "]}},
 }
-# The shard function of harness/src/shard.cpp (FNV-1a 64 then jump consistent hash), so that a LAVA shard
+# The shard function of harness/src/matrix/shard.cpp (FNV-1a 64 then jump consistent hash), so that a LAVA shard
 # holds the tests `aot-harness run --shard i/n` would run. The unit test checks both agree.
 def fnv1a64(s):
     h = 0xcbf29ce484222325
@@ -204,8 +203,7 @@ def write_jobs(args):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="lava-job", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = data.arg_parser("lava-job", __doc__)
     ap.add_argument("--fetch", nargs="+", metavar="LOG", help="LAVA job logs (YAML) to turn into JUnit + results.json")
     ap.add_argument("--bundle", help="the staged bundle (scripts/device-ctest --bundle FILE.tar.gz)")
     ap.add_argument("--bundle-url", help="where the devices' dispatcher (or the device) downloads the bundle")

@@ -7,7 +7,6 @@ files (shards that overlap: made with different n, or one file given twice) is a
 files say which shard they are, a shard missing or two files claiming the same one (--allow-partial to
 merge what is there). Exit 0 merged, 2 bad input.
 """
-import argparse
 import json
 import os
 import sys
@@ -20,14 +19,12 @@ def run_key(r):
 
 
 def summary(runs):
-    s, worst = {}, "PASS"
+    s = {}
     for r in runs:
         o = r.get("outcome", "ERROR")
         s[o] = s.get(o, 0) + 1
-        if data.severity(o) > data.severity(worst):
-            worst = o
     s["total"] = len(runs)
-    s["worst"] = worst
+    s["worst"] = data.worst(r.get("outcome", "ERROR") for r in runs)
     return s
 
 
@@ -70,8 +67,7 @@ def merge(paths, allow_partial=False):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="merge", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = data.arg_parser("merge", __doc__)
     ap.add_argument("files", nargs="+", metavar="RESULTS.json")
     ap.add_argument("--out", required=True, help="merged results file ('-' = stdout)")
     ap.add_argument("--allow-partial", action="store_true", help="merge even if shards are missing")

@@ -9,7 +9,6 @@ complete run.
 Exit status: 0 all ran, no test worse than SKIP and no regression against the previous run; 1 a test failed or
 something got worse; 2 a step could not run (build, harness, benchmarks).
 """
-import argparse
 import json
 import os
 import signal
@@ -41,10 +40,9 @@ def runnable_profiles(harness):
 
 
 def main(argv=None):
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    ap = argparse.ArgumentParser(prog="nightly", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--db", default=os.path.join(root, "out", "history.sqlite"),
+    root = data.REPO_ROOT
+    ap = data.arg_parser("nightly", __doc__)
+    ap.add_argument("--db", default=data.DEFAULT_HISTORY,
                     help="history: SQLite path or postgresql:// URL (default %(default)s)")
     ap.add_argument("--out", default=os.path.join(root, "out", "nightly"), help="artifacts (default %(default)s)")
     ap.add_argument("--bin", default=os.path.join(root, "build", "bin"), help="aot-harness and pipeline-benchmarks")
@@ -98,9 +96,7 @@ def main(argv=None):
             continue
         doc = data.read_json(path)
         history.ingest_results(con, run_id, doc, path)
-        for r in doc["runs"]:
-            if data.severity(r.get("outcome")) > data.severity(worst):
-                worst = r.get("outcome")
+        worst = data.worst([worst] + [r.get("outcome") for r in doc["runs"]])
         if merged is None:
             merged = doc
         else:

@@ -1,4 +1,4 @@
-"""Pins every consumer of the outcome table (harness/include/harness/outcome.h) to it: the table as
+"""Pins every consumer of the outcome table (harness/src/base/outcome.h) to it: the table as
 `aot-harness outcomes --json` prints it must equal scripts/harnesslib/outcomes.json, which data.py
 (severity order, exit codes) and the dashboard (colours) read; the C++ report's colours and its
 summary's worst-of are checked through `aot-harness report`.
@@ -43,6 +43,14 @@ class OutcomeTable(unittest.TestCase):
         for o in self.table:
             self.assertEqual(data.EXIT_CODE[o["name"]], o["exit_code"])
         self.assertGreater(data.severity("NOT_AN_OUTCOME"), max(data.SEVERITY.values()))
+
+    def test_python_worst(self):
+        # data.worst() names what the C++ summary names: the later of every pair in the table's order.
+        self.assertEqual(data.worst([]), "PASS")
+        self.assertEqual(data.worst(["NOT_AN_OUTCOME", "ERROR"]), "NOT_AN_OUTCOME")
+        for i, a in enumerate(self.table):
+            for b in self.table[i:]:
+                self.assertEqual(data.worst([b["name"], a["name"]]), b["name"])
 
     def test_dashboard_colours(self):
         self.assertEqual(dashboard.COLOURS, {o["name"]: o["colour"] for o in self.table})

@@ -7,7 +7,6 @@
 
 Usage: python3 -m harnesslib.report_browser_test --harness BIN [--keep DIR]. Exit 0 pass, 1 fail, 77 no Chromium.
 """
-import argparse
 import base64
 import json
 import os
@@ -19,7 +18,7 @@ import zlib
 
 import numpy as np
 
-from . import browser_test, fixtures, imaging
+from . import browser_test, data, fixtures, imaging
 
 SPOT = (37, 21)  # the wrong pixel (x, y) of the planted failure
 
@@ -195,8 +194,7 @@ def check_large(cdp, url):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="report_browser_test", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = data.arg_parser("report_browser_test", __doc__)
     ap.add_argument("--harness", required=True, help="the aot-harness binary")
     ap.add_argument("--keep", help="directory for the reports and screenshots (kept)")
     ap.add_argument("--runs", type=int, default=1000, help="runs in the large report (default 1000)")

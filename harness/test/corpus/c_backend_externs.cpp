@@ -21,7 +21,8 @@ extern "C" int an_extern_stage(halide_buffer_t *in, halide_buffer_t *out) {
     const auto *p = reinterpret_cast<const int16_t *>(in->host);
     for (int y = 0; y < 8; y++) {
         for (int x = 0; x < 8; x++)
-            sum += (x + 2 * y + 1) * p[(x - in->dim[0].min) * in->dim[0].stride + (y - in->dim[1].min) * in->dim[1].stride];
+            sum += (x + 2 * y + 1) *
+                   p[(x - in->dim[0].min) * in->dim[0].stride + (y - in->dim[1].min) * in->dim[1].stride];
     }
     *reinterpret_cast<int16_t *>(out->host) = static_cast<int16_t>(sum);
     return 0;

@@ -121,14 +121,14 @@ harness::PipelineSpec make_fault_error() {
 }
 harness::PipelineSpec make_fault_no_copy_back() {
     harness::PipelineSpec spec = u8_spec("fault_no_copy_back", "GPU result never copied back to the host (seed 000)");
-    spec.test_fault = "skip_copy_back";
+    spec.test_fault = harness::TestFault::SkipCopyBack;
     return spec;
 }
 
 harness::PipelineSpec make_fault_stale_input() {
     harness::PipelineSpec spec =
         u8_spec("fault_stale_input", "input modified on the host but not marked dirty: the GPU reads the stale copy");
-    spec.test_fault = "stale_input";
+    spec.test_fault = harness::TestFault::StaleInput;
     return spec;
 }
 

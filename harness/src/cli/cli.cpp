@@ -1,0 +1,263 @@
+// aot-harness: the command table (harness/cli_options.h) dispatched to its handlers.
+#include "harness/cli.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <map>
+
+#include "cli/cli_commands.h"
+#include "run/bless.h"
+#include "variant/buffers.h"
+#include "cli/cli_options.h"
+#include "report/environment.h"
+#include "base/error.h"
+#include "base/files.h"
+#include "golden/golden.h"
+#include "golden/golden_transaction.h"
+#include "report/junit.h"
+#include "base/profile.h"
+#include "harness/registry.h"
+#include "report/report.h"
+#include "report/results.h"
+#include "matrix/executor.h"
+#include "run/interrupt.h"
+#include "matrix/run_matrix.h"
+#include "run/runner.h"
+#include "devices/runtime_hooks.h"
+#include "base/version.h"
+
+namespace harness {
+
+namespace {
+
+// Checks up front that `path` can be written (so a long run does not end in a lost result).
+void check_writable(const std::string &path, const char *what) {
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    int err = make_dirs(dir);
+    if (err == 0 && access(dir.c_str(), W_OK) != 0) err = errno;
+    if (err != 0) {
+        throw Error(std::string("cannot write ") + what + " " + path + ": " + std::strerror(err) +
+                    "; choose a writable path");
+    }
+}
+
+std::string golden_dir_of(const Args &args) {
+    return args.get("golden-dir", default_golden_dir());
+}
+
+int cmd_run(const Args &args) {
+    const RunOptions opts = run_options(args);
+    const std::vector<RunTask> tasks = plan_runs(opts);
+    const bool json_stdout = opts.json == "-";
+    FILE *console = json_stdout ? stderr : stdout;  // with --json -, stdout holds only the JSON
+    if (!opts.json.empty() && !json_stdout) check_writable(opts.json, "the results file");
+    if (!opts.junit.empty()) check_writable(opts.junit, "the JUnit file");
+    const std::string started = utc_now("%Y-%m-%dT%H:%M:%S+00:00");  // ISO 8601 UTC
+    if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
+    const MatrixContext ctx = make_context(opts);
+    install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups too
+    RunResults results;
+    results.runs = run_matrix(ctx, tasks, [console](const RunRecord &r, const MatrixProgress &p) {
+        std::fprintf(
+            console, "%s %-14s %-50s %8.1f ms  %s\n", progress_prefix(p.done, p.total, p.elapsed_s).c_str(),
+            outcome_name(r.outcome),
+            (r.id() + (r.mode == "host" ? "" : "/" + r.mode) + (r.fallback_for.empty() ? "" : " (fallback)")).c_str(),
+            r.duration_ms, r.message.c_str());
+        std::fflush(console);
+    });
+    release_context(ctx);
+    const RunSummary summary = results.summary();
+    const int code = run_exit_code(results.runs, opts.strict_xfail);
+    std::fprintf(console, "%d runs: %s; worst %s (exit %d)\n", summary.total, summary.counts_text().c_str(),
+                 summary.worst.c_str(), code);
+    // ctest runs every buffer mode of a GPU profile; say when this run did fewer.
+    bool gpu = false;
+    for (const auto &t : tasks)
+        gpu |= find_profile(t.profile).runtime != "none";
+    if (gpu && opts.modes.size() < all_buffer_modes().size()) {
+        std::string left;
+        for (BufferMode m : all_buffer_modes()) {
+            if (std::find(opts.modes.begin(), opts.modes.end(), buffer_mode_name(m)) == opts.modes.end())
+                left += std::string(left.empty() ? "" : ", ") + buffer_mode_name(m);
+        }
+        std::fprintf(console, "modes: left out %s (ctest runs them for GPU profiles; --mode all runs them here)\n",
+                     left.c_str());
+    }
+    results.environment = environment_info();
+    results.environment["started"] = started;  // when the run began (history ingest dates the run by it)
+    if (opts.shard) results.environment["shard"] = opts.shard->text();  // scripts/merge checks the set
+    if (!opts.baseline_out.empty()) {
+        write_file_atomic(opts.baseline_out, Baseline::from_records(results.runs).to_json());
+        std::fprintf(console, "baseline: %s\n", opts.baseline_out.c_str());
+    }
+    // Goldens whose generator changed since they were blessed: the provenance a user reads is stale.
+    try {
+        results.environment["stale_golden_provenance"] =
+            stale_generator_provenance(Manifest::load(ctx.golden_dir, true));
+    } catch (const Error &e) {
+        results.environment["stale_golden_provenance"] = {e.what()};
+    }
+    for (const auto &line : results.environment["stale_golden_provenance"]) {
+        std::fprintf(console, "note: %s\n", line.get<std::string>().c_str());
+    }
+    if (json_stdout) {
+        std::cout << results.to_json().dump(2) << "\n" << std::flush;
+    } else if (!opts.json.empty()) {
+        write_file_atomic(opts.json, results.to_json().dump(2) + "\n");
+        std::printf("results: %s\n", opts.json.c_str());
+    }
+    if (!opts.junit.empty()) {
+        write_file_atomic(opts.junit, junit_xml(results.to_json()));
+        std::fprintf(console, "junit:   %s\n", opts.junit.c_str());
+    }
+    if (!opts.report.empty()) {
+        write_html_report(results, opts.report);
+        std::fprintf(console, "report: %s/index.html\n", opts.report.c_str());
+    }
+    return code;
+}
+
+// The child side of `run`: one case, record written before a normal exit.
+int cmd_run_one(const Args &args) {
+    install_halide_error_handler();
+    RunRequest req;
+    req.pipeline = args.get("pipeline");
+    req.profile = args.get("profile");
+    req.case_name = args.get("case");
+    req.mode = args.get("mode", "host");
+    req.golden_dir = golden_dir_of(args);
+    req.artifacts_dir = args.get("artifacts");
+    req.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
+    const RunRecord r = run_case(req);
+    write_file_atomic(args.get("record"), r.to_json().dump() + "\n");
+    return outcome_exit_code(r.outcome);
+}
+
+int cmd_bless(const Args &args) {
+    const Registry &reg = Registry::instance();
+    const std::vector<std::string> pipes =
+        args.has("all") ? reg.pipelines() : std::vector<std::string>{reg.spec(args.get("pipeline")).name};
+    const BlessResult r = bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait", 0, 0, 86400));
+    for (const auto &line : r.written)
+        std::printf("blessed %s\n", line.c_str());
+    for (const auto &line : r.failed)
+        std::fprintf(stderr, "aot-harness: not blessed: %s\n", line.c_str());
+    if (!r.failed.empty()) {
+        std::fprintf(stderr, "aot-harness: error: %zu case(s) could not be blessed (above); %zu golden(s) written\n",
+                     r.failed.size(), r.written.size());
+        return 2;
+    }
+    return 0;
+}
+
+int cmd_golden(const Args &args) {
+    const std::string dir = golden_dir_of(args);
+    if (args.positional()[0] == "recover") {
+        const std::string what = recover_goldens(dir);
+        std::printf("%s\n", what.empty() ? ("nothing to recover in " + dir).c_str() : what.c_str());
+        return 0;
+    }
+    auto problems = verify_goldens(dir);
+    for (const auto &line : stale_generator_provenance(Manifest::load(dir, true)))
+        problems.push_back(line);
+    for (const auto &p : problems)
+        std::printf("%s\n", p.c_str());
+    if (const std::string note = interrupted_bless_note(dir); !note.empty() && golden_lock_holder(dir) == 0) {
+        std::printf("%s\n", note.c_str());
+    }
+    const size_t n = Manifest::load(dir, true).entries().size();
+    std::printf("%zu goldens in %s: %s\n", n, dir.c_str(),
+                problems.empty() ? "all match the manifest" : "PROBLEMS above");
+    return problems.empty() ? 0 : 1;
+}
+
+int cmd_report(const Args &args) {
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(read_file(args.get("results")));
+    } catch (const nlohmann::json::exception &e) {
+        throw Error(args.get("results") + " is not a results file (" + e.what() +
+                    "); pass the file `run --json` wrote");
+    }
+    write_html_report(RunResults::from_json(doc, args.get("results")), args.get("out"));
+    std::printf("report: %s/index.html\n", args.get("out").c_str());
+    return 0;
+}
+
+int cmd_outcomes(const Args &args) {
+    if (args.has("json")) {
+        std::cout << outcome_table_json().dump(2) << "\n";
+        return 0;
+    }
+    std::printf("%-15s %-5s %-8s %s\n", "outcome", "exit", "colour", "meaning (least severe first)");
+    for (const auto &o : outcome_table())
+        std::printf("%-15s %-5d %-8s %s\n", o.name, o.exit_code, o.colour, o.description);
+    return 0;
+}
+
+using Handler = int (*)(const Args &);
+
+// The handler of each command of the table; cli_main checks that every command has one.
+const std::map<std::string, Handler> &handlers() {
+    static const std::map<std::string, Handler> h{
+        {"list", cmd_list},     {"describe", cmd_describe}, {"env", cmd_env},
+        {"run", cmd_run},       {"__run-one", cmd_run_one}, {"bless", cmd_bless},
+        {"golden", cmd_golden}, {"report", cmd_report},     {"outcomes", cmd_outcomes}};
+    return h;
+}
+
+bool wants_help(const std::vector<std::string> &args) {
+    for (const auto &a : args) {
+        if (a == "--help" || a == "-h") return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool cli_has_handler(const std::string &command) {
+    return handlers().count(command) > 0;
+}
+
+int cli_main(int argc, char **argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(usage_text().c_str(), args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version" || args[0] == "version") {
+        std::fputs(version_text().c_str(), stdout);
+        return 0;
+    }
+    const std::string name = args[0];
+    args.erase(args.begin());
+    try {
+        const CommandSpec &command = find_command(name);
+        if (!command.hidden && wants_help(args)) {
+            std::fputs(help_text(command).c_str(), stdout);
+            return 0;
+        }
+        const auto handler = handlers().find(name);
+        if (handler == handlers().end())
+            throw Error("internal error: command '" + name + "' has no handler; fix cli.cpp");
+        const Args parsed = parse_command_args(name, args);
+        if (name != "outcomes") {
+            profiles();  // validate the embedded profiles.json
+            Registry::instance().validate();
+            Registry::instance().set_case_trial(try_case_on_cpu);
+        }
+        return handler->second(parsed);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "aot-harness: error: %s\n", e.what());
+        return 2;
+    }
+}
+
+}  // namespace harness

@@ -1,0 +1,271 @@
+// The command table of aot-harness and the checks of options that need no pipeline (cli_options.h).
+#include "cli/cli_options.h"
+
+#include <algorithm>
+
+#include "variant/buffers.h"
+#include "base/error.h"
+#include "base/outcome.h"
+#include "base/output_pattern.h"
+#include "matrix/shard.h"
+
+namespace harness {
+
+namespace {
+
+const OptionSpec kGoldenDir{"golden-dir", "DIR", "the golden directory (default: $HARNESS_GOLDEN_DIR, else golden/)"};
+const OptionSpec kJsonFlag{"json", "", "machine-readable JSON on stdout"};
+
+}  // namespace
+
+const std::vector<CommandSpec> &commands() {
+    static const std::vector<CommandSpec> t{
+        {"list",
+         "",
+         "pipelines x profiles x cases, and whether each profile can run here",
+         "Lists pipelines x profiles x cases and whether each profile can run here\n"
+         "(an OpenCL platform and device found, a CUDA driver present, or why not).",
+         {kJsonFlag}},
+        {"describe",
+         "<pipeline>",
+         "inputs, outputs, types, params, profiles, tolerance, cases",
+         "Inputs, outputs, types, scalar params, profiles with their targets, tolerance and cases.",
+         {kJsonFlag}},
+        {"env",
+         "",
+         "Halide version, host CPU, OpenCL platforms/devices, CUDA driver",
+         "Halide version, host CPU and features, OS, compiler, every OpenCL platform and device\n"
+         "(version, driver version, extensions, memory sizes) and the CUDA driver.",
+         {kJsonFlag}},
+        {"run",
+         "",
+         "run cases in child processes, compare with goldens",
+         "Runs every selected pipeline x profile x case in its own child process and compares the\n"
+         "outputs with the goldens. Filters take comma-separated names and globs, e.g. --pipeline\n"
+         "'blur*,sobel' (default: all). Prints one line per run and a summary (on stderr with --json -);\n"
+         "exits with the code of the worst outcome (see `aot-harness outcomes`).\n"
+         "Never writes into the golden directory.",
+         {{"pipeline", "P", "only these pipelines: names and globs, comma-separated ('blur*,sobel')"},
+          {"profile", "T", "only these profiles ('opencl*', 'cpu,host')"},
+          {"case", "C", "only these cases ('small,odd')"},
+          {"mode", "M",
+           "buffer mode: host (Halide copies; default), device (inputs pre-copied, outputs\n"
+           "read back by the harness), wrapped-host-visible / wrapped-device-only (cl_mem made by\n"
+           "the harness with and without host access), or all; a mode a profile cannot do is SKIP"},
+          {"json", "FILE", "write {environment, runs, summary} to FILE; '-' writes it to stdout"},
+          {"junit", "FILE", "write JUnit XML (one testcase per run) to FILE, for CI test reports"},
+          {"timeout", "SECONDS", "per run (default 60); the child's whole process group is killed"},
+          {"repeats", "N", "calls that must be bit-identical, each with its own output canary (default 3)"},
+          {"fallback", "cpu", "when a GPU run does not PASS, also run the cpu variant as a separate record"},
+          kGoldenDir,
+          {"artifacts", "DIR",
+           "keep the outputs (.npy) and golden/output/diff PNGs of failed runs\n"
+           "(default with --report: <report dir>/artifacts, so the report shows them)"},
+          {"report", "DIR", "write an HTML report to DIR/index.html"},
+          {"xfail", "FILE",
+           "known failures of a device or driver (default <golden-dir>/xfail.json):\n"
+           "a matching failure is XFAIL, a matching pass XPASS"},
+          {"strict-xfail", "", "an XPASS makes the exit code 1"},
+          {"fail-on-output", "REGEX",
+           "POSIX extended regex: a PASS or TEARDOWN_FAULT whose child printed a\n"
+           "matching line is FAIL (e.g. oclgrind's 'Invalid read' reports)"},
+          {"jobs", "N", "runs at once (default: one per core); lines print as runs finish, [n/N elapsed]"},
+          {"gpu-jobs", "K", "runs at once on one GPU device (default 1)"},
+          {"shard", "i/n", "only shard i of n: a partition by test name, the same on every machine"},
+          {"flake-retries", "N", "re-runs of an unexpected failure (default 1, 0 = none); one that passes is FLAKE"},
+          {"baseline", "FILE", "expected failures and flakes (from --baseline-out): only new failures fail"},
+          {"baseline-out", "FILE", "write this run's failures and flakes as a baseline"}}},
+        {"__run-one",
+         "",
+         "the child side of run: one case, record written before a normal exit",
+         "",
+         {{"pipeline", "P", ""},
+          {"profile", "T", ""},
+          {"case", "C", ""},
+          {"mode", "M", ""},
+          kGoldenDir,
+          {"record", "FILE", ""},
+          {"artifacts", "DIR", ""},
+          {"repeats", "N", ""}},
+         true},
+        {"bless",
+         "",
+         "write goldens from the cpu profile (checked against the reference)",
+         "Runs the cpu profile, checks each result against the spec's plain C++ reference and only\n"
+         "then writes golden/<p>/<case>.npy and golden/MANIFEST.json, as one transaction, under a lock\n"
+         "on the golden directory (a bless interrupted earlier is completed or discarded first).",
+         {{"pipeline", "P", "bless this pipeline"},
+          {"all", "", "bless every pipeline"},
+          {"case", "C", "only this case"},
+          kGoldenDir,
+          {"wait", "SECONDS", "wait up to SECONDS for another bless of the directory (default 0: fail at once)"}}},
+        {"golden",
+         "verify|recover",
+         "check goldens against golden/MANIFEST.json, or finish a killed bless",
+         "verify: checks every golden's sha256, dtype and shape against golden/MANIFEST.json, reports\n"
+         "files without entries and goldens whose generator changed since they were blessed. Exit 0 if\n"
+         "all good, 1 otherwise. recover: completes a bless that was killed after its commit point, or\n"
+         "discards one killed before it (under the bless lock).",
+         {kGoldenDir}},
+        {"report",
+         "",
+         "write an HTML report of a results file",
+         "Writes DIR/index.html from a results file written by `run --json`.",
+         {{"results", "FILE", "the results file"}, {"out", "DIR", "the report directory"}}},
+        {"outcomes",
+         "",
+         "the outcome table: order, exit codes, colours",
+         "The outcomes of a run, least severe first (the worst of a run decides its exit code), with\n"
+         "exit code, colour and meaning.",
+         {kJsonFlag}},
+    };
+    return t;
+}
+
+std::vector<std::string> command_names() {
+    std::vector<std::string> names;
+    for (const auto &c : commands())
+        names.push_back(c.name);
+    return names;
+}
+
+const CommandSpec &find_command(const std::string &name) {
+    std::string known;
+    for (const auto &c : commands()) {
+        if (c.name == name) return c;
+        if (!c.hidden) known += (known.empty() ? "" : ", ") + c.name;
+    }
+    throw Error("unknown command '" + name + "'; commands: " + known + "; see aot-harness --help");
+}
+
+namespace {
+
+// The synopsis as words: the operands, then "[--name VALUE]" per option.
+std::vector<std::string> synopsis_words(const CommandSpec &command) {
+    std::vector<std::string> words;
+    if (!command.operands.empty()) words.push_back(command.operands);
+    for (const auto &o : command.options)
+        words.push_back("[--" + o.name + (o.value.empty() ? "" : " " + o.value) + "]");
+    return words;
+}
+
+}  // namespace
+
+std::string synopsis(const CommandSpec &command) {
+    std::string s;
+    for (const auto &w : synopsis_words(command))
+        s += (s.empty() ? "" : " ") + w;
+    return s;
+}
+
+std::string usage_text() {
+    std::string s = "usage: aot-harness <command> [options]\n\n"
+                    "Runs AOT-compiled Halide pipelines on every target profile, each run in its own process, and\n"
+                    "compares the results with the goldens in golden/.\n\ncommands:\n";
+    for (const auto &c : commands()) {
+        if (c.hidden) continue;
+        const std::string head = c.name + (c.operands.empty() ? "" : " " + c.operands);
+        s += "  " + head + std::string(head.size() < 22 ? 22 - head.size() : 1, ' ') + c.summary + "\n";
+    }
+    s += "\nEach command has --help; --version prints the harness version and git commit. Exit codes of run (the worst "
+         "outcome wins, see `aot-harness outcomes`):\n ";
+    for (const auto &o : outcome_table())
+        s += " " + std::to_string(o.exit_code) + " " + o.name + ",";
+    s.back() = '.';
+    return s + "\n";
+}
+
+std::string help_text(const CommandSpec &command) {
+    std::string s = "usage: aot-harness " + command.name;
+    const size_t indent = s.size();
+    size_t column = indent;
+    for (const auto &w : synopsis_words(command)) {  // wrapped at about 100 columns
+        if (column + 1 + w.size() > 100 && column > indent) {
+            s += "\n" + std::string(indent, ' ');
+            column = indent;
+        }
+        s += " " + w;
+        column += 1 + w.size();
+    }
+    s += "\n";
+    if (!command.help.empty()) s += "\n" + command.help + "\n";
+    if (!command.options.empty()) s += "\noptions:\n";
+    for (const auto &o : command.options) {
+        const std::string head = "--" + o.name + (o.value.empty() ? "" : " " + o.value);
+        std::string text = o.help;  // continuation lines under the first
+        for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 1))
+            text.insert(at + 1, 26, ' ');
+        s += "  " + head + std::string(head.size() < 24 ? 24 - head.size() : 1, ' ') + text + "\n";
+    }
+    return s;
+}
+
+CommandOptions command_options(const std::string &command) {
+    CommandOptions o;
+    for (const auto &opt : find_command(command).options)
+        (opt.value.empty() ? o.flags : o.with_value).insert(opt.name);
+    return o;
+}
+
+Args parse_command_args(const std::string &command, const std::vector<std::string> &argv) {
+    const CommandOptions o = command_options(command);
+    Args args(command, argv, o.with_value, o.flags);
+    if (command == "describe" && args.positional().size() != 1) {
+        throw Error("describe takes one pipeline name; see aot-harness list");
+    }
+    if (command == "bless" && args.has("pipeline") == args.has("all")) {
+        throw Error("bless needs --pipeline P or --all; see aot-harness list");
+    }
+    if (command == "bless") args.number("wait", 0, 0, 86400);
+    if (command == "golden" && args.positional() != std::vector<std::string>{"verify"} &&
+        args.positional() != std::vector<std::string>{"recover"}) {
+        throw Error("usage: aot-harness golden verify|recover [--golden-dir DIR]");
+    }
+    if (command == "report" && (!args.has("results") || !args.has("out"))) {
+        throw Error("report needs --results FILE and --out DIR");
+    }
+    if (command == "__run-one") args.number("repeats", 3, 1, 100);
+    if (command != "describe" && command != "golden" && !args.positional().empty()) {
+        throw Error("'" + command + "' takes no argument '" + args.positional()[0] + "'; see aot-harness " + command +
+                    " --help");
+    }
+    return args;
+}
+
+RunOptions run_options(const Args &args) {
+    RunOptions r;
+    r.pipeline = args.get("pipeline");
+    r.profile = args.get("profile");
+    r.case_name = args.get("case");
+    r.golden_dir = args.get("golden-dir");
+    r.artifacts = args.get("artifacts");
+    if (r.artifacts.empty() && args.has("report")) r.artifacts = args.get("report") + "/artifacts";
+    r.xfail = args.get("xfail");
+    r.json = args.get("json");
+    r.junit = args.get("junit");
+    r.report = args.get("report");
+    r.timeout = args.number("timeout", 60, 1, 86400);
+    r.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
+    r.fail_on_output = args.get("fail-on-output");
+    if (!r.fail_on_output.empty()) OutputPattern check(r.fail_on_output);
+    const std::string mode = args.get("mode", "host");
+    if (mode == "all") {
+        for (BufferMode m : all_buffer_modes())
+            r.modes.push_back(buffer_mode_name(m));
+    } else {
+        r.modes = {buffer_mode_name(buffer_mode_from_name(mode))};
+    }
+    r.fallback = args.get("fallback");
+    if (!r.fallback.empty() && r.fallback != "cpu") throw Error("--fallback takes 'cpu' (the only fallback profile)");
+    r.strict_xfail = args.has("strict-xfail");
+    r.jobs = static_cast<int>(args.number("jobs", 0, 1, 1024));
+    r.gpu_jobs = static_cast<int>(args.number("gpu-jobs", 1, 1, 1024));
+    const std::string shard = args.get("shard");
+    if (!shard.empty()) r.shard = parse_shard(shard);
+    r.flake_retries = static_cast<int>(args.number("flake-retries", 1, 0, 10));
+    r.baseline = args.get("baseline");
+    r.baseline_out = args.get("baseline-out");
+    return r;
+}
+
+}  // namespace harness

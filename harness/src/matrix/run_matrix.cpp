@@ -1,0 +1,300 @@
+// The run matrix (run_matrix.h).
+#include "matrix/run_matrix.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <climits>
+#include <mutex>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "variant/buffers.h"
+#include "base/error.h"
+#include "matrix/executor.h"
+#include "base/files.h"
+#include "matrix/flake.h"
+#include "golden/golden.h"
+#include "base/name_filter.h"
+#include "devices/opencl_probe.h"
+#include "devices/cuda_probe.h"
+#include "devices/runtime_availability.h"
+#include "base/profile.h"
+#include "harness/registry.h"
+#include "matrix/shard.h"
+#include "run/supervisor.h"
+#include "devices/vulkan_probe.h"
+#include "spec/xfail.h"
+
+namespace harness {
+
+namespace {
+
+// `name` looked up in $PATH (execv does not search); throws Error if it is not there.
+std::string find_in_path(const std::string &name) {
+    const char *path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const std::string candidate = dir + "/" + name;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    throw Error("HARNESS_EXEC_WRAPPER names '" + name + "', which is not in PATH; install it or give its full path");
+}
+
+// Cross builds under user-mode emulation: the child must be started through the emulator too
+// (e.g. HARNESS_EXEC_WRAPPER="qemu-aarch64 -L /usr/aarch64-linux-gnu").
+std::vector<std::string> exec_wrapper() {
+    std::vector<std::string> prefix;
+    if (const char *wrapper = std::getenv("HARNESS_EXEC_WRAPPER"); wrapper && *wrapper) {
+        std::istringstream words(wrapper);
+        for (std::string w; words >> w;)
+            prefix.push_back(w);
+        if (!prefix.empty() && prefix[0].find('/') == std::string::npos) prefix[0] = find_in_path(prefix[0]);
+    }
+    return prefix;
+}
+
+}  // namespace
+
+Availability check_availability() {
+    Availability a;
+    const nlohmann::json opencl = probe_opencl(), cuda = probe_cuda();
+    for (const auto &p : profiles()) {
+        nlohmann::json sel;
+        a.reason[p.name] = runtime_unavailable_reason(p.runtime, opencl, cuda, &sel);
+        if (!sel.is_null()) a.selected[p.name] = sel;
+    }
+    return a;
+}
+
+std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile) {
+    const std::string &why = a.reason.at(profile);
+    if (!why.empty()) return why;
+    if (!a.selected.contains(profile)) return "";
+    if (find_profile(profile).runtime == "vulkan") {
+        return missing_vulkan_features_reason(Registry::instance().find(spec.name, profile)->metadata->target,
+                                              a.selected.at(profile));
+    }
+    if (find_profile(profile).runtime != "opencl") return "";
+    return missing_extensions_reason(spec.required_extensions, a.selected[profile]);
+}
+
+std::vector<RunTask> plan_runs(const RunOptions &opts) {
+    const Registry &reg = Registry::instance();
+    // Comma-separated names and globs; each must match something (a typo is an error, not an empty run).
+    const NameFilter pipe_filter("--pipeline", opts.pipeline), prof_filter("--profile", opts.profile),
+        case_filter("--case", opts.case_name);
+    const auto is_glob = [](const std::string &p) { return p.find_first_of("*?[") != std::string::npos; };
+    for (const auto &p : pipe_filter.patterns()) {
+        if (!is_glob(p)) reg.spec(p);  // a plain name: the registry's error, listing the pipelines
+    }
+    for (const auto &p : prof_filter.patterns()) {
+        if (!is_glob(p)) find_profile(p);
+    }
+    pipe_filter.check_each_matches(reg.pipelines(), "pipeline");
+    std::vector<std::string> profile_names, case_names;
+    for (const auto &p : profiles())
+        profile_names.push_back(p.name);
+    prof_filter.check_each_matches(profile_names, "profile");
+    std::vector<std::string> pipes;
+    for (const auto &p : reg.pipelines()) {
+        if (!pipe_filter.matches(p)) continue;
+        pipes.push_back(p);
+        for (const auto &c : reg.spec(p).cases) {
+            if (std::find(case_names.begin(), case_names.end(), c.name) == case_names.end())
+                case_names.push_back(c.name);
+        }
+    }
+    for (const auto &c : case_filter.patterns()) {
+        if (!is_glob(c) && std::find(case_names.begin(), case_names.end(), c) == case_names.end()) {
+            reg.spec(pipes.at(0)).find_case(c);  // throws listing the known cases
+        }
+    }
+    case_filter.check_each_matches(case_names, "case of the selected pipelines");
+    std::vector<RunTask> tasks;
+    for (const auto &p : pipes) {
+        for (const auto &prof : reg.profiles_of(p)) {
+            if (!prof_filter.matches(prof)) continue;
+            for (const auto &c : reg.spec(p).cases) {
+                if (!case_filter.matches(c.name)) continue;
+                for (const auto &mode : opts.modes)
+                    tasks.push_back({p, prof, c.name, mode});
+            }
+        }
+    }
+    if (tasks.empty()) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
+    if (opts.shard) {  // every mode of a test goes with the test
+        const Shard &shard = *opts.shard;
+        std::vector<RunTask> mine;
+        for (const auto &t : tasks) {
+            if (in_shard(t.pipeline + "/" + t.profile + "/" + t.case_name, shard)) mine.push_back(t);
+        }
+        tasks.swap(mine);
+    }
+    return tasks;
+}
+
+MatrixContext make_context(const RunOptions &opts) {
+    MatrixContext ctx;
+    ctx.opts = opts;
+    ctx.golden_dir = opts.golden_dir.empty() ? default_golden_dir() : opts.golden_dir;
+    if (!opts.artifacts.empty()) {
+        // Absolute, so that the report (elsewhere) can show the pictures.
+        if (const int e = make_dirs(opts.artifacts)) {
+            throw Error("cannot create --artifacts " + opts.artifacts + ": " + std::strerror(e) +
+                        "; choose a writable directory");
+        }
+        char resolved[PATH_MAX];
+        ctx.artifacts = realpath(opts.artifacts.c_str(), resolved) ? resolved : opts.artifacts;
+    }
+    ctx.xfail = XfailList::load(opts.xfail.empty() ? ctx.golden_dir + "/xfail.json" : opts.xfail);
+    ctx.baseline = Baseline::load(opts.baseline);
+    ctx.jobs = opts.jobs > 0 ? opts.jobs : default_jobs();
+    ctx.exe = self_exe_path();
+    if (ctx.exe.empty()) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
+    ctx.avail = check_availability();
+    const char *tmpdir = std::getenv("TMPDIR");
+    const std::string base = tmpdir && *tmpdir ? tmpdir : "/tmp";
+    std::string tmpl = base + "/aot-harness.XXXXXX";
+    const char *tmp = mkdtemp(tmpl.data());
+    if (!tmp) {
+        throw Error("cannot create a temporary directory under " + base + ": " + std::strerror(errno) +
+                    "; free space there or set TMPDIR to another directory");
+    }
+    ctx.tmp = tmp;
+    return ctx;
+}
+
+namespace {
+
+std::string slot_file(const MatrixContext &ctx, const char *name, int slot) {
+    return ctx.tmp + "/" + name + "-" + std::to_string(slot) + (name[0] == 'r' ? ".json" : ".txt");
+}
+
+}  // namespace
+
+void release_context(const MatrixContext &ctx) {
+    for (int s = 0; s < ctx.jobs; s++) {
+        unlink(slot_file(ctx, "record", s).c_str());
+        unlink(slot_file(ctx, "stderr", s).c_str());
+    }
+    rmdir(ctx.tmp.c_str());
+}
+
+RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
+    const Registry &reg = Registry::instance();
+    RunRecord id;
+    id.pipeline = t.pipeline;
+    id.profile = t.profile;
+    id.case_name = t.case_name;
+    id.mode = t.mode;
+    const Variant *variant = reg.find(t.pipeline, t.profile);
+    id.target = variant->metadata->target;
+    RunRecord r = id;
+    if (!variant->compile_error.empty()) {
+        // A build-time failure is an ERROR wherever it is run, device or not.
+        r.outcome = Outcome::Error;
+        r.message = compile_error_message(*variant);
+        r.metrics["deterministic"] = true;  // a rebuild, not a retry, can change it
+        return r;
+    }
+    std::string why = pipeline_unavailable_reason(ctx.avail, reg.spec(t.pipeline), t.profile);
+    if (why.empty())
+        why = buffer_mode_unavailable_reason(buffer_mode_from_name(t.mode), find_profile(t.profile).runtime);
+    if (!why.empty()) {
+        r.outcome = Outcome::Skip;
+        r.message = why;
+        return r;
+    }
+    ChildCommand cmd;
+    cmd.argv = exec_wrapper();
+    for (const std::string &w :
+         {ctx.exe, std::string("__run-one"), std::string("--pipeline"), t.pipeline, std::string("--profile"), t.profile,
+          std::string("--case"), t.case_name, std::string("--mode"), t.mode, std::string("--golden-dir"),
+          ctx.golden_dir, std::string("--repeats"), std::to_string(ctx.opts.repeats), std::string("--record"),
+          slot_file(ctx, "record", slot)}) {
+        cmd.argv.push_back(w);
+    }
+    if (!ctx.artifacts.empty()) {
+        cmd.argv.push_back("--artifacts");
+        cmd.argv.push_back(ctx.artifacts);
+    }
+    cmd.timeout_s = ctx.opts.timeout;
+    cmd.record_path = slot_file(ctx, "record", slot);
+    cmd.stderr_path = slot_file(ctx, "stderr", slot);
+    cmd.fail_on_output = ctx.opts.fail_on_output;
+    r = supervise(id, cmd);
+    if (ctx.avail.selected.contains(t.profile)) r.metrics["device"] = ctx.avail.selected[t.profile];
+    return r;
+}
+
+namespace {
+
+// The runs of one task: the run (xfail, flake re-runs, baseline applied) and its cpu fallback, if any.
+std::vector<RunRecord> task_records(const MatrixContext &ctx, const RunTask &t, int slot) {
+    const nlohmann::json device = ctx.avail.selected.value(t.profile, nlohmann::json());
+    const auto once = [&]() {
+        RunRecord r = run_task(ctx, t, slot);
+        ctx.xfail.apply(r, device);
+        return r;
+    };
+    RunRecord r = run_task(ctx, t, slot);
+    const Outcome first = r.outcome;  // before xfail.json: a GPU run that did not PASS gets its fallback
+    ctx.xfail.apply(r, device);
+    if (!ctx.baseline.expects(r)) r = settle_flakes(r, ctx.opts.flake_retries, once);
+    ctx.baseline.apply(r);
+    std::vector<RunRecord> out{r};
+    if (!ctx.opts.fallback.empty() && find_profile(t.profile).is_gpu() && first != Outcome::Pass &&
+        r.outcome != Outcome::Flake) {
+        RunRecord fb = run_task(ctx, {t.pipeline, "cpu", t.case_name, "host"}, slot);
+        fb.fallback_for = t.profile;
+        fb.message = "cpu fallback for " + t.profile + ": " + fb.message;
+        out.push_back(fb);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<RunTask> &tasks,
+                                  const std::function<void(const RunRecord &, const MatrixProgress &)> &on_record) {
+    // GPU profiles: --gpu-jobs at once per device (the runtime and the device the profile selected);
+    // CPU profiles share every job.
+    std::vector<ParallelTask> groups;
+    for (const auto &t : tasks) {
+        const Profile &p = find_profile(t.profile);
+        if (p.is_gpu()) {
+            groups.push_back(
+                {p.runtime + ":" + ctx.avail.selected.value(t.profile, nlohmann::json()).dump(), ctx.opts.gpu_jobs});
+        } else {
+            groups.push_back({"cpu", ctx.jobs});
+        }
+    }
+    std::vector<std::vector<RunRecord>> done(tasks.size());
+    std::mutex m;
+    MatrixProgress progress;
+    progress.total = tasks.size();
+    const auto start = std::chrono::steady_clock::now();
+    run_parallel(groups, ctx.jobs, [&](size_t i, int slot) {
+        std::vector<RunRecord> records = task_records(ctx, tasks[i], slot);
+        const std::lock_guard<std::mutex> lock(m);
+        progress.done++;
+        progress.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (on_record) {
+            for (const auto &r : records)
+                on_record(r, progress);
+        }
+        done[i] = std::move(records);
+    });
+    std::vector<RunRecord> records;
+    for (auto &d : done) {
+        for (auto &r : d)
+            records.push_back(std::move(r));
+    }
+    return records;
+}
+
+}  // namespace harness

@@ -1,0 +1,77 @@
+// The run matrix: which pipeline x profile x case x mode runs `run` selects, whether each can run
+// here, and running them, each in a supervised child process (supervisor.h), into records.
+// cli.cpp only parses options and writes what this returns (results.h).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "matrix/baseline.h"
+#include "matrix/run_options.h"
+#include "base/outcome.h"
+#include "harness/spec.h"
+#include "spec/xfail.h"
+
+namespace harness {
+
+// Which profiles can run here, and the device each OpenCL or Vulkan profile would use.
+struct Availability {
+    std::map<std::string, std::string> reason;           // profile -> why it cannot run ("" = it can)
+    nlohmann::json selected = nlohmann::json::object();  // profile -> chosen OpenCL platform/device or Vulkan device
+};
+// Probes OpenCL, CUDA and Vulkan once each (runtime_availability.h).
+Availability check_availability();
+// Why `pipeline` cannot run on `profile` here ("" if it can): the profile's runtime is missing, the
+// selected OpenCL device lacks an extension the spec requires, or the selected Vulkan device a feature
+// the variant's target needs.
+std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile);
+
+// One run of the matrix.
+struct RunTask {
+    std::string pipeline, profile, case_name, mode;
+};
+// The runs the options select, in matrix order (pipeline, profile, case, mode); with --shard i/n only
+// those of shard i (shard.h; may be none). Throws Error naming an unknown pipeline, profile or case, or
+// when nothing matches the filters.
+std::vector<RunTask> plan_runs(const RunOptions &opts);
+
+// What every run of one `run` shares: the options, the golden dir, the executable, a temp dir.
+struct MatrixContext {
+    RunOptions opts;
+    std::string golden_dir;  // opts.golden_dir or the default
+    std::string artifacts;   // absolute, "" = none
+    std::string exe;         // this executable (the child is `exe __run-one ...`)
+    std::string tmp;         // the child's record and stderr files live here
+    XfailList xfail;         // --xfail, or <golden-dir>/xfail.json
+    Baseline baseline;       // --baseline ("" = empty)
+    int jobs = 1;            // --jobs, or one per core
+    Availability avail;
+};
+// Resolves the golden dir and artifacts dir, loads the xfail list, finds this executable, makes a temp dir and probes
+// the devices. Throws Error naming what cannot be used and the fix.
+MatrixContext make_context(const RunOptions &opts);
+// Removes the context's temp dir.
+void release_context(const MatrixContext &ctx);
+
+// Runs one task in a supervised child (or decides without one: a compile error is ERROR, a profile
+// or mode that cannot run here SKIP with the reason). `slot` (executor.h) names the child's record and
+// stderr files, so that runs at once do not share them.
+RunRecord run_task(const MatrixContext &ctx, const RunTask &task, int slot = 0);
+
+// How far a run of the matrix is when a record is made: tasks finished, of how many, seconds since the start.
+struct MatrixProgress {
+    size_t done = 0, total = 0;
+    double elapsed_s = 0;
+};
+
+// Runs every task, --jobs at once (GPU profiles --gpu-jobs at once per device), applies
+// golden/xfail.json (--xfail), re-runs unexpected failures (--flake-retries: FLAKE, flake.h), applies
+// the baseline (--baseline) and adds a cpu fallback record after a GPU run that did not PASS
+// (--fallback cpu). Calls `on_record` for each record as its task finishes (the console line), one
+// at a time; returns them all in task order, as a sequential run would.
+std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<RunTask> &tasks,
+                                  const std::function<void(const RunRecord &, const MatrixProgress &)> &on_record);
+
+}  // namespace harness

@@ -1,0 +1,36 @@
+// RunOptions: what `aot-harness run` was asked to do, checked (the CLI parses and checks them:
+// cli_options.h run_options()); the run matrix (run_matrix.h) takes them as they are.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "matrix/shard.h"
+
+namespace harness {
+
+// `run`'s options, checked.
+struct RunOptions {
+    std::string pipeline, profile,
+        case_name;                   // --pipeline, --profile, --case: names and globs, comma-separated ("" = all)
+    std::string golden_dir;          // --golden-dir ("" = default_golden_dir())
+    std::string artifacts;           // --artifacts ("" = keep nothing)
+    std::string xfail;               // --xfail ("" = <golden-dir>/xfail.json)
+    std::string json;                // --json results file ("" = none, "-" = stdout)
+    std::string junit;               // --junit JUnit XML file ("" = none)
+    std::string report;              // --report directory ("" = none)
+    double timeout = 60;             // --timeout, seconds, 1..86400
+    int repeats = 3;                 // --repeats, 1..100
+    std::string fail_on_output;      // --fail-on-output, a valid POSIX ERE ("" = none)
+    std::vector<std::string> modes;  // --mode: one buffer mode, or every mode for "all"
+    std::string fallback;            // --fallback: "" or "cpu"
+    bool strict_xfail = false;       // --strict-xfail
+    int jobs = 0;                    // --jobs: runs at once (0 = one per core; executor.h)
+    int gpu_jobs = 1;                // --gpu-jobs: runs at once per GPU device
+    std::optional<Shard> shard;      // --shard i/n, parsed (none = the whole matrix; shard.h)
+    int flake_retries = 1;           // --flake-retries: re-runs of an unexpected failure (flake.h)
+    std::string baseline;            // --baseline FILE: expected failures and flakes (baseline.h)
+    std::string baseline_out;        // --baseline-out FILE: write this run's
+};
+
+}  // namespace harness

@@ -1,0 +1,159 @@
+// bless and golden recover (bless.h).
+#include "run/bless.h"
+
+#include <set>
+
+#include "harness/compare.h"
+#include "base/error.h"
+#include "golden/golden.h"
+#include "golden/golden_transaction.h"
+#include "variant/inputs.h"
+#include "values/npy.h"
+#include "harness/registry.h"
+#include "run/runner.h"
+#include "devices/runtime_hooks.h"
+#include "base/sha256.h"
+
+namespace harness {
+
+namespace {
+
+struct PendingGolden {
+    GoldenEntry entry;
+    std::string bytes;  // the .npy ("" for a golden that is not stored)
+};
+
+std::string halide_version() {
+    return std::to_string(HALIDE_VERSION_MAJOR) + "." + std::to_string(HALIDE_VERSION_MINOR) + "." +
+           std::to_string(HALIDE_VERSION_PATCH);
+}
+
+// The goldens of one case, checked against the spec's reference. Throws Error saying why the case
+// cannot be blessed.
+std::vector<PendingGolden> bless_case(const PipelineSpec &spec, const Variant &cpu, const CaseSpec &c,
+                                      const std::string &input_dir) {
+    const std::string &pipeline = spec.name;
+    if (!c.error.empty()) throw Error(c.error);
+    std::vector<Array> inputs = case_inputs(c, input_dir);
+    Invocation inv(cpu, c, inputs);
+    std::string err_msg;
+    if (inv.call(&err_msg) != 0) throw Error("the cpu variant failed (" + err_msg + ")");
+    // Specs from metadata or JSON have no reference: the cpu variant's output is the golden.
+    const std::vector<Array> expected = spec.reference ? spec.reference(c, inputs) : std::vector<Array>{};
+    std::string input_recipe;
+    for (const auto &b : c.inputs)
+        input_recipe += (input_recipe.empty() ? "" : "; ") + b.name + ": " + b.recipe.describe();
+    const std::vector<Array> outputs = inv.outputs();
+    std::vector<PendingGolden> pending;
+    for (size_t i = 0; i < c.outputs.size(); i++) {
+        const Tolerance &tol = spec.tolerance_for(c.outputs[i].name);
+        const CompareResult check = spec.reference ? compare(expected.at(i), outputs[i], tol) : CompareResult{};
+        if (spec.reference && !check.passed) {
+            throw Error("the cpu result of output '" + c.outputs[i].name + "' disagrees with the reference (" +
+                        check.message + "); fix the generator or the reference");
+        }
+        PendingGolden g;
+        g.bytes = npy_encode(outputs[i]);
+        GoldenEntry &e = g.entry;
+        e.file = golden_relpath(pipeline, c.name, c.outputs[i].name, c.outputs.size());
+        e.pipeline = pipeline;
+        e.case_name = c.name;
+        e.output = c.outputs[i].name;
+        e.dtype = dtype_name(outputs[i].type);
+        e.shape.assign(outputs[i].shape.begin(), outputs[i].shape.end());
+        e.sha256 = sha256_hex(g.bytes);
+        e.profile = "cpu";
+        e.target = cpu.metadata->target;
+        e.halide_version = halide_version();
+        e.generator_sha256 = spec.generator_sha256;
+        e.input_recipe = input_recipe;
+        e.reference_check =
+            spec.reference ?
+                nlohmann::json{{"tolerance", tol.name()}, {"passed", true}, {"max_abs_error", check.max_abs_error}} :
+                nlohmann::json{
+                    {"reference", "none: spec from " + spec.spec_source + "; the golden is the cpu variant's output"}};
+        if (c.nightly) {
+            e.stored = false;  // reproduced by the cpu variant at run time (manifest.h)
+            g.bytes.clear();
+        }
+        pending.push_back(std::move(g));
+    }
+    return pending;
+}
+
+}  // namespace
+
+BlessResult bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
+                  const std::string &case_name, double wait_s) {
+    std::vector<const PipelineSpec *> specs;
+    for (const auto &p : pipelines)
+        specs.push_back(&Registry::instance().spec(p));
+    if (!case_name.empty() && specs.size() == 1) specs[0]->find_case(case_name);  // throws listing the cases
+    install_halide_error_handler();
+    // Every case is computed and checked before the lock is taken; a case that cannot be blessed is
+    // named with why, and the others are still blessed, in one transaction.
+    BlessResult result;
+    std::vector<PendingGolden> pending;
+    for (const PipelineSpec *spec : specs) {
+        const Variant *cpu = Registry::instance().find(spec->name, "cpu");
+        for (const auto &c : spec->cases) {
+            if (!case_name.empty() && c.name != case_name) continue;
+            try {
+                if (!cpu) throw Error("no cpu variant; goldens come only from the cpu profile");
+                if (!cpu->compile_error.empty()) throw Error(compile_error_message(*cpu));
+                for (auto &g : bless_case(*spec, *cpu, c, golden_dir + "/inputs"))
+                    pending.push_back(std::move(g));
+            } catch (const std::exception &e) {
+                result.failed.push_back(spec->name + "/" + c.name + ": " + e.what());
+            }
+        }
+    }
+    if (pending.empty()) return result;
+    const GoldenLock lock(golden_dir, wait_s);
+    recover_interrupted_bless(golden_dir);
+    Manifest manifest = Manifest::load(golden_dir, /*allow_missing=*/true);
+    std::vector<std::pair<std::string, std::string>> files;
+    for (auto &g : pending) {
+        result.written.push_back("golden/" + g.entry.file + " sha256 " + g.entry.sha256.substr(0, 12) +
+                                 (g.entry.stored ? "" : " (not stored: reproduced by the cpu variant at run time)"));
+        if (g.entry.stored) files.emplace_back(g.entry.file, std::move(g.bytes));
+        manifest.upsert(g.entry);
+    }
+    commit_goldens(golden_dir, files, manifest);  // one transaction for every blessed case
+    return result;
+}
+
+std::vector<std::string> stale_generator_provenance(const Manifest &manifest) {
+    const Registry &reg = Registry::instance();
+    std::vector<std::string> lines;
+    for (const auto &pipeline : reg.pipelines()) {
+        const std::string &built = reg.spec(pipeline).generator_sha256;
+        std::set<std::string> recorded;
+        size_t stale = 0, total = 0;
+        for (const auto &e : manifest.entries()) {
+            if (e.pipeline != pipeline) continue;
+            total++;
+            if (e.generator_sha256 != built) {
+                stale++;
+                recorded.insert(e.generator_sha256.empty() ? "none" : e.generator_sha256.substr(0, 12));
+            }
+        }
+        if (stale == 0) continue;
+        std::string was;
+        for (const auto &r : recorded)
+            was += (was.empty() ? "" : ", ") + r;
+        lines.push_back("golden/" + pipeline + "/: " + std::to_string(stale) + " of " + std::to_string(total) +
+                        " goldens record generator_sha256 " + was + ", the built generator is " + built.substr(0, 12) +
+                        " (its source changed after the last bless); refresh the provenance with `aot-harness bless "
+                        "--pipeline " +
+                        pipeline + "` (the bytes stay as they are if the cpu result did not change)");
+    }
+    return lines;
+}
+
+std::string recover_goldens(const std::string &golden_dir, double wait_s) {
+    const GoldenLock lock(golden_dir, wait_s);
+    return recover_interrupted_bless(golden_dir);
+}
+
+}  // namespace harness

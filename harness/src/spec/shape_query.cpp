@@ -1,0 +1,255 @@
+// Bounds queries of compiled variants and the fixed point of one case's shapes (shape_query.h).
+#include "spec/shape_query.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "devices/runtime_hooks.h"
+#include "values/scalar_value.h"
+
+namespace harness {
+
+std::vector<int> BufferShape::extents() const {
+    std::vector<int> v;
+    for (const auto &d : dims)
+        v.push_back(d.extent);
+    return v;
+}
+
+std::vector<int> BufferShape::mins() const {
+    std::vector<int> v;
+    for (const auto &d : dims)
+        v.push_back(d.min);
+    return v;
+}
+
+namespace {
+
+std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+// The storage order that strides Halide proposed ask for: natural when they grow with the dimension
+// (Halide proposes dense strides where none is constrained), a dimension of stride 1 other than 0
+// first (interleaved, as RunGen's fix_chunky_strides assumes), else by increasing stride.
+std::vector<int> storage_order_of(const halide_buffer_t &b) {
+    const int n = b.dimensions;
+    bool natural = true;
+    for (int d = 1; d < n; d++)
+        natural &= b.dim[d].extent <= 1 || b.dim[d].stride >= b.dim[d - 1].stride;
+    if (natural) return {};
+    std::vector<int> order;
+    for (int d = 1; d < n; d++) {
+        if (b.dim[d].stride == 1) {
+            order.push_back(d);
+            break;
+        }
+    }
+    if (!order.empty()) {
+        for (int d = 0; d < n; d++) {
+            if (d != order[0]) order.push_back(d);
+        }
+        return order;
+    }
+    for (int d = 0; d < n; d++)
+        order.push_back(d);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int c) { return b.dim[a].stride < b.dim[c].stride; });
+    return order;
+}
+
+// The smallest region containing both.
+DimRegion hull(const DimRegion &a, const DimRegion &b) {
+    const int lo = std::min(a.min, b.min), hi = std::max(a.max(), b.max());
+    return {lo, hi - lo + 1};
+}
+
+// Every variant's query of the same case: one output dimension moves to what it asks for. A variant
+// whose schedule starts before the output's min (ShiftInwards on a short output) widens it, keeping
+// the min; a constraint on the min or the extent is taken as stated.
+bool widen(DimRegion &t, const DimRegion &r) {
+    DimRegion n = t;
+    if (r.min > t.min) {
+        n = r;  // a constraint moves the min (set_min / set_bounds)
+    } else {
+        if (r.min < t.min) n.extent = std::max(n.extent, r.extent);
+        if (r.max() > n.max()) n.extent = r.max() - n.min + 1;
+        if (r.min == t.min && r.max() < t.max()) n.extent = r.extent;  // a constraint shrinks it
+    }
+    const bool changed = n != t;
+    t = n;
+    return changed;
+}
+
+std::string shape_text(const BufferShape &s) {
+    std::string out;
+    for (const auto &d : s.dims)
+        out += (out.empty() ? "" : "x") + std::to_string(d.extent);
+    return out;
+}
+
+}  // namespace
+
+std::string query_variant(const Variant &v, const std::map<std::string, double> &scalars, const ShapeMap &inputs,
+                          const ShapeMap &outputs, ShapeMap *inputs_out, ShapeMap *outputs_out) {
+    const halide_filter_metadata_t *md = v.metadata;
+    const size_t n = static_cast<size_t>(md->num_arguments);
+    std::vector<halide_buffer_t> bufs(n);
+    std::vector<std::vector<halide_dimension_t>> dims(n);
+    std::vector<halide_scalar_value_t> values(n);
+    std::vector<void *> args(n, nullptr);
+    for (size_t i = 0; i < n; i++) {
+        const halide_filter_argument_t &a = md->arguments[i];
+        if (a.kind == halide_argument_kind_input_scalar) {
+            auto it = scalars.find(a.name);
+            values[i] = scalar_from_double(it == scalars.end() ? 0.0 : it->second, a.type);
+            args[i] = &values[i];
+            continue;
+        }
+        dims[i].assign(std::max(a.dimensions, 1), halide_dimension_t{0, 0, 0, 0});
+        const ShapeMap &given = a.kind == halide_argument_kind_output_buffer ? outputs : inputs;
+        auto it = given.find(a.name);
+        if (it != given.end()) {
+            int stride = 1;
+            for (int d = 0; d < a.dimensions && d < static_cast<int>(it->second.dims.size()); d++) {
+                dims[i][d] = halide_dimension_t{it->second.dims[d].min, it->second.dims[d].extent, stride, 0};
+                stride *= std::max(1, it->second.dims[d].extent);
+            }
+        }
+        std::memset(static_cast<void *>(&bufs[i]), 0, sizeof(halide_buffer_t));
+        bufs[i].type = a.type;
+        bufs[i].dimensions = a.dimensions;
+        bufs[i].dim = dims[i].data();
+        args[i] = &bufs[i];
+    }
+    install_halide_error_handler();
+    take_halide_error();
+    const int err = v.argv_call(args.data());
+    if (err != 0) {
+        const std::string msg = trimmed(take_halide_error());
+        return msg.empty() ? "Halide error " + std::to_string(err) : msg;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const halide_filter_argument_t &a = md->arguments[i];
+        if (a.kind == halide_argument_kind_input_scalar) continue;
+        BufferShape s;
+        for (int d = 0; d < a.dimensions; d++)
+            s.dims.push_back({bufs[i].dim[d].min, bufs[i].dim[d].extent});
+        s.storage_order = storage_order_of(bufs[i]);
+        (a.kind == halide_argument_kind_output_buffer ? *outputs_out : *inputs_out)[a.name] = s;
+    }
+    return "";
+}
+
+SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
+                            const ShapeMap &outputs, const ShapeMap &proposals) {
+    SettledShapes s;
+    s.outputs = outputs;
+    std::vector<const Variant *> usable = variants;
+    // Constraint candidates: what each output's dimensions come back as for a 1-element output
+    // (a generator's set_bounds, or the least a schedule computes).
+    ShapeMap tiny = outputs, tiny_in, tiny_out;
+    for (auto &[name, shape] : tiny) {
+        for (auto &d : shape.dims)
+            d = {0, 1};
+    }
+    const bool have_tiny =
+        !usable.empty() && query_variant(*usable[0], scalars, proposals, tiny, &tiny_in, &tiny_out) == "";
+    bool settled = false;
+    for (int iter = 0; iter < 12 && !settled; iter++) {
+        settled = true;
+        for (size_t k = 0; k < usable.size() && settled; k++) {
+            ShapeMap in_req, out_req;
+            const std::string err = query_variant(*usable[k], scalars, proposals, s.outputs, &in_req, &out_req);
+            if (!err.empty()) {
+                // "Applying the constraints on <buffer> to the required region made it smaller in
+                // dimension <d>": take the generator's bounds for that dimension.
+                bool fixed = false;
+                for (auto &[name, shape] : s.outputs) {
+                    const std::string key = "constraints on " + name + " to the required region";
+                    const size_t at = err.find(key);
+                    const size_t dim_at = err.find("dimension ", at == std::string::npos ? 0 : at);
+                    if (at == std::string::npos || dim_at == std::string::npos || !have_tiny) continue;
+                    const int d = std::atoi(err.c_str() + dim_at + 10);
+                    if (d >= 0 && d < static_cast<int>(shape.dims.size()) && shape.dims[d] != tiny_out[name].dims[d]) {
+                        shape.dims[d] = tiny_out[name].dims[d];
+                        fixed = true;
+                    }
+                }
+                if (fixed) {
+                    settled = false;
+                    continue;
+                }
+                if (k == 0) {
+                    s.error = "the bounds query of variant " + usable[0]->function_name + " failed: " + err;
+                    return s;
+                }
+                s.notes.push_back("variant " + usable[k]->function_name +
+                                  " left out of the sizing: its bounds query failed (" + err + ")");
+                usable.erase(usable.begin() + static_cast<long>(k));
+                settled = false;
+                continue;
+            }
+            for (auto &[name, shape] : s.outputs) {
+                const BufferShape &r = out_req[name];
+                for (size_t d = 0; d < shape.dims.size() && d < r.dims.size(); d++)
+                    settled &= !widen(shape.dims[d], r.dims[d]);
+                if (k == 0) shape.storage_order = r.storage_order;
+            }
+        }
+    }
+    if (!settled) {
+        s.error = "the output sizes did not settle: the variants' bounds queries keep asking for more";
+        return s;
+    }
+    for (const auto &[name, shape] : s.outputs) {
+        if (shape.extents() != outputs.at(name).extents() || shape.mins() != outputs.at(name).mins()) {
+            s.notes.push_back("output '" + name + "' is " + shape_text(shape) + ", not " +
+                              shape_text(outputs.at(name)) +
+                              ": what the generator's bounds or every variant's schedule need");
+        }
+    }
+    // Inputs: the union of what every variant reads. A dimension whose query follows the proposed size
+    // (read within its own bounds, behind a boundary condition) takes the proposal.
+    ShapeMap bigger = proposals;
+    for (auto &[name, shape] : bigger) {
+        for (auto &d : shape.dims)
+            d = {d.min - 3, d.extent + 7};
+    }
+    for (size_t k = 0; k < usable.size(); k++) {
+        ShapeMap in1, in2, o1, o2;
+        std::string err = query_variant(*usable[k], scalars, proposals, s.outputs, &in1, &o1);
+        if (err.empty()) err = query_variant(*usable[k], scalars, bigger, s.outputs, &in2, &o2);
+        if (!err.empty()) {
+            if (k == 0) {
+                s.error = "the bounds query of variant " + usable[0]->function_name + " failed: " + err;
+                return s;
+            }
+            s.notes.push_back("variant " + usable[k]->function_name + " left out of the input sizes: " + err);
+            continue;
+        }
+        for (auto &[name, r1] : in1) {
+            BufferShape want = r1;
+            const BufferShape &r2 = in2[name];
+            auto prop = proposals.find(name);
+            for (size_t d = 0; d < want.dims.size(); d++) {
+                const bool follows = d < r2.dims.size() && r2.dims[d] != r1.dims[d];
+                if ((follows || want.dims[d].extent <= 0) && prop != proposals.end() && d < prop->second.dims.size()) {
+                    want.dims[d] =
+                        want.dims[d].extent > 0 ? hull(want.dims[d], prop->second.dims[d]) : prop->second.dims[d];
+                }
+            }
+            auto have = s.inputs.find(name);
+            if (have == s.inputs.end()) {
+                s.inputs[name] = want;
+                continue;
+            }
+            for (size_t d = 0; d < want.dims.size() && d < have->second.dims.size(); d++)
+                have->second.dims[d] = hull(have->second.dims[d], want.dims[d]);
+        }
+    }
+    return s;
+}
+
+}  // namespace harness

@@ -1,0 +1,47 @@
+// golden/xfail.json: known failures of a device or driver, each with a reason.
+//
+// {"format": 1, "xfail": [{"pipeline": "*", "profile": "opencl*", "case": "*", "mode": "*",
+//   "platform": "Oclgrind*", "device": "*", "driver": "*", "outcomes": ["TEARDOWN_FAULT"],
+//   "reason": "oclgrind crashes at exit after correct results"}]}
+// Patterns are shell globs (fnmatch), "*" when absent; `platform`, `device` and `driver` match the
+// OpenCL platform name, device name and driver version the run used (or "" for CPU/CUDA runs).
+// `outcomes` lists the failure outcomes the entry expects (default: any of FAIL, ERROR, CRASH,
+// TEARDOWN_FAULT, TIMEOUT). A matching failure becomes XFAIL; a matching PASS becomes XPASS so the
+// entry can be removed. SKIP is never changed.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "base/outcome.h"
+
+namespace harness {
+
+struct XfailEntry {
+    std::string pipeline = "*", profile = "*", case_name = "*", mode = "*";
+    std::string platform = "*", device = "*", driver = "*";
+    std::vector<std::string> outcomes;
+    std::string reason;
+};
+
+class XfailList {
+public:
+    // Loads and validates `path`; a missing file is an empty list. Throws Error naming the file,
+    // the entry index and the field for malformed JSON, unknown keys, bad outcomes or no reason.
+    static XfailList load(const std::string &path);
+    static XfailList parse(const std::string &json_text, const std::string &what);
+
+    // Applies the first matching entry to `r`, given the device the run used (list's "device" JSON:
+    // {"platform", "device", "driver_version"}, or null).
+    void apply(RunRecord &r, const nlohmann::json &device) const;
+    size_t size() const { return entries_.size(); }
+    const std::vector<XfailEntry> &entries() const { return entries_; }
+    // Entries stated by JSON specs (metadata_spec.cpp adds them); load() appends them to the file's.
+    static std::vector<XfailEntry> &stated_by_specs();
+
+private:
+    std::vector<XfailEntry> entries_;
+};
+
+}  // namespace harness

@@ -1,0 +1,39 @@
+// Default tolerances per output type (default_tolerance.h) and the measured-error line of a PASS.
+#include "values/default_tolerance.h"
+
+#include <cstdio>
+
+namespace harness {
+
+Tolerance default_tolerance(halide_type_t t, std::string *reason) {
+    std::string why;
+    Tolerance tol = Tolerance::exact();
+    if (t.code != halide_type_float && t.code != halide_type_bfloat) {
+        why = "default for integer outputs: exact (integer pipelines are deterministic on every target)";
+    } else if (t.bits == 16) {
+        tol = Tolerance::abs_rel(1e-3, 1e-2);
+        why = "default for float16 outputs: 10-bit mantissa and GPU half arithmetic";
+    } else if (t.bits == 64) {
+        tol = Tolerance::abs_rel(1e-12, 1e-9);
+        why = "default for float64 outputs: reassociated sums and fma contraction";
+    } else {
+        tol = Tolerance::abs_rel(1e-5, 1e-4);
+        why = "default for float32 outputs: GPU math libraries, fma contraction and reassociated sums "
+              "(about 840 ULP relative); state a tolerance in a spec to tighten it";
+    }
+    if (reason) *reason = why;
+    return tol;
+}
+
+std::string measured_error(const CompareResult &r, halide_type_t t) {
+    char buf[160];
+    if (t.code == halide_type_float) {
+        std::snprintf(buf, sizeof buf, "max abs error %.3g, max rel error %.3g, max ULP %.0f", r.max_abs_error,
+                      r.max_rel_error, r.max_ulp_error);
+    } else {
+        std::snprintf(buf, sizeof buf, "max abs error %.6g", r.max_abs_error);
+    }
+    return buf;
+}
+
+}  // namespace harness
