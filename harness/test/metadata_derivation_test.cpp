@@ -202,3 +202,51 @@ TEST(Derivation, DegenerateOutputs) {
     tiny.bytes = {0, 1, 0, 1};
     EXPECT_EQ(degenerate_outputs({tiny}), "");  // small outputs may hold few values
 }
+
+namespace {
+
+// gemv: y(j) = sum_i A(i, j) x(i); x.dim(0) is constrained to A's extent in dimension 0 (a constraint
+// that ties one input to another, not to the output).
+int tied(void **a) {
+    halide_buffer_t *A = buf(a, 0), *x = buf(a, 1);
+    const halide_buffer_t *y = buf(a, 2);
+    if (querying(a, 0)) {
+        A->dim[0] = {0, std::max(1, A->dim[0].extent), 1, 0};
+        A->dim[1] = {y->dim[0].min, y->dim[0].extent, A->dim[0].extent, 0};
+    }
+    if (querying(a, 1)) x->dim[0] = {0, A->dim[0].extent, 1, 0};
+    return 0;
+}
+
+// fft's real input: re/im interleaved (dim(2).set_stride(1)) with a single plane.
+int one_plane(void **a) {
+    if (querying(a, 0)) {
+        const halide_buffer_t *o = buf(a, 1);
+        halide_buffer_t *in = buf(a, 0);
+        in->dim[0] = {0, o->dim[0].extent, 1, 0};
+        in->dim[1] = {0, o->dim[1].extent, o->dim[0].extent, 0};
+        in->dim[2] = {0, 1, 1, 0};
+    }
+    return 0;
+}
+
+}  // namespace
+
+TEST(Derivation, InputsTiedByAConstraintStayConsistent) {
+    Fake f("fake__cpu", tied, 2);
+    f.args = {{"A", halide_argument_kind_input_buffer, 2, kF32, nullptr, nullptr, nullptr, nullptr, nullptr},
+              {"x", halide_argument_kind_input_buffer, 1, kF32, nullptr, nullptr, nullptr, nullptr, nullptr},
+              {"y", halide_argument_kind_output_buffer, 1, kF32, nullptr, nullptr, nullptr, nullptr, nullptr}};
+    f.md.num_arguments = 3;
+    f.md.arguments = f.args.data();
+    const PipelineSpec s = derive({&f.v});
+    const CaseSpec &c = s.cases.at(0);
+    ASSERT_TRUE(c.error.empty()) << c.error;
+    EXPECT_EQ(c.inputs.at(0).shape.at(0), c.inputs.at(1).shape.at(0));  // x.extent.0 == A.extent.0
+}
+
+TEST(Derivation, AStrideOneConstraintOnAPlaneOfExtentOneIsAStorageOrder) {
+    Fake f("fake__cpu", one_plane, 3);
+    const PipelineSpec s = derive({&f.v});
+    EXPECT_EQ(s.cases.at(0).inputs.at(0).storage_order, (std::vector<int>{2, 0, 1}));
+}

@@ -36,16 +36,13 @@ std::string trimmed(std::string s) {
 // first (interleaved, as RunGen's fix_chunky_strides assumes), else by increasing stride.
 std::vector<int> storage_order_of(const halide_buffer_t &b) {
     const int n = b.dimensions;
-    bool natural = true;
-    for (int d = 1; d < n; d++)
-        natural &= b.dim[d].extent <= 1 || b.dim[d].stride >= b.dim[d - 1].stride;
-    if (natural) return {};
     std::vector<int> order;
-    for (int d = 1; d < n; d++) {
-        if (b.dim[d].stride == 1) {
-            order.push_back(d);
-            break;
-        }
+    // A dimension other than 0 of stride 1 where dense strides would not give 1: a constraint, even on
+    // a dimension of extent 1 (fft's real input: re/im interleaved, one plane).
+    int64_t dense = 1;
+    for (int d = 0; d < n && order.empty(); d++) {
+        if (d > 0 && b.dim[d].stride == 1 && dense != 1) order.push_back(d);
+        dense *= std::max(1, b.dim[d].extent);
     }
     if (!order.empty()) {
         for (int d = 0; d < n; d++) {
@@ -53,6 +50,10 @@ std::vector<int> storage_order_of(const halide_buffer_t &b) {
         }
         return order;
     }
+    bool natural = true;
+    for (int d = 1; d < n; d++)
+        natural &= b.dim[d].extent <= 1 || b.dim[d].stride >= b.dim[d - 1].stride;
+    if (natural) return {};
     for (int d = 0; d < n; d++)
         order.push_back(d);
     std::stable_sort(order.begin(), order.end(), [&](int a, int c) { return b.dim[a].stride < b.dim[c].stride; });
@@ -157,8 +158,10 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
     const bool have_tiny =
         !usable.empty() && query_variant(*usable[0], scalars, proposals, tiny, &tiny_in, &tiny_out) == "";
     bool settled = false;
+    std::string trace;  // the first output's shape per round, for the message when it never settles
     for (int iter = 0; iter < 12 && !settled; iter++) {
         settled = true;
+        if (!s.outputs.empty()) trace += (trace.empty() ? "" : " -> ") + shape_text(s.outputs.begin()->second);
         for (size_t k = 0; k < usable.size() && settled; k++) {
             ShapeMap in_req, out_req;
             const std::string err = query_variant(*usable[k], scalars, proposals, s.outputs, &in_req, &out_req);
@@ -200,7 +203,7 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
         }
     }
     if (!settled) {
-        s.error = "the output sizes did not settle: the variants' bounds queries keep asking for more";
+        s.error = "the output sizes did not settle: the variants' bounds queries keep asking for more (" + trace + ")";
         return s;
     }
     for (const auto &[name, shape] : s.outputs) {
@@ -210,17 +213,13 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
                               ": what the generator's bounds or every variant's schedule need");
         }
     }
-    // Inputs: the union of what every variant reads. A dimension whose query follows the proposed size
-    // (read within its own bounds, behind a boundary condition) takes the proposal.
-    ShapeMap bigger = proposals;
-    for (auto &[name, shape] : bigger) {
-        for (auto &d : shape.dims)
-            d = {d.min - 3, d.extent + 7};
-    }
+    // Inputs: the union over variants of what each variant's query asks for with the proposals given:
+    // for a dimension read within its own bounds (behind a boundary condition) that is the proposal
+    // (or the part the outputs reach), for one a constraint ties to another buffer
+    // (x.extent.0 == A.extent.1) the value consistent with it.
     for (size_t k = 0; k < usable.size(); k++) {
-        ShapeMap in1, in2, o1, o2;
-        std::string err = query_variant(*usable[k], scalars, proposals, s.outputs, &in1, &o1);
-        if (err.empty()) err = query_variant(*usable[k], scalars, bigger, s.outputs, &in2, &o2);
+        ShapeMap in1, o1;
+        const std::string err = query_variant(*usable[k], scalars, proposals, s.outputs, &in1, &o1);
         if (!err.empty()) {
             if (k == 0) {
                 s.error = "the bounds query of variant " + usable[0]->function_name + " failed: " + err;
@@ -231,14 +230,10 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
         }
         for (auto &[name, r1] : in1) {
             BufferShape want = r1;
-            const BufferShape &r2 = in2[name];
             auto prop = proposals.find(name);
             for (size_t d = 0; d < want.dims.size(); d++) {
-                const bool follows = d < r2.dims.size() && r2.dims[d] != r1.dims[d];
-                if ((follows || want.dims[d].extent <= 0) && prop != proposals.end() && d < prop->second.dims.size()) {
-                    want.dims[d] =
-                        want.dims[d].extent > 0 ? hull(want.dims[d], prop->second.dims[d]) : prop->second.dims[d];
-                }
+                if (want.dims[d].extent <= 0 && prop != proposals.end() && d < prop->second.dims.size())
+                    want.dims[d] = prop->second.dims[d];
             }
             auto have = s.inputs.find(name);
             if (have == s.inputs.end()) {

@@ -140,9 +140,20 @@ void Invocation::bind() {
 bool Invocation::make_outputs_dense(const std::string &halide_error) {
     // "Constraint violated: output.stride.1 (74) == output.extent.0 (64)": the generator fixes an
     // output's strides, which the guard bands' padded rows break.
+    // The name may be an alias Halide gave the output's buffer (iir_blur: "transpose$1.stride.1"): a
+    // stride constraint that names no input makes every guarded output dense.
+    bool names_input = false;
+    for (int i = 0; i < variant_.metadata->num_arguments; i++) {
+        const halide_filter_argument_t &a = variant_.metadata->arguments[i];
+        names_input |= a.kind == halide_argument_kind_input_buffer &&
+                       halide_error.find(std::string(a.name) + ".stride.") != std::string::npos;
+    }
+    const bool any_output = !names_input && halide_error.find(".stride.") != std::string::npos;
     bool changed = false;
     for (size_t i = 0; i < outputs_.size(); i++) {
-        if (!outputs_[i].guarded() || halide_error.find(output_names_[i] + ".stride.") == std::string::npos) continue;
+        if (!outputs_[i].guarded() ||
+            (!any_output && halide_error.find(output_names_[i] + ".stride.") == std::string::npos))
+            continue;
         const BufferSpec &b = *output_specs_[i];
         outputs_[i] = GuardedArray(b.type, b.shape, -1, b.min, b.storage_order);
         dense_outputs_.push_back(output_names_[i]);
