@@ -73,6 +73,14 @@ std::string coords_string(const Array &a, size_t i) {
     return s + ")";
 }
 
+bool outputs_equal(const std::vector<Array> &a, const std::vector<Array> &b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); i++) {
+        if (a[i].shape != b[i].shape || a[i].bytes != b[i].bytes) return false;
+    }
+    return true;
+}
+
 // Which check of the repeats failed first (a canary left in an output, repeats that differ), "" if none.
 std::string verify_repeats(const CaseSpec &c, const std::vector<std::vector<Array>> &reps,
                            const std::vector<uint8_t> &canaries) {
@@ -195,6 +203,21 @@ RunRecord run_case(const RunRequest &req) {
             }
         }
         if (failure.empty()) failure = verify_repeats(c, reps, canaries);
+        if (failure.rfind("non-deterministic", 0) == 0 && reps.size() > 1) {
+            // Repeats differ: a call with repeat 1's canary again tells an output that reads its own
+            // prior contents (an in-place update: result(i, j) = undef(); result(i, j) += ...) from
+            // real non-determinism.
+            std::string err;
+            if (inv.call(&err, canaries[0], spec.test_fault) == 0 && outputs_equal(inv.outputs(), reps[0])) {
+                r.outcome = Outcome::Error;
+                r.metrics["deterministic"] = true;
+                r.message = "the outputs depend on the output buffers' contents before the call (an in-place "
+                            "update): repeats with different canaries differ, the same canary reproduces; the "
+                            "harness fills outputs with canaries and does not support in-place outputs";
+                r.duration_ms = ms_since(t0);
+                return r;
+            }
+        }
         r.metrics["repeats"] = reps.size();
         r.metrics["tolerance"] = spec.tolerance.name();
 

@@ -264,9 +264,9 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
         nlohmann::json doc{{"format", 1}, {"xfail", js.xfail}};
         for (auto &e : doc["xfail"])
             e["pipeline"] = spec.name;
-        for (const auto &e : XfailList::parse(doc.dump(), src.json_path + " (xfail)").entries()) {
+        const XfailList stated = XfailList::parse(doc.dump(), src.json_path + " (xfail)");  // outlives the loop
+        for (const auto &e : stated.entries())
             XfailList::stated_by_specs().push_back(e);
-        }
     }
     if (!in.cpu || !in.cpu->compile_error.empty()) {
         CaseSpec c;

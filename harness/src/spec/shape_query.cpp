@@ -144,7 +144,10 @@ std::string query_variant(const Variant &v, const std::map<std::string, double> 
 }
 
 SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
-                            const ShapeMap &outputs, const ShapeMap &proposals) {
+                            const ShapeMap &outputs, const ShapeMap &initial_proposals) {
+    // The inputs' proposals grow with what the queries ask for, so that an output a generator ties to
+    // an input's extent (result.dim(1).set_bounds(0, B.width())) can grow with a schedule.
+    ShapeMap proposals = initial_proposals;
     SettledShapes s;
     s.outputs = outputs;
     std::vector<const Variant *> usable = variants;
@@ -193,6 +196,16 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
                 usable.erase(usable.begin() + static_cast<long>(k));
                 settled = false;
                 continue;
+            }
+            for (auto &[name, r] : in_req) {
+                auto p = proposals.find(name);
+                if (p == proposals.end()) continue;
+                for (size_t d = 0; d < r.dims.size() && d < p->second.dims.size(); d++) {
+                    if (r.dims[d].extent > 0 && p->second.dims[d] != hull(p->second.dims[d], r.dims[d])) {
+                        p->second.dims[d] = hull(p->second.dims[d], r.dims[d]);
+                        settled = false;
+                    }
+                }
             }
             for (auto &[name, shape] : s.outputs) {
                 const BufferShape &r = out_req[name];
