@@ -142,6 +142,17 @@ void GuardedArray::fill(uint8_t canary) {
     view_.set_host_dirty(false);
 }
 
+void GuardedArray::fill(const Array &values) {
+    fill(uint8_t(0));
+    HBuffer from = const_cast<Array &>(values).view();
+    std::vector<int> mins;
+    for (int d = 0; d < view_.dimensions(); d++)
+        mins.push_back(view_.dim(d).min());
+    from.set_min(mins);
+    view_.copy_from(from);
+    view_.set_host_dirty(true);
+}
+
 Array GuardedArray::interior() const {
     Array out(padded_.type, shape_);
     if (permuted_) {

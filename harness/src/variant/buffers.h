@@ -50,6 +50,9 @@ public:
     GuardedArray &operator=(GuardedArray &&) = default;
     // Fills the interior with `canary` bytes and the guard bands with kGuardByte.
     void fill(uint8_t canary);
+    // Fills the guard bands with kGuardByte and the interior with `values` (dense, Halide order, this
+    // shape), for an output the pipeline updates in place; the host copy is then the truth.
+    void fill(const Array &values);
     Halide::Runtime::Buffer<void> &view() { return view_; }
     // The interior as a dense array (Halide order, from 0).
     Array interior() const;

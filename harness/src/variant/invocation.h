@@ -46,6 +46,13 @@ public:
     std::vector<Array> outputs() const;
     // "" or what was written into the guard bands of which output.
     std::string check_guards() const;
+    // Whether the outputs are updated in place (the pipeline reads them before writing, as a BLAS
+    // ger does: result(i, j) = undef(); result(i, j) += ...): then every call starts them from the
+    // same seeded values instead of a canary. detect_in_place() finds out with three calls (two
+    // canaries differ, the first again reproduces) and sets it; false also when a call fails.
+    bool detect_in_place();
+    void set_in_place(bool on) { in_place_ = on; }
+    bool in_place() const { return in_place_; }
     // Outputs the generator would not take with padded rows (a stride constraint), so they run
     // dense, without guard bands.
     const std::vector<std::string> &dense_outputs() const { return dense_outputs_; }
@@ -68,6 +75,8 @@ private:
     std::vector<const BufferSpec *> output_specs_;
     std::vector<std::string> dense_outputs_;
     int guard_ = 0;
+    bool in_place_ = false;
+    std::vector<Array> in_place_values_;  // per output, made on first use
     // Inputs in a generator's storage order: their storage, and (view index, dense array) pairs.
     std::vector<Array> staged_;
     std::vector<std::pair<size_t, Array *>> staged_from_;
