@@ -28,6 +28,7 @@ if (TARGET harness_bench)
   # `aot-harness bench`: the bench library, and Google Benchmark's Release build when that is the one
   # used (HarnessFindBenchmark.cmake), so that an outside project finds everything under the prefix.
   list(APPEND _harness_export_targets harness_bench)
+  install(FILES "${PROJECT_SOURCE_DIR}/harness/bench/include/harness/bench.h" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/harness")
   get_property(HARNESS_GBENCH_CARRIED GLOBAL PROPERTY HARNESS_GBENCH_CARRIED)
   if (HARNESS_GBENCH_CARRIED)
     set(_harness_gbench_dir "${CMAKE_INSTALL_LIBDIR}/aot-harness/benchmark")
