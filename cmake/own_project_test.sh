@@ -27,11 +27,11 @@ step() {
   shift
   printf '\n$ %s\n' "$*" | sed -e "s|$work|\$WORK|g" -e "s|$src|\$REPO|g" -e "s|^\$ $cmake |\$ cmake |" \
     -e "s|^\$ $ctest |\$ ctest |" >> "$T"
-  rc=0
-  "$@" > "$work/logs/$name.log" 2>&1 || rc=$?
+  step_rc=0
+  "$@" > "$work/logs/$name.log" 2>&1 || step_rc=$?
   tail -n "${TAIL:-25}" "$work/logs/$name.log" | sed "s|$work|\$WORK|g" >> "$T"
-  [ "$rc" = 0 ] || echo "[exit $rc]" >> "$T"
-  return "$rc"
+  [ "$step_rc" = 0 ] || echo "[exit $step_rc]" >> "$T"
+  return "$step_rc"
 }
 exe="$work/build/bin/aot-harness"
 
