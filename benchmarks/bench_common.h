@@ -1,5 +1,6 @@
-// What the parts of pipeline-benchmarks share: the command-line options, the work of a case, the
-// counters every benchmark sets, and the per-benchmark results kept for --check-thresholds.
+// What the parts of pipeline-benchmarks share: the command-line options, the counters every benchmark
+// sets, and the per-benchmark results kept for --check-thresholds. How a pipeline is timed is shared
+// with `aot-harness bench` (harness/include/harness/bench/timing.h).
 #pragma once
 #include <benchmark/benchmark.h>
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "base/profile.h"
+#include "bench/timing.h"
 #include "harness/spec.h"
 #include "thresholds.h"
 
@@ -23,23 +25,20 @@ extern Options g_opt;
 // benchmark name -> results, for --check-thresholds.
 extern std::map<std::string, Measured> g_measured;
 
-// Hardware threads (at least 1).
-int all_threads();
-// Threads a profile's code uses on the CPU: the portable schedule is single-threaded, the others use
-// Halide's thread pool (one thread per core); GPU profiles are compared with all-threads OpenCV.
-int profile_threads(const harness::Profile &p);
-
-// Pixels (width x height of the first 2-D output, or of the first input when no output is an
-// image, as for reduce_stats) and bytes moved (inputs read once + outputs written once) of one call.
-struct Work {
-    double pixels = 0, bytes = 0;
-};
-Work work_of(const harness::CaseSpec &c);
+// The work of a case, thread counts: the shared timing code's (harness/bench/timing.h).
+using harness::perf::all_threads;
+using harness::perf::profile_threads;
+using harness::perf::Work;
+using harness::perf::work_of;
 
 // pixels_per_second, bytes_per_second and pct_of_copy_bw (`copy_seconds`: the time a copy of the
 // same bytes took, measured alongside), and the Mpix/s kept for the thresholds.
 void set_counters(benchmark::State &state, const std::string &name, double seconds_per_iter, Work w,
                   double copy_seconds, const std::string &device, const std::string &driver);
+
+// Keeps the Mpix/s of one repetition (or the error, when `error` is not empty) for the thresholds.
+void record_measured(const std::string &name, double seconds_per_iter, Work w, const std::string &device,
+                     const std::string &driver, const std::string &error = "");
 
 // Marks the benchmark failed (SkipWithError) and keeps the message for the thresholds.
 void fail(benchmark::State &state, const std::string &name, const std::string &msg);

@@ -3,13 +3,17 @@
 
 #include <stdexcept>
 
-#include "baselines/copy_bandwidth.h"
+#include "bench/copy.h"
 #include "baselines/opencv_baselines.h"
 #include "bench_common.h"
 
 namespace bench {
 
 namespace {
+
+using harness::perf::DeviceCopy;
+using harness::perf::HostCopy;
+using harness::perf::median_bandwidth;
 
 // Copy bandwidths (bytes/s, read + write) measured at start-up.
 struct Roofline {
@@ -21,7 +25,7 @@ struct Roofline {
 void run_host_copy(benchmark::State &state, std::string name, size_t bytes, int threads, HostCopy::Kind kind,
                    double roof, std::string device) {
     opencv_set_threads(threads);
-    HostCopy copy(bytes, threads, kind);
+    HostCopy copy(bytes, threads, kind, opencv_parallel_for);
     copy.run();
     double total = 0;
     for (auto _ : state) {
@@ -61,7 +65,8 @@ void register_memcpy_benchmarks(const std::string &cpu_model, const std::map<std
     const size_t copy_bytes = g_opt.quick ? (8u << 20) : (256u << 20);
     const std::string mib = std::to_string(copy_bytes >> 20) + "MiB";
     {
-        HostCopy one(copy_bytes, 1), all(copy_bytes, nthreads);
+        HostCopy one(copy_bytes, 1, HostCopy::Kind::Memcpy, opencv_parallel_for),
+            all(copy_bytes, nthreads, HostCopy::Kind::Memcpy, opencv_parallel_for);
         const int reps = g_opt.quick ? 1 : 5;
         opencv_set_threads(nthreads);  // the all-threads copy runs on OpenCV's pool
         roof.host_1 = median_bandwidth(one, reps);

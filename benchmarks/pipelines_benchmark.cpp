@@ -15,10 +15,10 @@
 //
 // Counters: pixels_per_second (width x height of the first image output, else of the input; bytes
 // for memcpy), bytes_per_second (inputs read once + outputs written once; read + write for memcpy),
-// and, measured interleaved with the benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after
-// each timed iteration, so that both sides see the same machine), pct_of_copy_bw (host memcpy with the profile's
-// threads, device-to-device copy for GPU profiles) and speedup_vs_opencv (OpenCV with the profile's thread count) where
-// the pipeline has a baseline.
+// and, measured interleaved with the benchmark (harness/bench/timing.h, the timing code `aot-harness bench` uses: a
+// copy of the same bytes and the OpenCV call after each timed iteration, so that both sides see the same machine),
+// pct_of_copy_bw (host memcpy with the profile's threads, device-to-device copy for GPU profiles) and
+// speedup_vs_opencv (OpenCV with the profile's thread count) where the pipeline has a baseline.
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
 // --harness_big (the GPU size past L2), --no_opencv_pairing (no OpenCV call after each iteration),
@@ -38,7 +38,6 @@
 #include "bench_common.h"
 #include "harness_overhead.h"
 #include "memcpy_benchmarks.h"
-#include "paired_reference.h"
 #include "report/environment.h"
 #include "base/error.h"
 #include "devices/opencl_probe.h"
@@ -73,18 +72,7 @@ std::vector<BenchSize> bench_sizes() {
     return s;
 }
 
-// The inputs of the last case asked for (consecutive benchmarks share a case; one slot keeps the
-// 16384^2 inputs from piling up).
-const std::vector<Array> &inputs_of(const CaseSpec &c) {
-    static const CaseSpec *cached = nullptr;
-    static std::vector<Array> inputs;
-    if (cached != &c) {
-        inputs.clear();
-        inputs = case_inputs(c);
-        cached = &c;
-    }
-    return inputs;
-}
+using harness::perf::cached_case_inputs;  // one slot: the 16384^2 inputs do not pile up
 
 // ---- BM_opencv and BM_<pipeline> ----------------------------------------------------------------
 
@@ -100,78 +88,42 @@ struct Bench {
     std::string device, driver;
 };
 
-// Times `body` per iteration (manual time) with a paired reference round after each iteration, then
-// sets the counters. `body` returns "" or an error.
-template<typename Body>
-void timed_loop(benchmark::State &state, const Bench &b, bench::PairedReference &ref, Body body) {
-    if (std::string e = ref.run_once(); !e.empty()) return bench::fail(state, b.name, "reference copy failed: " + e);
-    double total = 0;
-    for (auto _ : state) {
-        const auto t0 = Clock::now();
-        const std::string err = body();
-        const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (!err.empty()) return bench::fail(state, b.name, err);
-        state.SetIterationTime(s);
-        total += s;
-        if (std::string e = ref.run_once(); !e.empty())
-            return bench::fail(state, b.name, "reference copy failed: " + e);
-    }
-    const double per_iter = total / state.iterations();
-    bench::set_counters(state, b.name, per_iter, bench::work_of(*b.c), ref.copy_seconds(), b.device, b.driver);
-    if (b.variant && ref.has_opencv()) state.counters["speedup_vs_opencv"] = ref.opencv_seconds() / per_iter;
+// The host copies run on OpenCV's pool, as the OpenCV calls they are paired with (its size is the
+// profile's thread count, set before each benchmark).
+void opencv_pool(size_t n, const std::function<void(size_t)> &body) {
+    bench::opencv_parallel_for(n, body);
 }
 
+// Timed the way `aot-harness bench` times (harness/bench/timing.h): the OpenCV call as the body.
 void run_baseline(benchmark::State &state, const Bench *b) {
-    const std::vector<Array> &inputs = inputs_of(*b->c);
-    bench::PairedReference ref(bench::work_of(*b->c).bytes, b->threads, "", nullptr, *b->c, inputs);
+    const std::vector<Array> &inputs = cached_case_inputs(*b->c);
+    bench::opencv_set_threads(b->threads);
+    harness::perf::PairedReference ref(bench::work_of(*b->c).bytes, b->threads, "", {}, opencv_pool);
     std::function<void()> call;
     try {
-        call = b->baseline->bind(*b->c, inputs).run;  // after ref: OpenCV's pool has the profile's threads
+        call = b->baseline->bind(*b->c, inputs).run;  // after opencv_set_threads: bands sized for the pool
     } catch (const std::exception &e) {
         return bench::fail(state, b->name, e.what());
     }
     call();  // warm-up: OpenCV's thread pool, output pages
-    timed_loop(state, *b, ref, [&] {
+    const auto r = harness::perf::timed_loop(state, ref, bench::work_of(*b->c), [&] {
         call();
         return std::string();
     });
+    bench::record_measured(b->name, r.seconds_per_iter, bench::work_of(*b->c), b->device, b->driver, r.error);
 }
 
+// The shared pipeline loop, with the OpenCV equivalent paired (speedup_vs_opencv).
 void run_pipeline(benchmark::State &state, const Bench *b) {
-    std::vector<Array> inputs = inputs_of(*b->c);  // Invocation keeps views of these
-    std::unique_ptr<Invocation> inv;
-    std::unique_ptr<bench::PairedReference> ref;
-    try {
-        inv = std::make_unique<Invocation>(*b->variant, *b->c, inputs);
-        ref = std::make_unique<bench::PairedReference>(bench::work_of(*b->c).bytes, b->threads, b->gpu_runtime,
-                                                       g_opt.no_opencv_pairing ? nullptr : b->baseline, *b->c, inputs);
-    } catch (const std::exception &e) {
-        return bench::fail(state, b->name, e.what());
-    }
-    std::string err;
-    if (inv->call(&err) != 0) return bench::fail(state, b->name, "pipeline failed: " + err);  // compiles kernels
-    // call() released the device copies; without host_dirty the resident warm-up would allocate
-    // the inputs' device memory and never copy into it, and every timed call would read garbage
-    // (Halide's debug runtime: "halide_copy_to_device ... skipped (host is not dirty)").
-    inv->touch_inputs();
-    if (!b->roundtrip && (inv->call_resident() != 0 || inv->device_sync() != 0)) {
-        return bench::fail(state, b->name, "pipeline failed on the resident warm-up: " + take_halide_error());
-    }
-    timed_loop(state, *b, *ref, [&]() -> std::string {
-        int rc;
-        if (b->roundtrip) {
-            inv->touch_inputs();
-            rc = inv->call_resident();
-            if (rc == 0) rc = inv->copy_back_and_release(&err);
-        } else {
-            rc = inv->call_resident();
-            if (rc == 0) rc = inv->device_sync();
-        }
-        if (rc == 0) return "";
-        const std::string msg = take_halide_error();
-        return "pipeline failed: " + (msg.empty() ? err : msg);
-    });
-    state.SetLabel(b->variant->metadata->target);
+    const std::vector<Array> &inputs = cached_case_inputs(*b->c);
+    bench::opencv_set_threads(b->threads);
+    harness::perf::PipelineBench pb{b->name, b->variant, b->c, b->roundtrip, b->threads, b->gpu_runtime};
+    const auto paired = [&]() -> std::vector<harness::perf::PairedCall> {
+        if (!b->baseline || g_opt.no_opencv_pairing) return {};
+        return {{"opencv", b->baseline->bind(*b->c, inputs).run}};
+    };
+    const auto r = harness::perf::run_pipeline_benchmark(state, pb, inputs, paired, opencv_pool);
+    bench::record_measured(b->name, r.seconds_per_iter, bench::work_of(*b->c), b->device, b->driver, r.error);
 }
 
 void register_all() {

@@ -30,7 +30,8 @@
 #
 #   aot_harness_finalize([GOLDEN_DIR <dir>] [TIMEOUT <seconds>])
 #       Outside projects (the installed package): the `aot-harness` executable in the build tree's
-#       bin/, built from the pipelines added so far, and one CTest test per pipeline x profile x case.
+#       bin/, built from the pipelines added so far (with `bench` and the tools: nightly, compare, ...),
+#       and one CTest test per pipeline x profile x case.
 #       GOLDEN_DIR defaults to golden/ beside the CMakeLists.txt of the first aot_harness_add_pipeline().
 #       The build checks every spec (a bad JSON spec fails it with one line naming file, key and fix).
 include_guard(GLOBAL)
@@ -67,7 +68,10 @@ function(_aot_harness_generator_sha out gen)
   get_property(sources GLOBAL PROPERTY HARNESS_GENERATOR_SOURCES_${gen})
   if (NOT sources AND TARGET "${gen}")
     get_target_property(imported "${gen}" IMPORTED)
-    if (NOT imported)
+    get_property(py_src TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE)  # a Python generator
+    if (py_src)
+      set(sources "${py_src}")
+    elseif (NOT imported)
       get_target_property(sources "${gen}" SOURCES)
       get_target_property(dir "${gen}" SOURCE_DIR)
       set(abs "")
@@ -361,8 +365,16 @@ function(_aot_harness_finalize)
   set(config "${CMAKE_CURRENT_BINARY_DIR}/aot_harness_config.cpp")
   configure_file("${_HARNESS_CMAKE_DIR}/profiles_embedded.cpp.in" "${config}" @ONLY)
   add_executable(aot-harness "${_HARNESS_CMAKE_DIR}/aot_harness_main.cpp" "${config}")
-  # The runtime after the harness library, whose calls into it (OpenCL/CUDA wrapping) it resolves.
-  target_link_libraries(aot-harness PRIVATE harness_suite harness::harness harness_halide_runtime)
+  # `aot-harness bench` where the package has the bench library; the installed tools' location.
+  set(bench "")
+  if (TARGET harness::bench)
+    set(bench harness::bench)
+    target_compile_definitions(aot-harness PRIVATE HARNESS_WITH_BENCH)
+  endif ()
+  include("${_HARNESS_CMAKE_DIR}/AotHarnessTools.cmake")
+  aot_harness_tool_locations(aot-harness "${_AOT_HARNESS_TOOLS_DIR}" "${CMAKE_SOURCE_DIR}" "${_HARNESS_CMAKE_DIR}")
+  # The runtime after the harness libraries, whose calls into it (OpenCL/CUDA wrapping, copies) it resolves.
+  target_link_libraries(aot-harness PRIVATE harness_suite ${bench} harness::harness harness_halide_runtime)
   # A pipeline whose variants need code nobody gave the link is linked as a stub (its runs report
   # ERROR), not a reason for every other pipeline to go without an aot-harness.
   find_program(AOT_HARNESS_NM NAMES "${CMAKE_NM}" nm)

@@ -4,6 +4,8 @@
 #   P/lib/cmake/AotHarness/: the config, version and targets files, HarnessPipeline.cmake,
 #     AotHarnessAddPipeline.cmake, HarnessWriteCaseTests.cmake, harness_run_generator.sh, the default
 #     profiles.json, profiles_embedded.cpp.in and aot_harness_main.cpp (what aot_harness_finalize() builds)
+#   P/lib/libharness_bench.a and P/lib/aot-harness/benchmark/ (Google Benchmark): `aot-harness bench`
+#   P/libexec/aot-harness/ and P/lib/aot-harness/python/harnesslib/: the tools (AotHarnessTools.cmake)
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
@@ -20,10 +22,28 @@ endif ()
 
 set(_pkg_dir "${CMAKE_INSTALL_LIBDIR}/cmake/AotHarness")
 get_property(_harness_lib_features GLOBAL PROPERTY HARNESS_RUNTIME_FEATURES)
-install(TARGETS harness EXPORT AotHarnessTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+set(_harness_export_targets harness)
+set(_harness_gbench_dir "")  # where the package carries Google Benchmark, relative to the prefix ("" = none)
+if (TARGET harness_bench)
+  # `aot-harness bench`: the bench library, and Google Benchmark's Release build when that is the one
+  # used (HarnessFindBenchmark.cmake), so that an outside project finds everything under the prefix.
+  list(APPEND _harness_export_targets harness_bench)
+  install(FILES "${PROJECT_SOURCE_DIR}/harness/bench/include/harness/bench.h" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/harness")
+  get_property(HARNESS_GBENCH_CARRIED GLOBAL PROPERTY HARNESS_GBENCH_CARRIED)
+  if (HARNESS_GBENCH_CARRIED)
+    set(_harness_gbench_dir "${CMAKE_INSTALL_LIBDIR}/aot-harness/benchmark")
+    install(DIRECTORY "${HARNESS_GBENCH_CARRIED}/include" "${HARNESS_GBENCH_CARRIED}/lib"
+            DESTINATION "${_harness_gbench_dir}" PATTERN "pkgconfig" EXCLUDE)
+  endif ()
+endif ()
+install(TARGETS ${_harness_export_targets} EXPORT AotHarnessTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/harness/include/harness" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         FILES_MATCHING PATTERN "*.h")
 install(EXPORT AotHarnessTargets NAMESPACE harness:: DESTINATION "${_pkg_dir}")
+set(_harness_has_bench "")
+if (TARGET harness_bench)
+  set(_harness_has_bench 1)
+endif ()
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/AotHarnessConfig.cmake.in"
                               "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" INSTALL_DESTINATION "${_pkg_dir}")
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.cmake"
@@ -35,6 +55,10 @@ install(FILES "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" "${PROJECT_BINARY_D
         DESTINATION "${_pkg_dir}")
 install(PROGRAMS "${PROJECT_SOURCE_DIR}/cmake/harness_run_generator.sh" "${PROJECT_SOURCE_DIR}/cmake/harness_generator_guard.sh"
                  "${PROJECT_SOURCE_DIR}/cmake/harness_link_guard.sh" DESTINATION "${_pkg_dir}")
+# The tools (`aot-harness nightly`, ...): harnesslib and one entry point per tool (AotHarnessTools.cmake).
+install(FILES "${PROJECT_SOURCE_DIR}/cmake/AotHarnessTools.cmake" DESTINATION "${_pkg_dir}")
+include(AotHarnessTools)
+aot_harness_install_tools("${PROJECT_SOURCE_DIR}/scripts" "${PROJECT_SOURCE_DIR}/scripts/device-ctest")
 install(FILES "${PROJECT_SOURCE_DIR}/harness/tools/aot_harness.cpp" DESTINATION "${_pkg_dir}" RENAME aot_harness_main.cpp)
 
 if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
@@ -42,11 +66,22 @@ if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
   cmake_path(GET Halide_DIR PARENT_PATH _halide_prefix)  # <prefix>/lib64/cmake/Halide -> <prefix>
   cmake_path(GET _halide_prefix PARENT_PATH _halide_prefix)
   cmake_path(GET _halide_prefix PARENT_PATH _halide_prefix)
-  add_test(NAME package/own_project
-           COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/own_project_test.sh" "${CMAKE_COMMAND}" "${CMAKE_CTEST_COMMAND}"
-                   "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
-                   "${PROJECT_BINARY_DIR}/own-project")
-  set_tests_properties(package/own_project PROPERTIES LABELS "unit;package" TIMEOUT 1200 RUN_SERIAL ON)
+  # core: install, build, bless, ctest, bench, every tool's --help; tools (nightly, after core): nightly
+  # twice on PoCL and Oclgrind, history, compare, dashboard in Chromium, driver-diff, device-ctest, lava-job.
+  foreach (part IN ITEMS core tools)
+    set(_name package/own_project)
+    if (part STREQUAL "tools")
+      set(_name package/own_project_tools)
+    endif ()
+    add_test(NAME ${_name}
+             COMMAND sh "${PROJECT_SOURCE_DIR}/cmake/own_project_test.sh" "${CMAKE_COMMAND}" "${CMAKE_CTEST_COMMAND}"
+                     "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
+                     "${PROJECT_BINARY_DIR}/own-project" ${part})
+  endforeach ()
+  set_tests_properties(package/own_project PROPERTIES LABELS "unit;package" TIMEOUT 1200 RUN_SERIAL ON
+                       FIXTURES_SETUP own_project_built)
+  set_tests_properties(package/own_project_tools PROPERTIES LABELS "nightly;package" TIMEOUT 1800 RUN_SERIAL ON
+                       FIXTURES_REQUIRED own_project_built)
   # One bad generator never blocks the rest: five generators, three broken in different ways.
   add_test(NAME package/isolation
            COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/isolation/isolation_test.sh" "${CMAKE_COMMAND}"

@@ -3,15 +3,7 @@
 #   harness_load_profiles(<profiles.json>)
 #       Validates the profile list (a bad entry is a FATAL_ERROR naming the entry and the field),
 #       picks the targets of HARNESS_PLATFORM and creates the shared runtime `harness_halide_runtime`
-#       carrying every GPU API the selected profiles use. Call once, before harness_add_pipeline().
-#
-#   harness_add_pipeline(<name> GENERATOR <generator.cpp> SPEC <spec.cpp>
-#                        [PROFILES <profile>...] [PARAMS <generator-param=value>...]
-#                        [FEATURES <halide-feature>...] [ALL_FEATURES <halide-feature>...]
-#                        [GENERATOR_TARGET <target>] [GENERATOR_NAME <registered name>] [SUITE <object library>])
-#       The shorthand of this repository's test pipelines (harness/test/): harness_add_generator()
-#       of GENERATOR (target GENERATOR_TARGET, default <name>.generator) and aot_harness_add_pipeline()
-#       with each profile's `schedule` field mapped to the generator's `schedule` GeneratorParam.
+#       carrying every GPU API the selected profiles use. Call once, before aot_harness_add_pipeline().
 #
 #   aot_harness_add_pipeline(), aot_harness_finalize(), harness_add_generator(): AotHarnessAddPipeline.cmake.
 #       The generator runs through harness_run_generator.sh: if it fails for one profile, the build
@@ -128,7 +120,7 @@ function(harness_profile_ident out profile)
   set(${out} "${ident}" PARENT_SCOPE)
 endfunction()
 
-# The generator command of harness_add_pipeline(): an imported executable <generator target>.safe, a
+# The generator command of aot_harness_add_pipeline(): an imported executable <generator target>.safe, a
 # script that runs the real generator through harness_run_generator.sh (stubs on failure).
 function(_harness_safe_generator out gen_target)
   set(gen "${gen_target}")
@@ -146,6 +138,23 @@ function(_harness_safe_generator out gen_target)
   if (stub_flags)
     set(stub_flags " \"${stub_flags}\"")
   endif ()
+  set(gen_file "$<TARGET_FILE:${gen}>")
+  set(depends "${gen}" "${_HARNESS_CMAKE_DIR}/harness_run_generator.sh")
+  get_property(py_src TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE)
+  if (py_src)
+    # A Python generator (add_halide_generator(<t> SOURCES <file>.py)): run the way Halide's own
+    # add_halide_library() runs it, with the interpreter and Halide's Python module.
+    if (NOT TARGET Halide::Python OR NOT TARGET Python::Interpreter)
+      message(FATAL_ERROR "aot_harness_add_pipeline(FROM ${gen_target}): a Python generator needs "
+                          "find_package(Python 3 REQUIRED COMPONENTS Interpreter Development.Module) and "
+                          "find_package(Halide 21 REQUIRED COMPONENTS Python) before it")
+    endif ()
+    set(gen_file "${CMAKE_CURRENT_BINARY_DIR}/${gen_target}.py.sh")
+    file(GENERATE OUTPUT "${gen_file}"
+         CONTENT "#!/bin/sh\nPYTHONPATH=\"$<TARGET_FILE_DIR:Halide::Python>/..\${PYTHONPATH:+:\$PYTHONPATH}\" exec \"$<TARGET_FILE:Python::Interpreter>\" \"${py_src}\" \"$@\"\n"
+         FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+    list(APPEND depends "${py_src}")
+  endif ()
   # Limits of every generator invocation (harness_run_generator.sh; 0 = none).
   if (NOT DEFINED AOT_HARNESS_GENERATOR_MEMORY_MB)
     set(AOT_HARNESS_GENERATOR_MEMORY_MB 6144)
@@ -161,38 +170,12 @@ function(_harness_safe_generator out gen_target)
   set(limits "AOT_HARNESS_GENERATOR_MEMORY_MB=${AOT_HARNESS_GENERATOR_MEMORY_MB} AOT_HARNESS_GENERATOR_TIMEOUT=${AOT_HARNESS_GENERATOR_TIMEOUT}")
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${gen_target}.safe.sh")
   file(GENERATE OUTPUT "${script}"
-       CONTENT "#!/bin/sh\nexport ${limits}\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"$<TARGET_FILE:${gen}>\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\"${stub_flags} -- \"$@\"\n"
+       CONTENT "#!/bin/sh\nexport ${limits}\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"${gen_file}\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\"${stub_flags} -- \"$@\"\n"
        FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   add_executable(${gen_target}.safe IMPORTED)
-  set_target_properties(${gen_target}.safe PROPERTIES IMPORTED_LOCATION "${script}"
-                        HARNESS_DEPENDS "${gen};${_HARNESS_CMAKE_DIR}/harness_run_generator.sh")
+  set_target_properties(${gen_target}.safe PROPERTIES IMPORTED_LOCATION "${script}" HARNESS_DEPENDS "${depends}")
   set(${out} "${gen_target}.safe" PARENT_SCOPE)
-  set(${out}_DEPENDS "${gen}" "${_HARNESS_CMAKE_DIR}/harness_run_generator.sh" PARENT_SCOPE)
-endfunction()
-
-function(harness_add_pipeline name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATOR;SPEC;GENERATOR_TARGET;GENERATOR_NAME;SUITE" "PROFILES;PARAMS;FEATURES;ALL_FEATURES")
-  if (NOT ARG_GENERATOR OR NOT ARG_SPEC)
-    message(FATAL_ERROR "harness_add_pipeline(${name}): GENERATOR and SPEC are required")
-  endif ()
-  set(gen_target "${ARG_GENERATOR_TARGET}")
-  if (NOT gen_target)
-    set(gen_target "${name}.generator")
-  endif ()
-  set(gen_name "${ARG_GENERATOR_NAME}")
-  if (NOT gen_name)
-    set(gen_name "${name}")
-  endif ()
-  harness_add_generator(${gen_target} SOURCES "${ARG_GENERATOR}")
-  aot_harness_profile_param_map(schedules schedule)
-  set(forward "")
-  foreach (kw IN ITEMS SUITE PROFILES FEATURES ALL_FEATURES PARAMS)
-    if (ARG_${kw})
-      list(APPEND forward ${kw} ${ARG_${kw}})
-    endif ()
-  endforeach ()
-  aot_harness_add_pipeline(${name} FROM ${gen_target} GENERATOR ${gen_name} SPEC "${ARG_SPEC}"
-                           PROFILE_PARAMS ${schedules} ${forward})
+  set(${out}_DEPENDS "${depends}" PARENT_SCOPE)
 endfunction()
 
 # harness_discover_cases(<aot-harness target> [TIMEOUT seconds])

@@ -1,6 +1,16 @@
-// aot-harness: the command line. Everything lives in the harness library (cli.cpp).
+// aot-harness: the command line. Everything lives in the harness library (cli.cpp); this main adds what
+// its build has: `bench` (HARNESS_WITH_BENCH: the bench library) and the tools' location (HARNESS_TOOLS_DIR).
 #include "harness/cli.h"
+#ifdef HARNESS_WITH_BENCH
+#include "harness/bench.h"
+#endif
 
 int main(int argc, char **argv) {
+#ifdef HARNESS_WITH_BENCH
+    harness::enable_bench();
+#endif
+#ifdef HARNESS_TOOLS_DIR
+    harness::set_tool_locations({HARNESS_TOOLS_DIR, HARNESS_PROJECT_DIR, HARNESS_CMAKE_DIR});
+#endif
     return harness::cli_main(argc, argv);
 }

@@ -3,8 +3,10 @@ file:// in headless Chromium (driven over the DevTools protocol on --remote-debu
 only), fails on any console error, uncaught exception or failed load, checks every chart drew (non-empty
 canvas, reported by the page in data-charts-drawn), and saves a screenshot.
 
-Usage: python3 -m harnesslib.browser_test [--help] [--keep DIR]   (screenshot: DIR/dashboard.png; default a
-temporary directory, whose path is printed). Exit 0 pass, 1 fail, 77 no Chromium.
+Usage: python3 -m harnesslib.browser_test [--help] [--keep DIR] [--page INDEX.html]   (screenshot:
+DIR/dashboard.png; default a temporary directory, whose path is printed). --page checks that dashboard (an
+outside project's, cmake/own_project_test.sh) instead of one rendered from the fixtures. Exit 0 pass, 1 fail,
+77 no Chromium.
 """
 import base64
 import json
@@ -149,6 +151,7 @@ def check_page(url, screenshot, exe):
 def main(argv=None):
     ap = data.arg_parser("browser_test", __doc__)
     ap.add_argument("--keep", help="directory for the history, dashboard and screenshot (kept)")
+    ap.add_argument("--page", help="check this dashboard's index.html instead of the fixtures'")
     args = ap.parse_args(argv)
     exe = fixtures.chromium()
     if not exe:
@@ -156,9 +159,12 @@ def main(argv=None):
         return 77
     work = args.keep or tempfile.mkdtemp(prefix="dashboard-browser-")
     os.makedirs(work, exist_ok=True)
-    db = os.path.join(work, "history.sqlite")
-    fixtures.build_history(db, work)
-    index = dashboard.render(db, os.path.join(work, "dashboard"), fixtures.GOLDEN)
+    if args.page:
+        index = args.page
+    else:
+        db = os.path.join(work, "history.sqlite")
+        fixtures.build_history(db, work)
+        index = dashboard.render(db, os.path.join(work, "dashboard"), fixtures.GOLDEN)
     shot = os.path.join(work, "dashboard.png")
     t0 = time.time()
     problems, info = check_page("file://" + os.path.abspath(index), shot, exe)

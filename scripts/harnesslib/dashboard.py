@@ -13,7 +13,7 @@ import os
 import shutil
 import sys
 
-from . import compare, data, history, stats
+from . import compare, data, history, paths, stats
 from .dashboard_records import COLOURS, record_page, slug
 
 CHARTJS = ["/usr/share/javascript/chart.js/chart.umd.js", "/usr/share/javascript/chart.js/chart.min.js",
@@ -290,12 +290,11 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
 
 
 def main(argv=None):
-    root = data.REPO_ROOT
     ap = data.arg_parser("dashboard", __doc__)
     ap.add_argument("--db", default=data.DEFAULT_HISTORY,
                     help="history: SQLite path or postgresql:// URL (default %(default)s)")
-    ap.add_argument("--out", default=os.path.join(root, "out", "dashboard"), help="output dir (default %(default)s)")
-    ap.add_argument("--golden-dir", default=os.path.join(root, "golden"), help="goldens, for the diff images")
+    ap.add_argument("--out", default=os.path.join(data.REPO_ROOT, "out", "dashboard"), help="output dir (default %(default)s)")
+    ap.add_argument("--golden-dir", default=paths.golden_dir(), help="goldens, for the diff images")
     ap.add_argument("--runs", type=int, default=60, help="how many recent runs to chart (default 60)")
     args = ap.parse_args(argv)
     try:

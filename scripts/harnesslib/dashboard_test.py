@@ -115,20 +115,19 @@ elif a[0] == "run":
     prof = a[a.index("--profile") + 1]
     doc["runs"] = [r for r in doc["runs"] if r["profile"] == prof]
     json.dump(doc, open(a[a.index("--json") + 1], "w"))
+elif a[0] == "bench":  # the cpu profile's benchmarks work, then it crashes without output
+    import os, shutil, signal
+    if a[a.index("--profile") + 1] != "cpu":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    shutil.copy(%(bench)r, a[a.index("--json") + 1])
 PY
-"""
-FAKE_BENCH = """#!/bin/sh
-# stand-in for pipeline-benchmarks: the first profile works, then it crashes without output
-for a in "$@"; do case "$a" in --benchmark_out=*) out="${a#--benchmark_out=}" ;; esac; done
-case "$*" in *'/cpu/'*) cp %(bench)r "$out"; exit 0 ;; esac
-kill -SEGV $$
 """
 
 
 class Nightly(unittest.TestCase):
     def test_failure_midway_keeps_what_finished(self):
         with tempfile.TemporaryDirectory() as t:
-            for name, text in (("aot-harness", FAKE_HARNESS), ("pipeline-benchmarks", FAKE_BENCH)):
+            for name, text in (("aot-harness", FAKE_HARNESS),):
                 p = os.path.join(t, name)
                 with open(p, "w") as f:
                     f.write(text % {"py": sys.executable, "res": fx.fixture("pocl", "results.json"),

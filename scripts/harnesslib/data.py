@@ -12,6 +12,8 @@ import argparse
 import json
 import os
 
+from .paths import default_db, project_dir
+
 # The outcome table of harness/src/base/outcome.h, least severe first: outcomes.json is the
 # output of `aot-harness outcomes --json` (regenerate it when the table changes; the
 # scripts/outcomes test fails until then).
@@ -21,11 +23,11 @@ OUTCOMES = [o["name"] for o in OUTCOME_TABLE]
 SEVERITY = {o["name"]: o["severity"] for o in OUTCOME_TABLE}
 EXIT_CODE = {o["name"]: o["exit_code"] for o in OUTCOME_TABLE}
 COLOURS = {o["name"]: (o["colour"], o["text_colour"]) for o in OUTCOME_TABLE}  # badge background, text
-# The checkout these scripts are in (scripts/harnesslib/ is two levels below it), where out/, build/ and
-# golden/ are by default; DEFAULT_HISTORY is the history's one default (scripts/history, nightly,
-# compare, dashboard).
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_HISTORY = os.path.join(REPO_ROOT, "out", "history.sqlite")
+# The project the tools work on, where out/ is by default (paths.py: the one `aot-harness <tool>` names,
+# an outside project's too; else the checkout these scripts are in); DEFAULT_HISTORY is the history's one
+# default (scripts/history, nightly, compare, dashboard).
+REPO_ROOT = project_dir()
+DEFAULT_HISTORY = default_db()
 TIME_SCALE = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}  # to milliseconds
 
 

@@ -332,9 +332,8 @@ def main(argv=None):
         for p in args.results + args.bench:  # fail before creating a run if a file is unreadable
             data.read_json(p)
         con = connect(args.db)
-        root = data.REPO_ROOT
         when = args.time or min(document_time(p) for p in args.results + args.bench)
-        run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
+        run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(data.REPO_ROOT),
                                         args.host, args.label, args.status if args.run_key else "running",
                                         args.run_key)
         for p in args.results + args.bench:

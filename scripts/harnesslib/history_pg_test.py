@@ -145,7 +145,7 @@ class SharedHistory(unittest.TestCase):
         import stat
         from . import dashboard_test, nightly
         with tempfile.TemporaryDirectory() as t:
-            for name, text in (("aot-harness", dashboard_test.FAKE_HARNESS), ("pipeline-benchmarks", dashboard_test.FAKE_BENCH)):
+            for name, text in (("aot-harness", dashboard_test.FAKE_HARNESS),):
                 p = os.path.join(t, name)
                 with open(p, "w") as f:
                     f.write(text % {"py": sys.executable, "res": fx.fixture("pocl", "results.json"),

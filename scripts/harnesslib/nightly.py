@@ -1,10 +1,11 @@
 """The nightly job after the build (scripts/nightly builds first, then calls this).
 
 Runs the whole matrix (every pipeline x profile x case, the nightly cases included) one profile at a time,
-then the benchmarks one profile at a time with >= 9 repetitions in random interleaving, and ingests every
+then `aot-harness bench` one profile at a time with >= 9 repetitions in random interleaving, and ingests every
 artifact into the history as soon as it exists, so a nightly that stops midway keeps what finished. Writes
 OUT/results.json (merged), OUT/report/ (aot-harness report), the dashboard, and compares with the previous
-complete run.
+complete run. `aot-harness nightly` runs it on the project that aot-harness was built for (data.REPO_ROOT, paths.py);
+this repository's scripts/nightly builds first, then runs the same.
 
 Exit status: 0 all ran, no test worse than SKIP and no regression against the previous run; 1 a test failed or
 something got worse; 2 a step could not run (build, harness, benchmarks).
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from . import compare, data, history
+from . import compare, data, history, paths
 
 
 def log(msg):
@@ -40,25 +41,26 @@ def runnable_profiles(harness):
 
 
 def main(argv=None):
-    root = data.REPO_ROOT
     ap = data.arg_parser("nightly", __doc__)
     ap.add_argument("--db", default=data.DEFAULT_HISTORY,
                     help="history: SQLite path or postgresql:// URL (default %(default)s)")
-    ap.add_argument("--out", default=os.path.join(root, "out", "nightly"), help="artifacts (default %(default)s)")
-    ap.add_argument("--bin", default=os.path.join(root, "build", "bin"), help="aot-harness and pipeline-benchmarks")
+    ap.add_argument("--out", default=os.path.join(data.REPO_ROOT, "out", "nightly"), help="artifacts (default %(default)s)")
+    ap.add_argument("--bin", default=paths.bin_dir(), help="the directory of aot-harness (default %(default)s)")
     ap.add_argument("--repetitions", type=int, default=9, help="benchmark repetitions (>= 9, default 9)")
     ap.add_argument("--min-time", default="0.1", help="seconds per repetition (default 0.1)")
     ap.add_argument("--bench-filter", default="", help="extra regex the benchmark names must match, e.g. /small/")
     ap.add_argument("--profile", action="append", help="only these profiles (repeatable; default all)")
+    ap.add_argument("--case", help="only these cases, for the matrix and the benchmarks (names and globs, "
+                    "comma-separated, as `aot-harness run --case`; default all)")
     ap.add_argument("--label", default="nightly", help="label of the run in the history")
     ap.add_argument("--build-status", type=int, default=0, help="exit status of the build (set by scripts/nightly)")
-    ap.add_argument("--dashboard", default=os.path.join(root, "out", "dashboard"), help="dashboard dir ('' = none)")
+    ap.add_argument("--dashboard", default=os.path.join(data.REPO_ROOT, "out", "dashboard"), help="dashboard dir ('' = none)")
     args = ap.parse_args(argv)
     if args.repetitions < 9:
         ap.error("--repetitions must be at least 9 for the Mann-Whitney test to have power")
     os.makedirs(args.out, exist_ok=True)
     con = history.connect(args.db)
-    run_id = history.create_run(con, commit=history.git_commit(root), label=args.label)
+    run_id = history.create_run(con, commit=history.git_commit(data.REPO_ROOT), label=args.label)
     log("run %d in %s" % (run_id, args.db))
     problems, worst = [], "PASS"
 
@@ -74,7 +76,6 @@ def main(argv=None):
         log("build failed (exit %d); recorded as run %d" % (args.build_status, run_id))
         return 2
     harness = os.path.join(args.bin, "aot-harness")
-    bench = os.path.join(args.bin, "pipeline-benchmarks")
     try:
         allp, runnable = runnable_profiles(harness)
     except (OSError, RuntimeError, ValueError) as e:
@@ -83,13 +84,14 @@ def main(argv=None):
         return 2
     profiles = [p for p in allp if not args.profile or p in args.profile]
     merged = None
+    cases = ["--case", args.case] if args.case else []
     t0 = time.time()
     for prof in profiles:  # the matrix, one profile at a time; each results file ingested at once
         path = os.path.join(args.out, "results-%s.json" % prof)
         if os.path.exists(path):
             os.remove(path)
         rc = subprocess.run([harness, "run", "--profile", prof, "--json", path,
-                             "--artifacts", os.path.join(args.out, "artifacts")]).returncode
+                             "--artifacts", os.path.join(args.out, "artifacts")] + cases).returncode
         if not os.path.exists(path):
             problems.append("harness run --profile %s wrote no results (exit %d)" % (prof, rc))
             log(problems[-1])
@@ -115,12 +117,11 @@ def main(argv=None):
         path = os.path.join(args.out, "bench-%s.json" % prof)
         if os.path.exists(path):
             os.remove(path)
-        filt = "^BM_[^/]+/%s(/.*)?%s" % (prof, args.bench_filter) if args.bench_filter else "^BM_[^/]+/%s/" % prof
+        filt = ["--benchmark_filter=" + args.bench_filter] if args.bench_filter else []
         with open(os.path.join(args.out, "bench-%s.log" % prof), "w") as logf:
-            rc = subprocess.run([bench, "--benchmark_filter=" + filt, "--benchmark_repetitions=%d" % args.repetitions,
-                                 "--benchmark_min_time=%s" % args.min_time,
-                                 "--benchmark_enable_random_interleaving=true",
-                                 "--benchmark_out=" + path, "--benchmark_out_format=json"],
+            rc = subprocess.run([harness, "bench", "--profile", prof, "--json", path,
+                                 "--repetitions", str(args.repetitions), "--min-time", str(args.min_time),
+                                 "--benchmark_enable_random_interleaving=true"] + filt + cases,
                                 stdout=logf, stderr=subprocess.STDOUT).returncode
         if rc != 0 or not os.path.exists(path):
             problems.append("benchmarks of %s failed (exit %d, log %s/bench-%s.log)" % (prof, rc, args.out, prof))

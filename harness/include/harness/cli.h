@@ -1,6 +1,7 @@
 // The aot-harness command line (tools/aot_harness.cpp is only `return harness::cli_main(...)`).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace harness {
 
@@ -11,5 +12,21 @@ int cli_main(int argc, char **argv);
 
 // Whether `command` (a name of the command table, cli_options.h) has a handler.
 bool cli_has_handler(const std::string &command);
+
+// A command of the table implemented outside the harness library (`bench`, by the bench library:
+// harness/bench/bench.h), called with the words after the command's name. Set before cli_main();
+// without it the command is a one-line error saying what to link (cli_tools.cpp).
+using CommandHook = int (*)(const std::vector<std::string> &words);
+void set_command_hook(const std::string &command, CommandHook hook);
+
+// Where `aot-harness nightly|history|compare|dashboard|driver-diff|merge|device-ctest|lava-job` find
+// the installed tools (one entry point each, cli_tools.cpp) and the project they work on. The main()
+// sets it from its build (HARNESS_TOOLS_DIR ...); $AOT_HARNESS_TOOLS overrides tools_dir.
+struct ToolLocations {
+    std::string tools_dir;    // the entry points: <prefix>/libexec/aot-harness, or the build's libexec/aot-harness
+    std::string project_dir;  // the project's source directory (out/ and the history's git commit)
+    std::string cmake_dir;    // the package's CMake files (device-ctest's HarnessWriteCaseTests.cmake)
+};
+void set_tool_locations(const ToolLocations &where);
 
 }  // namespace harness

@@ -223,7 +223,7 @@ bool wants_help(const std::vector<std::string> &args) {
 }  // namespace
 
 bool cli_has_handler(const std::string &command) {
-    return handlers().count(command) > 0;
+    return handlers().count(command) > 0 || run_passthrough_exists(command);
 }
 
 int cli_main(int argc, char **argv) {
@@ -240,6 +240,7 @@ int cli_main(int argc, char **argv) {
     args.erase(args.begin());
     try {
         const CommandSpec &command = find_command(name);
+        if (command.passthrough) return run_passthrough(command, args);  // cli_tools.cpp
         if (!command.hidden && wants_help(args)) {
             std::fputs(help_text(command).c_str(), stdout);
             return 0;

@@ -15,6 +15,7 @@ namespace {
 
 const OptionSpec kGoldenDir{"golden-dir", "DIR", "the golden directory (default: $HARNESS_GOLDEN_DIR, else golden/)"};
 const OptionSpec kJsonFlag{"json", "", "machine-readable JSON on stdout"};
+const char *const kToolHelp = "An installed tool (Python); `aot-harness <tool> --help` prints its options.";
 
 }  // namespace
 
@@ -88,6 +89,48 @@ const std::vector<CommandSpec> &commands() {
           {"artifacts", "DIR", ""},
           {"repeats", "N", ""}},
          true},
+        {"bench",
+         "",
+         "Google Benchmark over pipelines x profiles x cases (Google's JSON schema)",
+         "Times every selected pipeline x profile x case with Google Benchmark, each profile's benchmarks\n"
+         "in a child process: `resident` (inputs on the device, outputs left there) for every profile and\n"
+         "`roundtrip` (inputs copied in, outputs copied back, device memory released) for GPU profiles.\n"
+         "Counters: pixels_per_second, bytes_per_second and pct_of_copy_bw (a copy of the same bytes, after\n"
+         "every iteration: host memcpy, or the profile's own runtime's device-to-device copy). Filters as run.\n"
+         "Google Benchmark's own flags (--benchmark_filter=..., --benchmark_enable_random_interleaving=true)\n"
+         "pass through. A driver that crashes at exit after its results were written loses nothing and does\n"
+         "not fail the run. Exit: 0 all ran, 1 a benchmark failed, 3 a child crashed, 5 timed out, 77 nothing\n"
+         "can run here.",
+         {{"pipeline", "P", "only these pipelines: names and globs, comma-separated ('blur*,sobel')"},
+          {"profile", "T", "only these profiles ('opencl*', 'cpu,host')"},
+          {"case", "C", "only these cases (default: every case of the spec, nightly ones included)"},
+          {"size", "WxH", "cases of these image sizes ('1920x1080,4096x4096'; specs with make_case)"},
+          {"mode", "M", "resident, roundtrip (GPU profiles) or all (default)"},
+          {"repetitions", "N", "repetitions of each benchmark (--benchmark_repetitions)"},
+          {"min-time", "SECONDS", "minimum time of each repetition (--benchmark_min_time)"},
+          {"quick", "", "one iteration per benchmark: a smoke run, no timing value"},
+          {"json", "FILE", "write Google Benchmark's JSON (all profiles, one file) to FILE"},
+          {"timeout", "SECONDS", "per profile (default 3600); the child's process group is killed"},
+          kGoldenDir},
+         false,
+         true},
+        {"__bench-one",
+         "",
+         "the child side of bench: one profile's benchmarks",
+         "",
+         {{"pipeline", "P", ""},
+          {"profile", "T", ""},
+          {"case", "C", ""},
+          {"size", "WxH", ""},
+          {"mode", "M", ""},
+          {"repetitions", "N", ""},
+          {"min-time", "SECONDS", ""},
+          {"quick", "", ""},
+          {"json", "FILE", ""},
+          {"record", "FILE", ""},
+          kGoldenDir},
+         true,
+         true},
         {"bless",
          "",
          "write goldens from the cpu profile (checked against the reference)",
@@ -118,6 +161,15 @@ const std::vector<CommandSpec> &commands() {
          "The outcomes of a run, least severe first (the worst of a run decides its exit code), with\n"
          "exit code, colour and meaning.",
          {kJsonFlag}},
+        // The installed tools (Python, scripts/harnesslib/), on this project's build, goldens and out/.
+        {"nightly", "", "matrix + benchmarks into the history, compare, dashboard", kToolHelp, {}, false, true},
+        {"history", "", "the history: ingest, list, migrate", kToolHelp, {}, false, true},
+        {"compare", "A B", "two runs: benchmark changes (Mann-Whitney U), outcome flips", kToolHelp, {}, false, true},
+        {"dashboard", "", "HTML dashboard of the history", kToolHelp, {}, false, true},
+        {"driver-diff", "OLD NEW", "driver qualification report of two runs", kToolHelp, {}, false, true},
+        {"merge", "FILE...", "shards' results files into one", kToolHelp, {}, false, true},
+        {"device-ctest", "", "run the CTest suite on a device, results back", kToolHelp, {}, false, true},
+        {"lava-job", "", "LAVA jobs for a device farm; fetch their results", kToolHelp, {}, false, true},
     };
     return t;
 }

@@ -26,6 +26,9 @@ struct CommandSpec {
     std::string help;      // what it does, for --help (may span lines)
     std::vector<OptionSpec> options;
     bool hidden = false;  // internal (the child side of run): not listed
+    // The words after the name go to the command as they are (its own parser and --help): bench
+    // (Google Benchmark's flags) and the tools (cli.h, ToolLocations).
+    bool passthrough = false;
 };
 
 // The commands, in usage order (hidden ones included).

@@ -1,5 +1,5 @@
-// Copy bandwidth measurement (copy_bandwidth.h): host memcpy and device-to-device copies, timed as medians.
-#include "copy_bandwidth.h"
+// Host and device copies, the rooflines of the benchmarks (harness/bench/copy.h).
+#include "bench/copy.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "HalideBuffer.h"
-#include "opencv_baselines.h"
 #include "HalideRuntime.h"
 #ifdef HARNESS_HAVE_OPENCL
 #include "HalideRuntimeOpenCL.h"
@@ -20,26 +19,13 @@
 #include "HalideRuntimeVulkan.h"
 #endif
 
-namespace bench {
+namespace harness::perf {
 
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-}  // namespace
-
-HostCopy::HostCopy(size_t bytes, int threads, Kind kind)
-    : bytes_(bytes), threads_(std::max(1, threads)), kind_(kind), src_(new unsigned char[bytes]),
-      dst_(new unsigned char[bytes]) {
-    std::memset(src_.get(), 0x5A, bytes_);
-    std::memset(dst_.get(), 0, bytes_);
-}
-
-HostCopy::~HostCopy() = default;
-
-namespace {
 
 // Ordinary stores: GCC would turn a byte loop into a memcpy call, so copy 32-byte blocks through a
 // vector type (vmovdqu loads and stores with AVX, two movdqu otherwise).
@@ -52,9 +38,29 @@ __attribute__((noinline)) void store_loop(unsigned char *dst, const unsigned cha
         dst[i] = src[i];
 }
 
-}  // namespace
+int par_for_task(void *, int idx, uint8_t *closure) {
+    (*reinterpret_cast<const std::function<void(size_t)> *>(closure))(static_cast<size_t>(idx));
+    return 0;
+}
 
 constexpr size_t kChunk = 1u << 20;
+
+}  // namespace
+
+void halide_parallel_for(size_t n, const std::function<void(size_t)> &body) {
+    auto *closure = reinterpret_cast<uint8_t *>(const_cast<std::function<void(size_t)> *>(&body));
+    halide_do_par_for(nullptr, par_for_task, 0, static_cast<int>(n), closure);
+}
+
+HostCopy::HostCopy(size_t bytes, int threads, Kind kind, ParallelFor parallel_for)
+    : bytes_(bytes), threads_(std::max(1, threads)), kind_(kind),
+      parallel_for_(parallel_for ? std::move(parallel_for) : ParallelFor(halide_parallel_for)),
+      src_(new unsigned char[bytes]), dst_(new unsigned char[bytes]) {
+    std::memset(src_.get(), 0x5A, bytes_);
+    std::memset(dst_.get(), 0, bytes_);
+}
+
+HostCopy::~HostCopy() = default;
 
 double HostCopy::run() {
     const size_t chunks = (bytes_ + kChunk - 1) / kChunk;
@@ -70,7 +76,7 @@ double HostCopy::run() {
         for (size_t c = 0; c < chunks; c++)
             chunk(c);
     } else {
-        opencv_parallel_for(chunks, chunk);
+        parallel_for_(chunks, chunk);
     }
     return seconds_since(t0);
 }
@@ -119,8 +125,10 @@ double DeviceCopy::run() {
     return seconds_since(t0);
 }
 
+namespace {
+
 template<typename Copy>
-static double median_of(Copy &copy, int reps) {
+double median_of(Copy &copy, int reps) {
     if (copy.run() <= 0) return 0;  // warm-up
     std::vector<double> bw;
     for (int i = 0; i < reps; i++) {
@@ -132,6 +140,8 @@ static double median_of(Copy &copy, int reps) {
     return bw[bw.size() / 2];
 }
 
+}  // namespace
+
 double median_bandwidth(HostCopy &copy, int reps) {
     return median_of(copy, reps);
 }
@@ -139,4 +149,4 @@ double median_bandwidth(DeviceCopy &copy, int reps) {
     return median_of(copy, reps);
 }
 
-}  // namespace bench
+}  // namespace harness::perf
