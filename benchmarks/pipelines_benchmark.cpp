@@ -18,7 +18,12 @@
 // and, measured interleaved with the benchmark (paired_reference.h: a copy of the same bytes and the OpenCV call after
 // each timed iteration, so that both sides see the same machine), pct_of_copy_bw (host memcpy with the profile's
 // threads, device-to-device copy for GPU profiles) and speedup_vs_opencv (OpenCV with the profile's thread count) where
-// the pipeline has a baseline.
+// the pipeline has a baseline. Where NVIDIA NPP loads (baselines/npp_baselines.h), BM_npp/<pipeline>/<size> times the
+// NPP equivalent (device-resident buffers of its own, launch + stream sync, paired with a cudart device-to-device copy)
+// right before the GPU profiles' benchmarks of the same case, and those get speedup_vs_npp (NPP's median over theirs).
+// NPP is not interleaved with the pipeline: its CUDA context is not Halide's (nor OpenCL's), and switching contexts
+// after every iteration slowed the pipelines' own iterations by 0.1-0.14 ms on the H100 (blur3x3 cuda 16384^2
+// 0.27 -> 0.40 ms); on a dedicated GPU the two medians a minute apart are stable (spread < 1 %).
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
 // --harness_big (the GPU size past L2), --no_opencv_pairing (no OpenCV call after each iteration),
@@ -34,6 +39,7 @@
 #include <map>
 #include <memory>
 
+#include "baselines/npp_baselines.h"
 #include "baselines/opencv_baselines.h"
 #include "bench_common.h"
 #include "harness_overhead.h"
@@ -56,6 +62,9 @@
 namespace {
 
 using namespace harness;
+
+// BM_npp name -> its median seconds per iteration, for the GPU benchmarks of the same case after it.
+std::map<std::string, double> g_npp_seconds;
 using bench::g_opt;
 using Clock = std::chrono::steady_clock;
 
@@ -93,12 +102,18 @@ struct Bench {
     std::string name;
     const Variant *variant = nullptr;
     const bench::OpenCvBaseline *baseline = nullptr;  // the OpenCV call timed (baseline) or paired (pipeline)
+    const bench::NppBaseline *npp = nullptr;          // BM_npp: the NPP call timed; a GPU pipeline: its NPP peer
     const CaseSpec *c = nullptr;
     bool roundtrip = false;
     int threads = 1;          // CPU threads of the profile (OpenCV's thread count)
     std::string gpu_runtime;  // "" for CPU profiles and baselines
     std::string device, driver;
 };
+
+// The BM_npp benchmark of a pipeline benchmark's case.
+std::string npp_name(const Bench &b) {
+    return "BM_npp/" + b.variant->pipeline + "/" + b.c->name;
+}
 
 // Times `body` per iteration (manual time) with a paired reference round after each iteration, then
 // sets the counters. `body` returns "" or an error.
@@ -119,6 +134,10 @@ void timed_loop(benchmark::State &state, const Bench &b, bench::PairedReference 
     const double per_iter = total / state.iterations();
     bench::set_counters(state, b.name, per_iter, bench::work_of(*b.c), ref.copy_seconds(), b.device, b.driver);
     if (b.variant && ref.has_opencv()) state.counters["speedup_vs_opencv"] = ref.opencv_seconds() / per_iter;
+    if (b.variant && b.npp) {
+        const auto it = g_npp_seconds.find(npp_name(b));
+        if (it != g_npp_seconds.end()) state.counters["speedup_vs_npp"] = it->second / per_iter;
+    }
 }
 
 void run_baseline(benchmark::State &state, const Bench *b) {
@@ -135,6 +154,43 @@ void run_baseline(benchmark::State &state, const Bench *b) {
         call();
         return std::string();
     });
+}
+
+// BM_npp: the NPP equivalent, each iteration followed by a device-to-device copy of the same bytes in
+// NPP's own context (pct_of_copy_bw); its median per-iteration time is what speedup_vs_npp divides.
+void run_npp(benchmark::State &state, const Bench *b) {
+    const std::vector<Array> &inputs = inputs_of(*b->c);
+    bench::NppCall call, copy;
+    try {
+        call = b->npp->bind(*b->c, inputs);
+        copy = bench::npp_device_copy(static_cast<size_t>(bench::work_of(*b->c).bytes / 2));
+        call.run();  // warm-up
+        copy.run();
+    } catch (const std::exception &e) {
+        return bench::fail(state, b->name, e.what());
+    }
+    double total = 0, copy_total = 0;
+    std::vector<double> per;
+    for (auto _ : state) {
+        try {
+            const auto t0 = Clock::now();
+            call.run();
+            const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+            state.SetIterationTime(s);
+            total += s;
+            per.push_back(s);
+            const auto t1 = Clock::now();
+            copy.run();
+            copy_total += std::chrono::duration<double>(Clock::now() - t1).count();
+        } catch (const std::exception &e) {
+            return bench::fail(state, b->name, e.what());
+        }
+    }
+    const double n = static_cast<double>(state.iterations());
+    bench::set_counters(state, b->name, total / n, bench::work_of(*b->c), copy_total / n, b->device, b->driver);
+    std::nth_element(per.begin(), per.begin() + static_cast<std::ptrdiff_t>(per.size() / 2), per.end());
+    g_npp_seconds[b->name] = per[per.size() / 2];  // the last repetition's median: the GPU is steady
+    state.SetLabel(bench::npp_versions());
 }
 
 void run_pipeline(benchmark::State &state, const Bench *b) {
@@ -227,6 +283,10 @@ void register_all() {
     // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
     // are registered before the pipelines, one per (pipeline, size, thread count) that a profile uses.
     const XfailList xfails = XfailList::load(default_golden_dir() + "/xfail.json");
+    // NVIDIA NPP, loaded at run time: the GPU profiles' peer where it runs, else the reason in the context.
+    const std::string npp_reason = gpu_runtimes.empty() ? "no GPU profile runs here" : bench::npp_unavailable_reason();
+    benchmark::AddCustomContext(npp_reason.empty() ? "npp" : "skipped.npp",
+                                npp_reason.empty() ? bench::npp_versions() : npp_reason);
     static std::deque<CaseSpec> owned;
     static std::deque<Bench> baselines, pipelines;
     for (const auto &p : reg.pipelines()) {
@@ -241,6 +301,10 @@ void register_all() {
         } else {
             cases.emplace_back(&spec.find_case(g_opt.quick ? "small" : "large"), false);
         }
+        const auto npp_it = bench::npp_baselines().find(p);
+        const bench::NppBaseline *npp =
+            npp_it == bench::npp_baselines().end() || !npp_reason.empty() ? nullptr : &npp_it->second;
+        if (npp) benchmark::AddCustomContext("npp_baseline." + p, npp->what);
         const auto cv_it = bench::opencv_baselines().find(p);
         const bench::OpenCvBaseline *cv = cv_it == bench::opencv_baselines().end() ? nullptr : &cv_it->second;
         if (cv) benchmark::AddCustomContext("opencv_baseline." + p, cv->what);
@@ -276,17 +340,24 @@ void register_all() {
                 }
                 if (gpu_only && !prof.is_gpu()) continue;
                 const int t = bench::profile_threads(prof);
+                const std::string npp_bench = "BM_npp/" + p + "/" + c->name;
+                if (npp && prof.is_gpu() && std::none_of(pipelines.begin(), pipelines.end(), [&](const Bench &x) {
+                        return x.name == npp_bench;
+                    })) {
+                    pipelines.push_back(
+                        {npp_bench, nullptr, nullptr, npp, c, false, t, "", "NVIDIA NPP", bench::npp_versions()});
+                }
                 const std::string base_name = "BM_opencv/" + p + "/" + c->name + "/threads:" + std::to_string(t);
                 if (cv && std::none_of(baselines.begin(), baselines.end(),
                                        [&](const Bench &x) { return x.name == base_name; })) {
-                    baselines.push_back({base_name, nullptr, cv, c, false, t, "", cpu_model, ""});
+                    baselines.push_back({base_name, nullptr, cv, nullptr, c, false, t, "", cpu_model, ""});
                 }
                 for (const bool roundtrip : {false, true}) {
                     if (roundtrip && !prof.is_gpu()) continue;
                     const std::string name =
                         "BM_" + p + "/" + prof_name + "/" + c->name + "/" + (roundtrip ? "roundtrip" : "resident");
-                    pipelines.push_back({name, reg.find(p, prof_name), cv, c, roundtrip, t,
-                                         prof.is_gpu() ? prof.runtime : "", rit->second.device, rit->second.driver});
+                    pipelines.push_back({name, reg.find(p, prof_name), cv, prof.is_gpu() ? npp : nullptr, c, roundtrip,
+                                         t, prof.is_gpu() ? prof.runtime : "", rit->second.device, rit->second.driver});
                 }
             }
         }
@@ -294,7 +365,7 @@ void register_all() {
     for (const Bench &b : baselines)
         bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
     for (const Bench &b : pipelines)
-        bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
+        bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), b.variant ? run_pipeline : run_npp, &b));
     bench::register_harness_overhead(g_opt.quick);
 
     benchmark::AddCustomContext("halide_version", env.value("halide_version", std::string("?")));
