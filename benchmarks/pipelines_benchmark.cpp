@@ -18,7 +18,13 @@
 // and, measured interleaved with the benchmark (harness/bench/timing.h, the timing code `aot-harness bench` uses: a
 // copy of the same bytes and the OpenCV call after each timed iteration, so that both sides see the same machine),
 // pct_of_copy_bw (host memcpy with the profile's threads, device-to-device copy for GPU profiles) and
-// speedup_vs_opencv (OpenCV with the profile's thread count) where the pipeline has a baseline.
+// speedup_vs_opencv (OpenCV with the profile's thread count) where the pipeline has a baseline. Where NVIDIA NPP
+// loads (baselines/npp_baselines.h), BM_npp/<pipeline>/<size> times the NPP equivalent (device-resident buffers of its
+// own, launch + stream sync, paired with a cudart device-to-device copy) right before the GPU profiles' benchmarks of
+// the same case, and those get speedup_vs_npp (NPP's median over theirs). NPP is not interleaved with the pipeline: its
+// CUDA context is not Halide's (nor OpenCL's), and switching contexts after every iteration slowed the pipelines' own
+// iterations by 0.1-0.14 ms on the H100 (blur3x3 cuda 16384^2 0.27 -> 0.40 ms); on a dedicated GPU the two medians a
+// minute apart are stable (spread < 1 %).
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
 // --harness_big (the GPU size past L2), --no_opencv_pairing (no OpenCV call after each iteration),
@@ -34,6 +40,7 @@
 #include <map>
 #include <memory>
 
+#include "baselines/npp_baselines.h"
 #include "baselines/opencv_baselines.h"
 #include "bench_common.h"
 #include "harness_overhead.h"
@@ -74,6 +81,9 @@ std::vector<BenchSize> bench_sizes() {
 
 using harness::perf::cached_case_inputs;  // one slot: the 16384^2 inputs do not pile up
 
+// BM_npp name -> its median seconds per iteration, for the GPU benchmarks of the same case after it.
+std::map<std::string, double> g_npp_seconds;
+
 // ---- BM_opencv and BM_<pipeline> ----------------------------------------------------------------
 
 // One benchmark of the table: an OpenCV baseline (variant == nullptr) or a compiled variant.
@@ -81,6 +91,7 @@ struct Bench {
     std::string name;
     const Variant *variant = nullptr;
     const bench::OpenCvBaseline *baseline = nullptr;  // the OpenCV call timed (baseline) or paired (pipeline)
+    const bench::NppBaseline *npp = nullptr;          // BM_npp: the NPP call timed; a GPU pipeline: its NPP peer
     const CaseSpec *c = nullptr;
     bool roundtrip = false;
     int threads = 1;          // CPU threads of the profile (OpenCV's thread count)
@@ -113,7 +124,45 @@ void run_baseline(benchmark::State &state, const Bench *b) {
     bench::record_measured(b->name, r.seconds_per_iter, bench::work_of(*b->c), b->device, b->driver, r.error);
 }
 
-// The shared pipeline loop, with the OpenCV equivalent paired (speedup_vs_opencv).
+// BM_npp: the NPP equivalent, each iteration followed by a device-to-device copy of the same bytes in
+// NPP's own context (pct_of_copy_bw); its median per-iteration time is what speedup_vs_npp divides.
+void run_npp(benchmark::State &state, const Bench *b) {
+    const std::vector<Array> &inputs = cached_case_inputs(*b->c);
+    bench::NppCall call, copy;
+    try {
+        call = b->npp->bind(*b->c, inputs);
+        copy = bench::npp_device_copy(static_cast<size_t>(bench::work_of(*b->c).bytes / 2));
+        call.run();  // warm-up
+        copy.run();
+    } catch (const std::exception &e) {
+        return bench::fail(state, b->name, e.what());
+    }
+    double total = 0, copy_total = 0;
+    std::vector<double> per;
+    for (auto _ : state) {
+        try {
+            const auto t0 = std::chrono::steady_clock::now();
+            call.run();
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            state.SetIterationTime(s);
+            total += s;
+            per.push_back(s);
+            const auto t1 = std::chrono::steady_clock::now();
+            copy.run();
+            copy_total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        } catch (const std::exception &e) {
+            return bench::fail(state, b->name, e.what());
+        }
+    }
+    const double n = static_cast<double>(state.iterations());
+    bench::set_counters(state, b->name, total / n, bench::work_of(*b->c), copy_total / n, b->device, b->driver);
+    std::nth_element(per.begin(), per.begin() + static_cast<std::ptrdiff_t>(per.size() / 2), per.end());
+    g_npp_seconds[b->name] = per[per.size() / 2];  // the last repetition's median: the GPU is steady
+    state.SetLabel(bench::npp_versions());
+}
+
+// The shared pipeline loop, with the OpenCV equivalent paired (speedup_vs_opencv) and NPP's median
+// of the same case, measured just before, as speedup_vs_npp.
 void run_pipeline(benchmark::State &state, const Bench *b) {
     const std::vector<Array> &inputs = cached_case_inputs(*b->c);
     bench::opencv_set_threads(b->threads);
@@ -124,6 +173,10 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
     };
     const auto r = harness::perf::run_pipeline_benchmark(state, pb, inputs, paired, opencv_pool);
     bench::record_measured(b->name, r.seconds_per_iter, bench::work_of(*b->c), b->device, b->driver, r.error);
+    if (b->npp && r.error.empty() && r.seconds_per_iter > 0) {
+        const auto it = g_npp_seconds.find("BM_npp/" + b->variant->pipeline + "/" + b->c->name);
+        if (it != g_npp_seconds.end()) state.counters["speedup_vs_npp"] = it->second / r.seconds_per_iter;
+    }
 }
 
 void register_all() {
@@ -175,6 +228,10 @@ void register_all() {
     for (const auto &[runtime, r] : gpu_runtimes)
         gpu_devices[runtime] = {r.device, r.driver};
     bench::register_memcpy_benchmarks(cpu_model, gpu_devices);
+    // NVIDIA NPP, loaded at run time: the GPU profiles' peer where it runs, else the reason in the context.
+    const std::string npp_reason = gpu_runtimes.empty() ? "no GPU profile runs here" : bench::npp_unavailable_reason();
+    benchmark::AddCustomContext(npp_reason.empty() ? "npp" : "skipped.npp",
+                                npp_reason.empty() ? bench::npp_versions() : npp_reason);
 
     // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
     // are registered before the pipelines, one per (pipeline, size, thread count) that a profile uses.
@@ -196,6 +253,10 @@ void register_all() {
         const auto cv_it = bench::opencv_baselines().find(p);
         const bench::OpenCvBaseline *cv = cv_it == bench::opencv_baselines().end() ? nullptr : &cv_it->second;
         if (cv) benchmark::AddCustomContext("opencv_baseline." + p, cv->what);
+        const auto npp_it = bench::npp_baselines().find(p);
+        const bench::NppBaseline *npp =
+            npp_it == bench::npp_baselines().end() || !npp_reason.empty() ? nullptr : &npp_it->second;
+        if (npp) benchmark::AddCustomContext("npp_baseline." + p, npp->what);
         for (const auto &[c, gpu_only] : cases) {
             for (const auto &prof_name : reg.profiles_of(p)) {
                 auto rit = runnable.find(prof_name);
@@ -231,14 +292,21 @@ void register_all() {
                 const std::string base_name = "BM_opencv/" + p + "/" + c->name + "/threads:" + std::to_string(t);
                 if (cv && std::none_of(baselines.begin(), baselines.end(),
                                        [&](const Bench &x) { return x.name == base_name; })) {
-                    baselines.push_back({base_name, nullptr, cv, c, false, t, "", cpu_model, ""});
+                    baselines.push_back({base_name, nullptr, cv, nullptr, c, false, t, "", cpu_model, ""});
+                }
+                const std::string npp_bench = "BM_npp/" + p + "/" + c->name;
+                if (npp && prof.is_gpu() && std::none_of(pipelines.begin(), pipelines.end(), [&](const Bench &x) {
+                        return x.name == npp_bench;
+                    })) {
+                    pipelines.push_back(
+                        {npp_bench, nullptr, nullptr, npp, c, false, t, "", "NVIDIA NPP", bench::npp_versions()});
                 }
                 for (const bool roundtrip : {false, true}) {
                     if (roundtrip && !prof.is_gpu()) continue;
                     const std::string name =
                         "BM_" + p + "/" + prof_name + "/" + c->name + "/" + (roundtrip ? "roundtrip" : "resident");
-                    pipelines.push_back({name, reg.find(p, prof_name), cv, c, roundtrip, t,
-                                         prof.is_gpu() ? prof.runtime : "", rit->second.device, rit->second.driver});
+                    pipelines.push_back({name, reg.find(p, prof_name), cv, prof.is_gpu() ? npp : nullptr, c, roundtrip,
+                                         t, prof.is_gpu() ? prof.runtime : "", rit->second.device, rit->second.driver});
                 }
             }
         }
@@ -246,7 +314,7 @@ void register_all() {
     for (const Bench &b : baselines)
         bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
     for (const Bench &b : pipelines)
-        bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), run_pipeline, &b));
+        bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), b.variant ? run_pipeline : run_npp, &b));
     bench::register_harness_overhead(g_opt.quick);
 
     benchmark::AddCustomContext("halide_version", env.value("halide_version", std::string("?")));

@@ -4,10 +4,7 @@
 // rows into 32 bands and every band seam is checked against the whole-image reference.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-
+#include "agreement_check.h"
 #include "baselines/opencv_baselines.h"
 #include "harness/registry.h"
 #include "run/runner.h"
@@ -15,20 +12,6 @@
 namespace {
 
 using harness::Array;
-
-// Largest |a - b| over all elements, taken modulo `period` when it is not 0.
-double max_abs_diff(const Array &a, const Array &b, double period) {
-    double worst = 0;
-    for (size_t i = 0; i < a.elements(); i++) {
-        double d = std::fabs(a.value(i) - b.value(i));
-        if (period > 0) {
-            d = std::fmod(d, period);
-            d = std::min(d, period - d);
-        }
-        worst = std::max(worst, d);
-    }
-    return worst;
-}
 
 class OpenCvBaselineTest : public testing::TestWithParam<std::string> {};
 
@@ -44,22 +27,7 @@ TEST_P(OpenCvBaselineTest, AgreesWithTheReference) {
     bench::OpenCvCall call = baseline.bind(c, inputs);
     call.run();
     call.run();  // twice: nothing may depend on a first run
-    const std::map<std::string, Array> results = call.results();
-    ASSERT_FALSE(baseline.agrees.empty()) << name << ": no output is checked";
-    for (const auto &[output, agreement] : baseline.agrees) {
-        const auto it =
-            std::find_if(c.outputs.begin(), c.outputs.end(), [&](const auto &o) { return o.name == output; });
-        ASSERT_NE(it, c.outputs.end()) << name << " has no output '" << output << "'";
-        const Array &want = reference.at(static_cast<size_t>(it - c.outputs.begin()));
-        ASSERT_EQ(results.count(output), 1u) << name << ": the baseline gives no '" << output << "'";
-        const Array &got = results.at(output);
-        ASSERT_EQ(got.shape, want.shape) << name << "/" << output;
-        ASSERT_EQ(got.type.code, want.type.code) << name << "/" << output;
-        const double diff = max_abs_diff(got, want, agreement.period);
-        std::printf("%s/%s: max |OpenCV - reference| = %g (allowed %g)\n", name.c_str(), output.c_str(), diff,
-                    agreement.max_abs);
-        EXPECT_LE(diff, agreement.max_abs) << name << "/" << output << ": " << baseline.differs;
-    }
+    bench::expect_agreement("OpenCV", name, c, reference, call.results(), baseline.agrees, baseline.differs);
 }
 
 std::vector<std::string> baseline_names() {

@@ -3,7 +3,8 @@
 # returns, HARNESS_EXEC_WRAPPER), stopped with SIGTERM (a CI job cancelled, a ctest timeout) once two run,
 # must leave no child behind: the children have process groups of their own, which a signal to run's
 # group does not reach, so run kills them itself (harness/src/run/interrupt.cpp; SIGINT, Ctrl-C, the same),
-# then dies of the signal. (A background job of a script has SIGINT ignored, hence SIGTERM here.)
+# then dies of the signal. (A background job of a script has SIGINT ignored, hence SIGTERM here.) --batch 1:
+# two children at once (batch children are started and tracked the same way, run/supervisor.h ChildProcess).
 set -u
 exe=$1 golden_src=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/interrupt-test.XXXXXX")
@@ -12,7 +13,7 @@ cp -R "$golden_src" "$tmp/golden"  # a path of its own: this test's children are
 printf '#!/bin/sh\n# a child that never returns (its arguments stay visible to ps)\nwhile :; do sleep 1; done\n' > "$tmp/hang.sh"
 chmod +x "$tmp/hang.sh"
 children() { ps -eo args= | grep -F -- "$tmp/golden" | grep -F -c -- "__run-one"; }
-HARNESS_EXEC_WRAPPER="$tmp/hang.sh" "$exe" run --pipeline blur3x3 --profile cpu --jobs 2 --timeout 120 \
+HARNESS_EXEC_WRAPPER="$tmp/hang.sh" "$exe" run --pipeline blur3x3 --profile cpu --jobs 2 --batch 1 --timeout 120 \
     --golden-dir "$tmp/golden" > "$tmp/out.txt" 2>&1 &
 pid=$!
 i=0

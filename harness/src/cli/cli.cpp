@@ -140,6 +140,35 @@ int cmd_run_one(const Args &args) {
     return outcome_exit_code(r.outcome);
 }
 
+// The child side of a batch (run_batch.h): the cases of --tasks in order, each announced by a start marker
+// (PREFIX.<i>.start: the output's byte offset) and recorded (PREFIX.<i>.json); stops after the first case
+// that does not PASS, which `run` re-runs alone.
+int cmd_run_batch(const Args &args) {
+    install_halide_error_handler();
+    const nlohmann::json tasks = nlohmann::json::parse(read_file(args.get("tasks")));
+    const std::string prefix = args.get("record");
+    for (size_t i = 0; i < tasks.size(); i++) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        const off_t offset = lseek(STDERR_FILENO, 0, SEEK_CUR);
+        write_file_atomic(prefix + "." + std::to_string(i) + ".start", std::to_string(offset < 0 ? 0 : offset));
+        RunRequest req;
+        req.pipeline = tasks[i].at(0).get<std::string>();
+        req.profile = tasks[i].at(1).get<std::string>();
+        req.case_name = tasks[i].at(2).get<std::string>();
+        req.mode = tasks[i].at(3).get<std::string>();
+        req.golden_dir = golden_dir_of(args);
+        req.artifacts_dir = args.get("artifacts");
+        req.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
+        const RunRecord r = run_case(req);
+        std::fflush(stdout);
+        std::fflush(stderr);
+        write_file_atomic(prefix + "." + std::to_string(i) + ".json", r.to_json().dump() + "\n");
+        if (r.outcome != Outcome::Pass) break;
+    }
+    return 0;
+}
+
 int cmd_bless(const Args &args) {
     const Registry &reg = Registry::instance();
     const std::vector<std::string> pipes =
@@ -207,9 +236,9 @@ using Handler = int (*)(const Args &);
 // The handler of each command of the table; cli_main checks that every command has one.
 const std::map<std::string, Handler> &handlers() {
     static const std::map<std::string, Handler> h{
-        {"list", cmd_list},     {"describe", cmd_describe}, {"env", cmd_env},
-        {"run", cmd_run},       {"__run-one", cmd_run_one}, {"bless", cmd_bless},
-        {"golden", cmd_golden}, {"report", cmd_report},     {"outcomes", cmd_outcomes}};
+        {"list", cmd_list},         {"describe", cmd_describe},     {"env", cmd_env},     {"run", cmd_run},
+        {"__run-one", cmd_run_one}, {"__run-batch", cmd_run_batch}, {"bless", cmd_bless}, {"golden", cmd_golden},
+        {"report", cmd_report},     {"outcomes", cmd_outcomes}};
     return h;
 }
 

@@ -71,7 +71,11 @@ const std::vector<CommandSpec> &commands() {
            "POSIX extended regex: a PASS or TEARDOWN_FAULT whose child printed a\n"
            "matching line is FAIL (e.g. oclgrind's 'Invalid read' reports)"},
           {"jobs", "N", "runs at once (default: one per core); lines print as runs finish, [n/N elapsed]"},
-          {"gpu-jobs", "K", "runs at once on one GPU device (default 1)"},
+          {"gpu-jobs", "K", "runs at once on one GPU device (default: half the jobs, 1 to 8)"},
+          {"batch", "N",
+           "cases per child process at most (default 16; 1 = a child of its own per case).\n"
+           "A case that does not PASS, crashes or dies at exit is re-run alone: the verdicts\n"
+           "are those of one child per case"},
           {"shard", "i/n", "only shard i of n: a partition by test name, the same on every machine"},
           {"flake-retries", "N", "re-runs of an unexpected failure (default 1, 0 = none); one that passes is FLAKE"},
           {"baseline", "FILE", "expected failures and flakes (from --baseline-out): only new failures fail"},
@@ -129,7 +133,12 @@ const std::vector<CommandSpec> &commands() {
           {"json", "FILE", ""},
           {"record", "FILE", ""},
           kGoldenDir},
-         true,
+         true},
+        {"__run-batch",
+         "",
+         "the child side of run: several cases in order, a start marker and a record per case",
+         "",
+         {{"tasks", "FILE", ""}, kGoldenDir, {"record", "PREFIX", ""}, {"artifacts", "DIR", ""}, {"repeats", "N", ""}},
          true},
         {"bless",
          "",
@@ -276,7 +285,7 @@ Args parse_command_args(const std::string &command, const std::vector<std::strin
     if (command == "report" && (!args.has("results") || !args.has("out"))) {
         throw Error("report needs --results FILE and --out DIR");
     }
-    if (command == "__run-one") args.number("repeats", 3, 1, 100);
+    if (command == "__run-one" || command == "__run-batch") args.number("repeats", 3, 1, 100);
     if (command != "describe" && command != "golden" && !args.positional().empty()) {
         throw Error("'" + command + "' takes no argument '" + args.positional()[0] + "'; see aot-harness " + command +
                     " --help");
@@ -311,7 +320,8 @@ RunOptions run_options(const Args &args) {
     if (!r.fallback.empty() && r.fallback != "cpu") throw Error("--fallback takes 'cpu' (the only fallback profile)");
     r.strict_xfail = args.has("strict-xfail");
     r.jobs = static_cast<int>(args.number("jobs", 0, 1, 1024));
-    r.gpu_jobs = static_cast<int>(args.number("gpu-jobs", 1, 1, 1024));
+    r.gpu_jobs = static_cast<int>(args.number("gpu-jobs", 0, 1, 1024));
+    r.batch = static_cast<int>(args.number("batch", 16, 1, 1024));
     const std::string shard = args.get("shard");
     if (!shard.empty()) r.shard = parse_shard(shard);
     r.flake_retries = static_cast<int>(args.number("flake-retries", 1, 0, 10));

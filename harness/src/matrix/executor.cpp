@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -12,62 +14,81 @@
 
 namespace harness {
 
-void run_parallel(const std::vector<ParallelTask> &tasks, int jobs,
-                  const std::function<void(size_t index, int slot)> &run) {
-    if (jobs <= 1 || tasks.size() <= 1) {
-        for (size_t i = 0; i < tasks.size(); i++)
-            run(i, 0);
-        return;
+void run_chunked(const std::vector<ParallelTask> &tasks, int jobs, const std::vector<size_t> &order,
+                 const std::function<size_t(const std::string &group, const std::deque<size_t> &pending)> &chunk,
+                 const std::function<void(const std::vector<size_t> &chunk, int slot)> &run) {
+    std::map<std::string, std::deque<size_t>> pending;  // group -> its tasks not started, in start order
+    std::map<std::string, int> limit, running;
+    std::vector<size_t> rank(tasks.size());  // position in the start order
+    for (size_t k = 0; k < tasks.size(); k++) {
+        const size_t i = order.empty() ? k : order.at(k);
+        rank.at(i) = k;
+        pending[tasks[i].group].push_back(i);
+        limit[tasks[i].group] = std::max(1, tasks[i].group_limit);
     }
     std::mutex m;
     std::condition_variable cv;
-    std::vector<bool> started(tasks.size(), false);
-    std::map<std::string, int> running;  // group -> tasks of it running now
-    size_t next = 0;                     // every task before it has started
+    size_t left = tasks.size();  // not started
     std::exception_ptr failure;
-    // The first task, in index order, whose group has room; tasks.size() if none can start now.
-    const auto pick = [&]() {
-        for (size_t i = next; i < tasks.size(); i++) {
-            if (!started[i] && running[tasks[i].group] < std::max(1, tasks[i].group_limit)) return i;
+    // The group with room whose first pending task comes first and that takes a chunk now ("" if none).
+    const auto pick = [&](std::vector<size_t> *taken) {
+        std::vector<std::pair<size_t, std::string>> firsts;
+        for (const auto &[g, q] : pending) {
+            if (!q.empty() && running[g] < limit[g]) firsts.emplace_back(rank[q.front()], g);
         }
-        return tasks.size();
+        std::sort(firsts.begin(), firsts.end());
+        for (const auto &[first, g] : firsts) {
+            std::deque<size_t> &q = pending[g];
+            const size_t n = std::min(q.size(), chunk(g, q));
+            if (n == 0) continue;
+            taken->assign(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(n));
+            q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(n));
+            return g;
+        }
+        return std::string();
     };
     const auto worker = [&](int slot) {
         std::unique_lock<std::mutex> lock(m);
         for (;;) {
-            while (next < tasks.size() && started[next])
-                next++;
-            if (next >= tasks.size() || failure) return;
-            const size_t i = pick();
-            if (i == tasks.size()) {  // everything left waits for a busy group
+            if (left == 0 || failure) return;
+            std::vector<size_t> taken;
+            const std::string g = pick(&taken);
+            if (taken.empty()) {  // everything left waits for a busy group
                 cv.wait(lock);
                 continue;
             }
-            started[i] = true;
-            running[tasks[i].group]++;
+            left -= taken.size();
+            running[g]++;
             lock.unlock();
             try {
-                run(i, slot);
+                run(taken, slot);
             } catch (...) {
                 lock.lock();
                 if (!failure) failure = std::current_exception();
-                running[tasks[i].group]--;
+                running[g]--;
                 cv.notify_all();
                 return;
             }
             lock.lock();
-            running[tasks[i].group]--;
+            running[g]--;
             cv.notify_all();
         }
     };
-    const int n = static_cast<int>(std::min<size_t>(static_cast<size_t>(jobs), tasks.size()));
+    const int n = static_cast<int>(std::min<size_t>(static_cast<size_t>(std::max(1, jobs)), tasks.size()));
     std::vector<std::thread> threads;
     for (int s = 1; s < n; s++)
         threads.emplace_back(worker, s);
-    worker(0);
+    if (n > 0) worker(0);
     for (auto &t : threads)
         t.join();
     if (failure) std::rethrow_exception(failure);
+}
+
+void run_parallel(const std::vector<ParallelTask> &tasks, int jobs,
+                  const std::function<void(size_t index, int slot)> &run) {
+    run_chunked(
+        tasks, jobs, {}, [](const std::string &, const std::deque<size_t> &) { return size_t{1}; },
+        [&](const std::vector<size_t> &chunk, int slot) { run(chunk[0], slot); });
 }
 
 int default_jobs() {

@@ -1,9 +1,11 @@
-// Running the run matrix's tasks on several worker threads (`run --jobs N`): every task is one
-// supervised child at a time (supervisor.h), so the threads only wait for children. A task belongs to
-// a group (the CPU, or one GPU device) that admits at most its limit of tasks at once: GPU profiles run
-// one at a time per device unless asked otherwise. Tasks start in index order as slots free up.
+// Running the run matrix's tasks on several worker threads (`run --jobs N`): every task, or chunk of
+// tasks, is one supervised child at a time (supervisor.h, batch_supervisor.h), so the threads only
+// wait for children. A task belongs to a group (the CPU, or one GPU device) that admits at most its
+// limit of tasks (or chunks) at once: GPU profiles --gpu-jobs per device. Tasks start in index order as
+// slots free up.
 #pragma once
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,6 +23,15 @@ struct ParallelTask {
 // is rethrown once the running ones have finished.
 void run_parallel(const std::vector<ParallelTask> &tasks, int jobs,
                   const std::function<void(size_t index, int slot)> &run);
+
+// The same with several tasks of one group per call, started in the order `order` (a permutation of
+// the task indices; empty = index order): `chunk(group, pending)` says how many of the group's tasks not
+// yet started (`pending`, in that order) the next call takes; 0 = none now (wait until a running call
+// ends). It is called under the scheduler's lock, one call at a time. run(chunk, slot) gets the
+// indices; the group's limit counts calls running at once, not tasks.
+void run_chunked(const std::vector<ParallelTask> &tasks, int jobs, const std::vector<size_t> &order,
+                 const std::function<size_t(const std::string &group, const std::deque<size_t> &pending)> &chunk,
+                 const std::function<void(const std::vector<size_t> &chunk, int slot)> &run);
 
 // Default --jobs: the number of online CPUs (at least 1).
 int default_jobs();

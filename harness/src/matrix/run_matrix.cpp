@@ -24,6 +24,7 @@
 #include "devices/runtime_availability.h"
 #include "base/profile.h"
 #include "harness/registry.h"
+#include "matrix/run_batch.h"
 #include "matrix/shard.h"
 #include "run/supervisor.h"
 #include "devices/vulkan_probe.h"
@@ -184,64 +185,80 @@ void release_context(const MatrixContext &ctx) {
     rmdir(ctx.tmp.c_str());
 }
 
-RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
+bool resolve_without_child(const MatrixContext &ctx, const RunTask &t, RunRecord *r) {
     const Registry &reg = Registry::instance();
-    RunRecord id;
-    id.pipeline = t.pipeline;
-    id.profile = t.profile;
-    id.case_name = t.case_name;
-    id.mode = t.mode;
+    *r = RunRecord();
+    r->pipeline = t.pipeline;
+    r->profile = t.profile;
+    r->case_name = t.case_name;
+    r->mode = t.mode;
     const Variant *variant = reg.find(t.pipeline, t.profile);
-    id.target = variant->metadata->target;
-    RunRecord r = id;
+    r->target = variant->metadata->target;
     if (!variant->compile_error.empty()) {
         // A build-time failure is an ERROR wherever it is run, device or not.
-        r.outcome = Outcome::Error;
-        r.message = compile_error_message(*variant);
-        r.metrics["deterministic"] = true;  // a rebuild, not a retry, can change it
-        return r;
+        r->outcome = Outcome::Error;
+        r->message = compile_error_message(*variant);
+        r->metrics["deterministic"] = true;  // a rebuild, not a retry, can change it
+        return true;
     }
     std::string why = pipeline_unavailable_reason(ctx.avail, reg.spec(t.pipeline), t.profile);
     if (why.empty())
         why = buffer_mode_unavailable_reason(buffer_mode_from_name(t.mode), find_profile(t.profile).runtime);
     if (!why.empty()) {
-        r.outcome = Outcome::Skip;
-        r.message = why;
-        return r;
+        r->outcome = Outcome::Skip;
+        r->message = why;
+        return true;
     }
-    ChildCommand cmd;
-    cmd.argv = exec_wrapper();
+    return false;
+}
+
+std::vector<std::string> child_argv(const MatrixContext &ctx, const std::string &command,
+                                    const std::vector<std::string> &args) {
+    std::vector<std::string> argv = exec_wrapper();
+    argv.push_back(ctx.exe);
+    argv.push_back(command);
+    for (const auto &a : args)
+        argv.push_back(a);
     for (const std::string &w :
-         {ctx.exe, std::string("__run-one"), std::string("--pipeline"), t.pipeline, std::string("--profile"), t.profile,
-          std::string("--case"), t.case_name, std::string("--mode"), t.mode, std::string("--golden-dir"),
-          ctx.golden_dir, std::string("--repeats"), std::to_string(ctx.opts.repeats), std::string("--record"),
-          slot_file(ctx, "record", slot)}) {
-        cmd.argv.push_back(w);
-    }
+         {std::string("--golden-dir"), ctx.golden_dir, std::string("--repeats"), std::to_string(ctx.opts.repeats)})
+        argv.push_back(w);
     if (!ctx.artifacts.empty()) {
-        cmd.argv.push_back("--artifacts");
-        cmd.argv.push_back(ctx.artifacts);
+        argv.push_back("--artifacts");
+        argv.push_back(ctx.artifacts);
     }
+    return argv;
+}
+
+void add_device(const MatrixContext &ctx, RunRecord *r) {
+    if (ctx.avail.selected.contains(r->profile)) r->metrics["device"] = ctx.avail.selected[r->profile];
+}
+
+RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
+    RunRecord id;
+    if (resolve_without_child(ctx, t, &id)) return id;
+    ChildCommand cmd;
+    cmd.argv = child_argv(ctx, "__run-one",
+                          {"--pipeline", t.pipeline, "--profile", t.profile, "--case", t.case_name, "--mode", t.mode,
+                           "--record", slot_file(ctx, "record", slot)});
     cmd.timeout_s = ctx.opts.timeout;
     cmd.record_path = slot_file(ctx, "record", slot);
     cmd.stderr_path = slot_file(ctx, "stderr", slot);
     cmd.fail_on_output = ctx.opts.fail_on_output;
-    r = supervise(id, cmd);
-    if (ctx.avail.selected.contains(t.profile)) r.metrics["device"] = ctx.avail.selected[t.profile];
+    RunRecord r = supervise(id, cmd);
+    add_device(ctx, &r);
     return r;
 }
 
 namespace {
 
-// The runs of one task: the run (xfail, flake re-runs, baseline applied) and its cpu fallback, if any.
-std::vector<RunRecord> task_records(const MatrixContext &ctx, const RunTask &t, int slot) {
+// The runs of one task from its first record: xfail, flake re-runs, baseline applied, and its cpu fallback, if any.
+std::vector<RunRecord> task_records(const MatrixContext &ctx, const RunTask &t, int slot, RunRecord r) {
     const nlohmann::json device = ctx.avail.selected.value(t.profile, nlohmann::json());
     const auto once = [&]() {
-        RunRecord r = run_task(ctx, t, slot);
-        ctx.xfail.apply(r, device);
-        return r;
+        RunRecord again = run_task(ctx, t, slot);
+        ctx.xfail.apply(again, device);
+        return again;
     };
-    RunRecord r = run_task(ctx, t, slot);
     const Outcome first = r.outcome;  // before xfail.json: a GPU run that did not PASS gets its fallback
     ctx.xfail.apply(r, device);
     if (!ctx.baseline.expects(r)) r = settle_flakes(r, ctx.opts.flake_retries, once);
@@ -263,32 +280,43 @@ std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<Ru
                                   const std::function<void(const RunRecord &, const MatrixProgress &)> &on_record) {
     // GPU profiles: --gpu-jobs at once per device (the runtime and the device the profile selected);
     // CPU profiles share every job.
+    const int gpu_jobs = ctx.opts.gpu_jobs > 0 ? ctx.opts.gpu_jobs : default_gpu_jobs(ctx.jobs);
     std::vector<ParallelTask> groups;
     for (const auto &t : tasks) {
         const Profile &p = find_profile(t.profile);
         if (p.is_gpu()) {
             groups.push_back(
-                {p.runtime + ":" + ctx.avail.selected.value(t.profile, nlohmann::json()).dump(), ctx.opts.gpu_jobs});
+                {p.runtime + ":" + ctx.avail.selected.value(t.profile, nlohmann::json()).dump(), gpu_jobs});
         } else {
             groups.push_back({"cpu", ctx.jobs});
         }
     }
+    BatchPolicy policy(ctx, tasks, groups);
     std::vector<std::vector<RunRecord>> done(tasks.size());
     std::mutex m;
     MatrixProgress progress;
     progress.total = tasks.size();
     const auto start = std::chrono::steady_clock::now();
-    run_parallel(groups, ctx.jobs, [&](size_t i, int slot) {
-        std::vector<RunRecord> records = task_records(ctx, tasks[i], slot);
-        const std::lock_guard<std::mutex> lock(m);
-        progress.done++;
-        progress.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (on_record) {
-            for (const auto &r : records)
-                on_record(r, progress);
-        }
-        done[i] = std::move(records);
-    });
+    run_chunked(
+        groups, ctx.jobs, start_order(tasks),
+        [&](const std::string &group, const std::deque<size_t> &pending) { return policy.chunk(group, pending); },
+        [&](const std::vector<size_t> &chunk, int slot) {
+            std::vector<RunTask> mine;
+            for (size_t i : chunk)
+                mine.push_back(tasks[i]);
+            const std::vector<RunRecord> firsts = policy.first_records(groups[chunk[0]].group, mine, slot);
+            for (size_t j = 0; j < chunk.size(); j++) {
+                std::vector<RunRecord> records = task_records(ctx, mine[j], slot, firsts[j]);
+                const std::lock_guard<std::mutex> lock(m);
+                progress.done++;
+                progress.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                if (on_record) {
+                    for (const auto &r : records)
+                        on_record(r, progress);
+                }
+                done[chunk[j]] = std::move(records);
+            }
+        });
     std::vector<RunRecord> records;
     for (auto &d : done) {
         for (auto &r : d)

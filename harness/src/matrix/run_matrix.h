@@ -55,6 +55,16 @@ MatrixContext make_context(const RunOptions &opts);
 // Removes the context's temp dir.
 void release_context(const MatrixContext &ctx);
 
+// Fills `r` with the task's identity (pipeline, profile, case, mode, target) and, when no child is
+// needed, its verdict: ERROR for a variant whose generator failed, SKIP (with the reason) for a
+// profile, device extension or buffer mode that cannot run here. Returns whether it decided.
+bool resolve_without_child(const MatrixContext &ctx, const RunTask &task, RunRecord *r);
+// A child's command line: [HARNESS_EXEC_WRAPPER...] exe command args... --golden-dir --repeats [--artifacts].
+std::vector<std::string> child_argv(const MatrixContext &ctx, const std::string &command,
+                                    const std::vector<std::string> &args);
+// Adds the device the profile selected to a child's record (metrics.device).
+void add_device(const MatrixContext &ctx, RunRecord *r);
+
 // Runs one task in a supervised child (or decides without one: a compile error is ERROR, a profile
 // or mode that cannot run here SKIP with the reason). `slot` (executor.h) names the child's record and
 // stderr files, so that runs at once do not share them.
@@ -66,7 +76,8 @@ struct MatrixProgress {
     double elapsed_s = 0;
 };
 
-// Runs every task, --jobs at once (GPU profiles --gpu-jobs at once per device), applies
+// Runs every task, --jobs at once (GPU profiles --gpu-jobs at once per device), in batches of
+// cases per child where that keeps every verdict (run_batch.h), applies
 // golden/xfail.json (--xfail), re-runs unexpected failures (--flake-retries: FLAKE, flake.h), applies
 // the baseline (--baseline) and adds a cpu fallback record after a GPU run that did not PASS
 // (--fallback cpu). Calls `on_record` for each record as its task finishes (the console line), one

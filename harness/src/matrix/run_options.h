@@ -26,7 +26,8 @@ struct RunOptions {
     std::string fallback;            // --fallback: "" or "cpu"
     bool strict_xfail = false;       // --strict-xfail
     int jobs = 0;                    // --jobs: runs at once (0 = one per core; executor.h)
-    int gpu_jobs = 1;                // --gpu-jobs: runs at once per GPU device
+    int gpu_jobs = 0;                // --gpu-jobs: runs at once per GPU device (0 = default_gpu_jobs, run_batch.h)
+    int batch = 16;                  // --batch: cases per child process at most (1 = a child per case; run_batch.h)
     std::optional<Shard> shard;      // --shard i/n, parsed (none = the whole matrix; shard.h)
     int flake_retries = 1;           // --flake-retries: re-runs of an unexpected failure (flake.h)
     std::string baseline;            // --baseline FILE: expected failures and flakes (baseline.h)

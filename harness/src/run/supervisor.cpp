@@ -31,11 +31,11 @@ double now_ms() {
 // In the child, after fork: own process group, output to a file, exec. Never returns.
 // `parent` is the forking process: the child is killed when it dies (PR_SET_PDEATHSIG), which covers an
 // interrupt that lands between fork() and track_child() (interrupt.h), when `run` does not know the pid yet.
-[[noreturn]] void exec_child(const ChildCommand &cmd, char *const *argv, pid_t parent) {
+[[noreturn]] void exec_child(const std::string &output_path, char *const *argv, pid_t parent) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);  // `run` already died before the line above
     setpgid(0, 0);
-    const int fd = open(cmd.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int fd = open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
         dup2(fd, STDOUT_FILENO);
         dup2(fd, STDERR_FILENO);
@@ -49,12 +49,7 @@ double now_ms() {
 
 }  // namespace
 
-std::string file_tail(const std::string &path, size_t max_bytes) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return "";
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::string s = ss.str();
+std::string text_tail(std::string s, size_t max_bytes) {
     if (s.size() > max_bytes) {
         s = s.substr(s.size() - max_bytes);
         const size_t nl = s.find('\n');
@@ -63,6 +58,65 @@ std::string file_tail(const std::string &path, size_t max_bytes) {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
         s.pop_back();
     return s;
+}
+
+std::string file_tail(const std::string &path, size_t max_bytes) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return "";
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return text_tail(ss.str(), max_bytes);
+}
+
+ChildProcess::ChildProcess(const std::vector<std::string> &argv, const std::string &output_path) {
+    std::vector<char *> args;
+    for (const auto &a : argv)
+        args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    start_ms_ = now_ms();
+    const pid_t parent = getpid();
+    pid_ = fork();
+    if (pid_ < 0) {
+        error_ = std::string("fork failed: ") + std::strerror(errno);
+        return;
+    }
+    if (pid_ == 0) exec_child(output_path, args.data(), parent);
+    setpgid(pid_, pid_);  // also in the parent, so the group exists before any kill
+    track_child(pid_);    // killed with its group if `run` is interrupted (interrupt.h)
+}
+
+ChildProcess::~ChildProcess() {
+    if (pid_ > 0 && !reaped_) {
+        kill(-pid_, SIGKILL);
+        waitpid(pid_, &status_, 0);
+        untrack_child(pid_);
+    }
+}
+
+bool ChildProcess::wait(const std::function<bool()> &should_kill) {
+    bool killed = false;
+    for (;;) {
+        const pid_t w = waitpid(pid_, &status_, WNOHANG);
+        if (w == pid_) break;
+        if (w < 0 && errno != EINTR) break;
+        if (should_kill && should_kill()) {
+            killed = true;
+            kill(-pid_, SIGKILL);
+            waitpid(pid_, &status_, 0);
+            break;
+        }
+        const timespec ts{0, 2 * 1000 * 1000};
+        nanosleep(&ts, nullptr);
+    }
+    kill(-pid_, SIGKILL);  // leftovers of the group (helpers a driver forked), if any
+    untrack_child(pid_);
+    reaped_ = true;
+    elapsed_ms_ = now_ms() - start_ms_;
+    return killed;
+}
+
+double ChildProcess::elapsed_ms() const {
+    return reaped_ ? elapsed_ms_ : now_ms() - start_ms_;
 }
 
 namespace {
@@ -98,43 +152,17 @@ RunRecord supervise(const RunRecord &identity, const ChildCommand &cmd) {
 
 RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
     unlink(cmd.record_path.c_str());
-    std::vector<char *> argv;
-    for (const auto &a : cmd.argv)
-        argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-
-    const double t0 = now_ms();
-    const pid_t parent = getpid();
-    const pid_t pid = fork();
     RunRecord r = identity;
-    if (pid < 0) {
+    ChildProcess child_process(cmd.argv, cmd.stderr_path);
+    if (!child_process.started()) {
         r.outcome = Outcome::Error;
-        r.message = std::string("fork failed: ") + std::strerror(errno);
+        r.message = child_process.error();
         return r;
     }
-    if (pid == 0) exec_child(cmd, argv.data(), parent);
-    setpgid(pid, pid);  // also in the parent, so the group exists before any kill
-    track_child(pid);   // killed with its group if `run` is interrupted (interrupt.h)
-
-    int status = 0;
-    bool timed_out = false;
-    const double deadline = t0 + cmd.timeout_s * 1000.0;
-    for (;;) {
-        const pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) break;
-        if (w < 0 && errno != EINTR) break;
-        if (now_ms() > deadline) {
-            timed_out = true;
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            break;
-        }
-        const timespec ts{0, 2 * 1000 * 1000};
-        nanosleep(&ts, nullptr);
-    }
-    kill(-pid, SIGKILL);  // leftovers of the group (helpers a driver forked), if any
-    untrack_child(pid);
-    const double elapsed = now_ms() - t0;
+    const double deadline = cmd.timeout_s * 1000.0;
+    const bool timed_out = child_process.wait([&] { return child_process.elapsed_ms() > deadline; });
+    const int status = child_process.status();
+    const double elapsed = child_process.elapsed_ms();
 
     bool have_record = false;
     RunRecord child;

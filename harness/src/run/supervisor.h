@@ -1,6 +1,9 @@
 // Supervisor: runs one case in a child process (its own process group) and classifies what it sees
 // (the outcome table, outcome.h). The child writes its verified record to a file and exits normally.
 #pragma once
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,5 +34,32 @@ RunRecord supervise(const RunRecord &identity, const ChildCommand &cmd);
 
 // Last `max_bytes` of a file, trimmed to whole lines ("" if unreadable).
 std::string file_tail(const std::string &path, size_t max_bytes = 2048);
+// The same of a string.
+std::string text_tail(std::string text, size_t max_bytes = 2048);
+
+// One child process: argv[0] executed in its own process group with stdout and stderr to
+// `output_path`, killed (SIGKILL) when the forking process dies or `run` is interrupted (interrupt.h).
+// The destructor kills and reaps a child that was not waited for.
+class ChildProcess {
+public:
+    ChildProcess(const std::vector<std::string> &argv, const std::string &output_path);
+    ~ChildProcess();
+    ChildProcess(const ChildProcess &) = delete;
+    ChildProcess &operator=(const ChildProcess &) = delete;
+    bool started() const { return pid_ > 0; }
+    const std::string &error() const { return error_; }  // why it did not start
+    // Waits for the child, calling `should_kill` every 2 ms: when it returns true the whole group is
+    // killed. Afterwards the group's leftovers are killed too. Returns whether it was killed.
+    bool wait(const std::function<bool()> &should_kill);
+    int status() const { return status_; }  // waitpid's status, after wait()
+    double elapsed_ms() const;              // since the start (until the end, after wait())
+
+private:
+    pid_t pid_ = -1;
+    int status_ = 0;
+    bool reaped_ = false;
+    double start_ms_ = 0, elapsed_ms_ = 0;
+    std::string error_;
+};
 
 }  // namespace harness

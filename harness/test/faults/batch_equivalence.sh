@@ -1,0 +1,25 @@
+#!/bin/sh
+# batch_equivalence.sh EXE GOLDEN PROFILES PIPELINES SCRIPTS_DIR
+# The fault catalogue's verdicts do not depend on batching: runs the fault PIPELINES on PROFILES
+# (e.g. cpu,host: passing cases mixed with a hang, a teardown abort, a Halide error, wrong results)
+# once with a child per case (--batch 1) and once in batches (--batch 16, one job, so that batches
+# hold several cases; the 8 s limit is the hang's, and PoCL's first compile under load stays below it), and passes only if every run has the same outcome, message and recorded
+# result in both (the run's time and output tail may differ), and the batched run did form batches.
+set -u
+exe=$1 golden=$2 profiles=$3 pipelines=$4 scripts=$5
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+common="run --profile $profiles --pipeline $pipelines --golden-dir $golden --timeout 8 --flake-retries 0 --jobs 1"
+# shellcheck disable=SC2086
+"$exe" $common --batch 1 --json "$dir/single.json" > "$dir/single.log" 2>&1
+single_rc=$?
+# shellcheck disable=SC2086
+HARNESS_BATCH_LOG="$dir/batches.log" "$exe" $common --batch 16 --json "$dir/batched.json" > "$dir/batched.log" 2>&1
+batched_rc=$?
+cat "$dir/batched.log"
+echo "exit codes: one child per case $single_rc, batched $batched_rc"
+[ "$single_rc" = "$batched_rc" ] || { echo "FAILED: exit codes differ"; exit 1; }
+"$scripts/verdict-diff" "$dir/single.json" "$dir/batched.json" || { echo "FAILED: batching changed a verdict"; exit 1; }
+# The batched run must have run several cases in one child at least once.
+grep -q "cases=[2-9]" "$dir/batches.log" || { echo "FAILED: no batch of 2 or more cases"; cat "$dir/batches.log"; exit 1; }
+echo "ok: $(grep -c . "$dir/batches.log") batch children, largest batch $(sed 's/.*cases=//; s/ .*//' "$dir/batches.log" | sort -n | tail -1) cases"
