@@ -201,10 +201,9 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
                 auto p = proposals.find(name);
                 if (p == proposals.end()) continue;
                 for (size_t d = 0; d < r.dims.size() && d < p->second.dims.size(); d++) {
-                    if (r.dims[d].extent > 0 && p->second.dims[d] != hull(p->second.dims[d], r.dims[d])) {
-                        p->second.dims[d] = hull(p->second.dims[d], r.dims[d]);
-                        settled = false;
-                    }
+                    // Not a reason for another round by itself: an input read just outside its own
+                    // bounds (clamp(x, min, max) - 1) asks for more with every bigger proposal.
+                    if (r.dims[d].extent > 0) p->second.dims[d] = hull(p->second.dims[d], r.dims[d]);
                 }
             }
             for (auto &[name, shape] : s.outputs) {
