@@ -133,6 +133,7 @@ const std::vector<CommandSpec> &commands() {
           {"json", "FILE", ""},
           {"record", "FILE", ""},
           kGoldenDir},
+         true,
          true},
         {"__run-batch",
          "",
