@@ -208,8 +208,16 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
             }
             for (auto &[name, shape] : s.outputs) {
                 const BufferShape &r = out_req[name];
-                for (size_t d = 0; d < shape.dims.size() && d < r.dims.size(); d++)
-                    settled &= !widen(shape.dims[d], r.dims[d]);
+                for (size_t d = 0; d < shape.dims.size() && d < r.dims.size(); d++) {
+                    const DimRegion before = shape.dims[d];
+                    if (!widen(shape.dims[d], r.dims[d])) continue;
+                    settled = false;
+                    // An input proposed at the output's old size in that dimension follows it: a
+                    // generator may bound its output by its input (output.bound(x, 0, input.width())).
+                    for (auto &[in, p] : proposals) {
+                        if (d < p.dims.size() && p.dims[d] == before) p.dims[d] = shape.dims[d];
+                    }
+                }
                 if (k == 0) shape.storage_order = r.storage_order;
             }
         }
