@@ -19,7 +19,7 @@ std::string bad(const std::string &text) {
 
 TEST(JsonSpec, BadSpecsAreOneLineNamingFileKeyAndFix) {
     const std::vector<std::pair<std::string, std::string>> cases = {
-        {"{\"cases\": [", "p/spec.json: (file): not valid JSON ("},
+        {"{\"cases\": [", "p/spec.json: not valid JSON ("},
         {"{\"tolerence\": {}}", "p/spec.json: tolerence: unknown key; use one of: format, summary, tolerance,"},
         {R"({"tolerance": {"kind": "exact"}})", "p/spec.json: tolerance.reason: missing; say why"},
         {R"({"tolerance": {"kind": "close", "reason": "r"}})",
