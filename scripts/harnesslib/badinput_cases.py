@@ -16,11 +16,12 @@ from . import fixtures as fx
 
 class Case:
     def __init__(self, tool, args, expect, files=None, env=None, code=2, fsize=None, readonly=None, needs=None,
-                 changes=None, progress=None):
-        self.tool, self.args, self.expect, self.files = tool, args, expect, files or {}
+                 changes=None, progress=None, lock=None):
+        self.tool, self.args, self.expect, self.files, self.lock = tool, args, expect, files or {}, lock
         self.env, self.code, self.fsize, self.readonly, self.needs = env or {}, code, fsize, readonly, needs
         self.changes = changes    # callable(w) -> problem or "": the case may change files, checked by it
         self.progress = progress  # regex of stderr lines printed before the failure (not the error line)
+        # lock: a SQLite file another process holds an exclusive lock on while the case runs
 
 
 def deep(n, doc_open="[", doc_close="]"):
@@ -197,6 +198,9 @@ CASES = [
          {"h.sqlite": b"SQLite format 3\x00" + bytes(range(256)) * 20}),
     Case("history", ["list", "--db", "{w}/h.sqlite"], r"is not a SQLite database or is damaged",
          {"h.sqlite": "runs,tests\n1,2\n" * 200}),
+    Case("history", ["ingest", "--db", "{w}/h.sqlite", "--results", "{fx}/pocl/results.json"],
+         r"h\.sqlite is not a history of this harness: its table runs has no column started, finished",
+         {"h.sqlite": lambda w: other_program_db(w)}),
     Case("history", ["ingest", "--db", "{w}/h.sqlite", "--run", "2.5", "--results", "{fx}/pocl/results.json"],
          r"argument --run: '2\.5' is not a whole number"),
     Case("history", ["ingest", "--db", "{w}/h.sqlite", "--time", "yesterday", "--results", "{fx}/pocl/results.json"],
@@ -211,6 +215,9 @@ CASES = [
     Case("history", ["ingest", "--db", "{w}/ro/h.sqlite", "--results", "{fx}/pocl/results.json"],
          r"the history .*ro/h\.sqlite is read-only; make the file and its directory writable", readonly="ro",
          files={"ro/h.sqlite": lambda w: open(fx_history(w), "rb").read()}),
+    Case("history", ["ingest", "--db", "{w}/h.sqlite", "--results", "{fx}/pocl/results.json"],
+         r"the history .*h\.sqlite is locked by another process; wait for it to finish",
+         {"h.sqlite": lambda w: open(fx_history(w), "rb").read()}, env={"HARNESS_DB_LOCK_TIMEOUT": "1"}, lock="h.sqlite"),
     Case("history", ["ingest", "--db", "{w}/h.sqlite", "--results", "{fx}/pocl/results.json", "--bench",
                      "{fx}/pocl/bench.json"], r"history: run 1: the (disk holding the )?history .*(is full|disk I/O error; check the disk)",
          fsize=100 * 1024,
@@ -259,6 +266,12 @@ CASES = [
          r"cannot create the directory .*f\.txt: .*f\.txt is a file, not a directory", {"f.txt": "x"}),
     Case("driver-diff", ["{fx}/pocl", "{fx}/oclgrind", "--out", "{w}/rep", "--ignore-perf"],
          r"cannot write .*driver-diff\.(md|html) .*File too large", fsize=1024),
+    Case("driver-diff", ["{w}/old.json", "{fx}/pocl/bench.json"], r"old\.json: benchmarks: is \{\}, not a list",
+         {"old.json": '{"context": {}, "benchmarks": {}}'}),
+    Case("driver-diff", ["latest~1", "latest", "--db", "{w}/h.sqlite"], r"the history has only 0 runs; 'latest~1' does not exist",
+         {"h.sqlite": lambda w: open(empty_history(w), "rb").read()}),
+    Case("driver-diff", ["{fx}/pocl", "{fx}/oclgrind", "--correction", "bonferroni"],
+         r"argument --correction: invalid choice: 'bonferroni'"),
     # --- nightly and dashboard
     Case("nightly", ["--db", "postgresql://nobody@127.0.0.1:9/x", "--bin", "{w}", "--out", "{w}/n", "--dashboard", ""],
          r"cannot connect to postgresql://nobody@127\.0\.0\.1:9/x"),
@@ -267,6 +280,11 @@ CASES = [
     Case("nightly", ["--db", "{w}/h.sqlite", "--bin", "{w}/bin", "--out", "{w}/n", "--dashboard", ""],
          r"nightly: run 1 failed: aot-harness list --json: arrays and objects nested deeper", {
              "bin/aot-harness": "#!/bin/sh\necho '%s'\n" % deep(5000)}, changes=history_status("failed")),
+    Case("nightly", ["--db", "{w}/h.sqlite", "--min-time", "0x1", "--bin", "{w}"], r"argument --min-time: '0x1' is not"),
+    Case("nightly", ["--db", "{w}/h.sqlite", "--build-status", "300", "--bin", "{w}"],
+         r"argument --build-status: '300' is not a whole number from 0 to 255"),
+    Case("dashboard", ["--db", "{w}/h.sqlite", "--out", "{w}/f.txt"], r"cannot write the dashboard to .*f\.txt: it is a file",
+         {"f.txt": "x", "h.sqlite": lambda w: open(fx_history(w), "rb").read()}),
     Case("dashboard", ["--db", "{w}/h.sqlite", "--out", "{w}/d"], r"is not a SQLite database or is damaged",
          {"h.sqlite": b"\x00" * 4096}),
     Case("dashboard", ["--db", "{w}/h.sqlite", "--runs", "0"], r"argument --runs: '0' is not a whole number from 1"),
@@ -322,6 +340,29 @@ CASES = [
     Case("devicectest", ["junit", "--plan", "{w}/plan.json", "--dir", "{w}"], r"plan\.json: tests: is \{\}, not a list",
          {"plan.json": '{"tests": {}}'}),
 ]
+
+
+def other_program_db(w):
+    """Another program's SQLite database that happens to have a table `runs`; its bytes."""
+    import sqlite3
+    path = os.path.join(w, ".other.sqlite")
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE runs(id INTEGER PRIMARY KEY, athlete TEXT, km REAL)")
+    con.execute("INSERT INTO runs(athlete, km) VALUES ('ada', 10.5)")
+    con.commit()
+    con.close()
+    with open(path, "rb") as f:
+        raw = f.read()
+    os.remove(path)
+    return raw
+
+
+def empty_history(w):
+    """A history with its tables and no run; its path."""
+    from . import history
+    path = os.path.join(w, ".empty.sqlite")
+    history.connect(path).close()
+    return path
 
 
 def fx_history(w, damage=False):

@@ -118,6 +118,12 @@ def run_case(i, case, harness, root, golden, pg):
             if case.fsize:
                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
                 resource.setrlimit(resource.RLIMIT_FSIZE, (case.fsize, case.fsize))
+        holder = None
+        if case.lock:  # another process holds the database: BEGIN EXCLUSIVE, until the case is over
+            holder = subprocess.Popen([PY, "-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1]); "
+                                       "c.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(120)",
+                                       os.path.join(w, case.lock)], stdout=subprocess.PIPE, text=True)
+            holder.stdout.readline()
         p = subprocess.Popen(command(case, harness) + [sub(a) for a in case.args], cwd=w, env=env, text=True,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, errors="replace", preexec_fn=limits,
                              start_new_session=True)
@@ -127,6 +133,10 @@ def run_case(i, case, harness, root, golden, pg):
             os.killpg(p.pid, signal.SIGKILL)
             p.communicate()
             return "still running after 60 s (killed): the bad input was not refused"
+        finally:
+            if holder:
+                holder.kill()
+                holder.wait()
         p.stderr = p.stderr_text
         lines = [l for l in p.stderr.splitlines() if l.strip()]
         errors = [l for l in lines if not (case.progress and re.search(case.progress, l))]

@@ -95,8 +95,8 @@ def bench_driver(context, profile):
     if not raw:
         return ""
     try:
-        d = json.loads(raw) if isinstance(raw, str) else raw
-    except ValueError:
+        d = jsonio.loads(raw, "device." + profile, "") if isinstance(raw, str) else raw
+    except InputError:
         return str(raw)
     return driver_string(d)
 

@@ -56,6 +56,24 @@ def now():
     return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
 
 
+def check_schema(con, target):
+    """InputError when the database has tables of these names without this history's columns (another
+    program's database): checked before anything is written to it."""
+    for table, cols in re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)\((.*?)\);", SCHEMA, re.S):
+        want = [c.split()[0] for c in cols.replace("\n", " ").split(",") if c.strip()]
+        if con.kind == "sqlite":
+            have = {r[1] for r in con.execute("PRAGMA table_info(%s)" % table)}
+        else:
+            have = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns WHERE table_name=? "
+                                              "AND table_schema=current_schema()", (table,))}
+        if not have:
+            continue  # not there yet: made with the schema
+        missing = [c for c in want if c not in have and c != "run_key"]  # run_key: added to older histories
+        if missing:
+            raise data.InputError("%s is not a history of this harness: its table %s has no column %s; pass another "
+                                  "--db (a new file is made for you)" % (db.redact(target), table, ", ".join(missing)))
+
+
 def connect(target):
     """Opens the history at `target` (a SQLite path, created if needed, or a postgresql:// URL) and makes sure
     its schema is there (a history written before run_key and the unique keys gets them)."""
@@ -76,9 +94,11 @@ def connect(target):
             for stmt in SCHEMA.format(**db.SCHEMA_TYPES["postgresql"]).split(";"):
                 if stmt.strip():
                     con.execute(stmt)
+            check_schema(con, target)
             for name, cols in UNIQUE:
                 con.execute("CREATE UNIQUE INDEX IF NOT EXISTS %s ON %s" % (name, cols))
         return con
+    check_schema(con, target)  # before anything is added to a database that is not a history
     con.raw.executescript(SCHEMA.format(**db.SCHEMA_TYPES["sqlite"]))
     if "run_key" not in [r[1] for r in con.execute("PRAGMA table_info(runs)")]:
         with con:
@@ -162,9 +182,9 @@ def _env_rows(run_id, source, env):
     for k, v in flatten(env, "", []):
         if isinstance(v, str) and v[:1] in "{[" and source == "bench":
             try:  # bench context holds JSON strings (device.<profile>)
-                rows += [(run_id, source, k + "." + k2, str(v2)) for k2, v2 in flatten(json.loads(v), "", [])]
+                rows += [(run_id, source, k + "." + k2, str(v2)) for k2, v2 in flatten(jsonio.loads(v, k, ""), "", [])]
                 continue
-            except ValueError:
+            except data.InputError:
                 pass
         rows.append((run_id, source, k, "" if v is None else str(v)))
     return rows
