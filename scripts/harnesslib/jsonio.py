@@ -1,4 +1,4 @@
-"""The one way the Python tools read JSON and write their output files (as harness/include/harness/json_reader.h
+"""The one way the Python tools read JSON and write their output files (as harness/src/base/json_reader.h
 does for the C++ side).
 
 Reading: a nesting limit checked before parsing (json.load recurses: a few hundred thousand levels end in
