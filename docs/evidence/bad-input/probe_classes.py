@@ -159,9 +159,9 @@ def main():
         probe(4, "run with TMPDIR=w/tmpdir: where is the temp dir?", run1, w,
               env={"TMPDIR": t, "HARNESS_EXEC_WRAPPER": spy})
         args = open(os.path.join(w, "child-args.txt")).read().split()
-        record = args[args.index("--record") + 1]
-        rows[-1] = rows[-1][:5] + ("in TMPDIR" if record.startswith(t + "/") else "NOT in TMPDIR: " +
-                                   os.path.dirname(record),) + rows[-1][6:]
+        rec_path = args[args.index("--record") + 1]
+        rows[-1] = rows[-1][:5] + ("in TMPDIR" if rec_path.startswith(t + "/") else "NOT in TMPDIR: " +
+                                   os.path.dirname(rec_path),) + rows[-1][6:]
         hang = write(os.path.join(w, "hang.sh"), "#!/bin/sh\nwhile :; do sleep 1; done\n")
         os.chmod(hang, 0o755)
         t2 = os.path.join(w, "tmpdir2")
