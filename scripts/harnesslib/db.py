@@ -12,7 +12,6 @@ import re
 from . import data
 
 URL_RE = re.compile(r"^postgres(ql)?://")
-LAST_TARGET = ""  # the history opened last: toolmain names it when a database error escapes a tool
 
 # Column types that differ: SQLite's REAL is 8 bytes, PostgreSQL's REAL only 4 (DOUBLE PRECISION is 8);
 # PostgreSQL's INTEGER is 32-bit (ids and iteration counts get BIGINT).
@@ -121,8 +120,8 @@ def lock_timeout():
 def open_db(target, timeout=None):
     """A Connection to a SQLite file (created with its directory) or a postgresql:// URL; InputError naming
     the problem and the fix when it cannot be opened."""
-    global LAST_TARGET
-    LAST_TARGET = str(target)
+    from . import toolmain
+    toolmain.DB_TARGET = redact(target)  # named when a database error escapes a tool
     if is_url(target):
         try:
             import psycopg2

@@ -118,10 +118,12 @@ def describe_os_error(e):
     return "%s%s; %s" % (what, e.strerror or e, fix)
 
 
+DB_TARGET = ""  # the history opened last, password removed: db.open_db sets it, the database errors name it
+
+
 def describe(e):
     """One line for an exception that escaped a tool's main."""
-    from . import db
-    target = db.redact(db.LAST_TARGET) if db.LAST_TARGET else ""
+    target = DB_TARGET
     mod = type(e).__module__ or ""
     if isinstance(e, InputError):
         return str(e)
