@@ -174,6 +174,10 @@ CASES = [
          r"r\.json: environment: is \[\], not an object", {"r.json": '{"environment": [], "runs": []}'}),
     Case("aot-harness", RUN, r"cannot create a temporary directory in .*/gone: No such file.*set TMPDIR",
          env={"TMPDIR": "{w}/gone"}),
+    Case("aot-harness", ["bench", "--repetitions", "2.5", "--golden-dir", "{g}"],
+         r"--repetitions '2\.5' is not a whole number from 1 to 1000"),
+    Case("aot-harness", ["bench", "--profile", "cpu", "--pipeline", "brighten", "--case", "small", "--quick",
+                         "--golden-dir", "{g}"], r"cannot create a temporary directory in .*/gone", env={"TMPDIR": "{w}/gone"}),
     # --- history
     Case("history", ["ingest", "--db", "{w}/h.sqlite", "--results", "{w}/r.json"], r"r\.json: .*nested deeper",
          {"r.json": '{"runs": [], "environment": {"opencl": %s}}' % deep(120000, '{"p":', "}").replace('{"p":}', "{}")}),
@@ -333,6 +337,12 @@ CASES = [
          {"log.yaml": lava_log(job="j1"), "jobs.json": '{"jobs": [{"name": "j1", "tests": 5}]}'}),
     Case("lava-job", ["--fetch", "{w}/log.yaml", "--out", "{w}/res"], r"cannot write .*File too large",
          {"log.yaml": lava_log(records={"edge.cpu.small": ok_record()})}, fsize=300),
+    # --- verdict-diff
+    Case("verdict-diff", ["{w}/a.json", "{fx}/pocl/results.json"], r"a\.json: runs\[0\]\.case: missing",
+         {"a.json": results(case=None)}),
+    Case("verdict-diff", ["{w}/a.json", "{fx}/pocl/results.json"], r"a\.json: .*nested deeper",
+         {"a.json": '{"runs": [], "environment": {"x": %s}}' % deep(90000)}),
+    Case("verdict-diff", ["{fx}/pocl/results.json"], r"pass two results files, A\.json B\.json"),
     # --- flake-check, device-ctest's data side
     Case("flake-check", ["3.5", "--no-build", "--out", "{w}/fc"], r"argument runs: '3\.5' is not a whole number from 1"),
     Case("devicectest", ["junit", "--plan", "{w}/plan.json", "--dir", "{w}"], r"plan\.json: not valid JSON",

@@ -2,7 +2,7 @@
 JSON), checked once when a file is read, so that a wrong shape is one line naming the file, the key path and
 the fix (jsonio.At) and never a KeyError or TypeError deep inside a tool, a half-filled history or a value
 SQLite cannot store."""
-from .jsonio import At, load
+from .jsonio import At, InputError, load  # noqa: F401 - InputError for the tools that import formats
 
 RESULTS_FIX = "pass a results file `aot-harness run --json` wrote"
 BENCH_FIX = "pass a Google Benchmark JSON (pipeline-benchmarks --benchmark_out=F --benchmark_out_format=json)"
