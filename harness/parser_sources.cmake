@@ -23,7 +23,7 @@ function(harness_parser_sources out profiles_json platform)
   harness_embedded_profiles_source(embedded "${profiles_json}" "${platform}" ${ARGN})
   set(src "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/src")
   set(${out}
-      ${src}/base/args.cpp ${src}/base/files.cpp ${src}/base/number_text.cpp ${src}/base/outcome.cpp
+      ${src}/base/args.cpp ${src}/base/files.cpp ${src}/base/json_reader.cpp ${src}/base/number_text.cpp ${src}/base/outcome.cpp
       ${src}/base/output_pattern.cpp ${src}/base/profile.cpp ${src}/base/sha256.cpp
       ${src}/values/array.cpp ${src}/values/compare.cpp ${src}/values/element_type.cpp ${src}/values/npy.cpp
       ${src}/golden/golden.cpp ${src}/golden/manifest.cpp

@@ -22,6 +22,8 @@
 #include "cli/cli_options.h"
 #include "base/error.h"
 #include "base/files.h"
+#include "base/json_reader.h"
+#include "base/temp_dir.h"
 #include "run/interrupt.h"
 #include "base/profile.h"
 #include "harness/registry.h"
@@ -175,10 +177,9 @@ int bench_main(const std::vector<std::string> &words) {
 
     const std::string exe = self_exe_path();
     if (exe.empty()) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
-    char tmpl[] = "/tmp/aot-harness-bench.XXXXXX";
-    if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory under /tmp; free space or set TMPDIR");
-    const std::string tmp = tmpl;
-    install_interrupt_cleanup();
+    install_interrupt_cleanup();           // kills the running child and removes the temp dir on SIGINT/SIGTERM
+    TempDir tmp_dir("aot-harness-bench");  // under $TMPDIR, removed on every way out
+    const std::string tmp = tmp_dir.path();
 
     nlohmann::json merged;
     int worst = -1;  // severity of the worst outcome that counts
@@ -213,7 +214,7 @@ int bench_main(const std::vector<std::string> &words) {
 
         nlohmann::json doc;
         try {
-            doc = nlohmann::json::parse(read_file(json));
+            doc = parse_json(read_file(json), json, "");
         } catch (const std::exception &) {
             doc = nullptr;  // none, or cut short by a crash: nothing of this profile is kept
         }
@@ -246,7 +247,7 @@ int bench_main(const std::vector<std::string> &words) {
         unlink(out.c_str());
         unlink(cmd.record_path.c_str());
     }
-    rmdir(tmp.c_str());
+    tmp_dir.remove();
 
     if (!merged.is_null()) {
         for (auto &[k, v] : skipped.items())

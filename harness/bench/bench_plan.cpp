@@ -48,7 +48,7 @@ BenchOptions bench_options(const Args &args) {
     } else if (mode != "all") {
         throw Error("--mode '" + mode + "' is not a benchmark mode; use resident, roundtrip or all");
     }
-    o.repetitions = static_cast<int>(args.number("repetitions", 0, 1, 1000));
+    o.repetitions = static_cast<int>(args.whole("repetitions", 0, 1, 1000));
     if (args.has("min-time")) {
         args.number("min-time", 0, 0, 3600);
         o.min_time = args.get("min-time");

@@ -108,7 +108,7 @@ PY
   manifest_malformed)
     printf '{"goldens": [' > "$tmp/golden/MANIFEST.json"
     before=$(snapshot "$tmp/golden")
-    expect 2 "MANIFEST.json is not valid JSON" \
+    expect 2 "MANIFEST.json: not valid JSON" \
       "$exe" run --pipeline blur3x3 --profile cpu --case small --golden-dir "$tmp/golden" ;;
   manifest_wrong_shape)
     sed 's/"shape": \[/"shape": [ 1,/' "$tmp/golden/MANIFEST.json" > "$tmp/m" && cp "$tmp/m" "$tmp/golden/MANIFEST.json"
@@ -118,12 +118,12 @@ PY
   xfail_malformed)
     printf '{"xfail": [{"profile": "opencl"}]}' > "$tmp/golden/xfail.json"
     before=$(snapshot "$tmp/golden")
-    expect_usage "xfail.json: entry 0: missing field 'reason'" \
+    expect_usage "xfail.json: xfail\\[0\\].reason: missing; say why" \
       "$exe" run --pipeline blur3x3 --profile cpu --case small --golden-dir "$tmp/golden" ;;
   unknown_mode)
     expect_usage "unknown buffer mode 'zero-copy'; modes: host, device" "$exe" run --mode zero-copy ;;
   bad_repeats)
-    expect_usage "--repeats '0' is not a number from 1 to 100" "$exe" run --repeats 0 ;;
+    expect_usage "--repeats '0' is not a whole number from 1 to 100" "$exe" run --repeats 0 ;;
   absurd_timeout)
     expect_usage "--timeout '1e12' is not a number from 1 to 86400" "$exe" run --timeout 1e12 ;;
   unknown_command)

@@ -110,7 +110,10 @@ TEST(Baseline, BadFilesAreOneLineErrors) {
                             R"({"format": "aot-harness-baseline", "version": 1, "extra": 1})"}) {
         const std::string msg = error_of([&] { Baseline::parse(bad, "b.json"); });
         EXPECT_NE(msg.find("b.json"), std::string::npos) << bad;
-        EXPECT_NE(msg.find("--baseline-out"), std::string::npos) << bad << ": " << msg;
+        // the fix: remake the file, or (an unknown key) the keys a baseline has
+        EXPECT_TRUE(msg.find("--baseline-out") != std::string::npos ||
+                    msg.find("use one of: format") != std::string::npos)
+            << bad << ": " << msg;
         EXPECT_EQ(msg.find('\n'), std::string::npos);
     }
     EXPECT_EQ(Baseline::load("").size(), 0u);

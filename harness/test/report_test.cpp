@@ -251,7 +251,7 @@ TEST_F(ReportTest, RejectsResultsThatAreNotAnObject) {
     EXPECT_THROW(RunResults::from_json({{"runs", json::array({1})}}, "r.json"), Error);
     EXPECT_NE(error_of([] {
                   RunResults::from_json({{"runs", json::array({run("p", "cpu", "a", "MAYBE")})}}, "r.json");
-              }).find("r.json: run #0: run record key \"outcome\": unknown outcome \"MAYBE\""),
+              }).find("r.json: runs[0]: run record key \"outcome\": unknown outcome \"MAYBE\""),
               std::string::npos);
 }
 

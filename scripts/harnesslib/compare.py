@@ -14,7 +14,7 @@ Exit status: 0 no significant regression and no flip to a worse outcome; 1 other
 import json
 import sys
 
-from . import data, sides, stats
+from . import data, sides, stats, toolmain
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_MIN_EFFECT = 0.05
@@ -120,8 +120,8 @@ def print_text(res, out=sys.stdout):
 def add_side_args(ap):
     ap.add_argument("--db", help="history for run ids: SQLite path or postgresql:// URL (default: "
                                      "out/history.sqlite if it exists)")
-    ap.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="significance level (default 0.05)")
-    ap.add_argument("--min-effect", type=float, default=DEFAULT_MIN_EFFECT,
+    ap.add_argument("--alpha", type=toolmain.real(0, 1), default=DEFAULT_ALPHA, help="significance level (default 0.05)")
+    ap.add_argument("--min-effect", type=toolmain.real(0, 1000), default=DEFAULT_MIN_EFFECT,
                     help="minimum relative change of the median to report, e.g. 0.05 = 5%% (default)")
     ap.add_argument("--correction", choices=("holm", "none"), default="holm",
                     help="multiple-comparison adjustment of the p-values (default holm)")
@@ -142,12 +142,8 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true", help="print the comparison as JSON")
     add_side_args(ap)
     args = ap.parse_args(argv)
-    try:
-        db = default_db(args)
-        base, cand = sides.load_side(args.base, db), sides.load_side(args.candidate, db)
-    except data.InputError as e:
-        print("compare: %s" % e, file=sys.stderr)
-        return 2
+    db = default_db(args)
+    base, cand = sides.load_side(args.base, db), sides.load_side(args.candidate, db)
     res = compare_sides(base, cand, args.alpha, args.min_effect, args.correction)
     if args.json:
         json.dump(res, sys.stdout, indent=1, sort_keys=True)
@@ -158,4 +154,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(toolmain.run("compare", main))

@@ -10,10 +10,9 @@ to the page, so it works offline from file://.
 import html
 import json
 import os
-import shutil
 import sys
 
-from . import compare, data, history, paths, stats
+from . import compare, data, history, jsonio, paths, stats, toolmain
 from .dashboard_records import COLOURS, record_page, slug
 
 CHARTJS = ["/usr/share/javascript/chart.js/chart.umd.js", "/usr/share/javascript/chart.js/chart.min.js",
@@ -207,10 +206,10 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
     runs, series, drivers, samples = load(con, max_runs)
     if not runs:
         raise data.InputError("the history at %s has no runs yet" % db_path)
-    os.makedirs(out_dir, exist_ok=True)
-    shutil.copyfile(find_chartjs(), os.path.join(out_dir, "chart.min.js"))
-    with open(os.path.join(out_dir, "style.css"), "w") as f:
-        f.write(CSS)
+    jsonio.make_dirs(out_dir)
+    with open(find_chartjs(), "rb") as f:
+        jsonio.write_all_atomic([(os.path.join(out_dir, "chart.min.js"), f.read()),
+                                 (os.path.join(out_dir, "style.css"), CSS)])
     e = html.escape
     latest = runs[-1]
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>aot-harness nightly dashboard</title>"
@@ -255,8 +254,8 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
     # Outcome grid of the latest run with results.
     if cand_t is not None:
         trun = dict(con.execute("SELECT * FROM runs WHERE id=?", (cand_t,)).fetchone())
-        tests = [json.loads(r[0]) for r in con.execute("SELECT record_json FROM tests WHERE run_id=? ORDER BY id",
-                                                         (cand_t,))]
+        tests = [history.record_of(db_path, cand_t, r[0], r[1]) for r in con.execute(
+            "SELECT id, record_json FROM tests WHERE run_id=? ORDER BY id", (cand_t,))]
         parts.append("<h2>Outcomes of run #%d</h2>" % cand_t)
         parts.append(grid_html(out_dir, trun, tests, golden_dir))
     specs = chart_specs(runs, series, drivers, significant_regressions(runs, samples, alpha, min_effect))
@@ -284,27 +283,55 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
                  "<script>%s</script></body></html>\n" % (json.dumps(specs).replace("</", "<\\/"), JS))
     con.close()
     index = os.path.join(out_dir, "index.html")
-    with open(index, "w", encoding="utf-8") as f:
-        f.write("\n".join(parts))
+    jsonio.write_atomic(index, "\n".join(parts))
     return index
 
 
+def render_into(out_dir, render_fn):
+    """Runs render_fn(dir) on a new directory beside out_dir and puts it in out_dir's place only when it
+    succeeded: a failure (a damaged history, a full disk) leaves the previous dashboard as it was and no
+    partial one. Returns the index path."""
+    import shutil
+    import tempfile
+    out = os.path.abspath(out_dir)
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise data.InputError("cannot write the dashboard to %s: it is a file; pass --out a directory" % out_dir)
+    made = jsonio.make_dirs(os.path.dirname(out))
+    try:
+        tmp = tempfile.mkdtemp(prefix=".%s." % os.path.basename(out), dir=os.path.dirname(out))
+    except OSError as e:
+        jsonio.undo_dirs(made)
+        raise jsonio.write_error(out, e, "creating a temporary directory")
+    try:
+        os.chmod(tmp, 0o755)
+        index = render_fn(tmp)
+        old = None
+        if os.path.isdir(out):
+            old = tempfile.mkdtemp(prefix=".%s.old." % os.path.basename(out), dir=os.path.dirname(out))
+            os.rename(out, os.path.join(old, "d"))
+        os.rename(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        jsonio.undo_dirs(made)
+        raise
+    if old:
+        shutil.rmtree(old, ignore_errors=True)
+    return os.path.join(out_dir, os.path.relpath(index, tmp))
+
+
 def main(argv=None):
+    root = data.REPO_ROOT
     ap = data.arg_parser("dashboard", __doc__)
     ap.add_argument("--db", default=data.DEFAULT_HISTORY,
                     help="history: SQLite path or postgresql:// URL (default %(default)s)")
-    ap.add_argument("--out", default=os.path.join(data.REPO_ROOT, "out", "dashboard"), help="output dir (default %(default)s)")
+    ap.add_argument("--out", default=os.path.join(root, "out", "dashboard"), help="output dir (default %(default)s)")
     ap.add_argument("--golden-dir", default=paths.golden_dir(), help="goldens, for the diff images")
-    ap.add_argument("--runs", type=int, default=60, help="how many recent runs to chart (default 60)")
+    ap.add_argument("--runs", type=toolmain.whole(1, 100000), default=60, help="how many recent runs to chart (default 60)")
     args = ap.parse_args(argv)
-    try:
-        index = render(args.db, args.out, args.golden_dir, args.runs)
-    except data.InputError as e:
-        print("dashboard: %s" % e, file=sys.stderr)
-        return 2
+    index = render_into(args.out, lambda d: render(args.db, d, args.golden_dir, args.runs))
     print("dashboard: %s" % index)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(toolmain.run("dashboard", main))

@@ -5,7 +5,7 @@ import os
 import re
 import shutil
 
-from . import data, history, imaging
+from . import data, history, imaging, jsonio
 
 COLOURS = {name: colour for name, (colour, _text) in data.COLOURS.items()}  # the outcome table's
 
@@ -73,7 +73,7 @@ def record_page(out_dir, run, rec, golden_dir):
     key = data.test_key(rec)
     name = slug("run%d-%s" % (run["id"], key)) + ".html"
     rdir = os.path.join(out_dir, "records")
-    os.makedirs(rdir, exist_ok=True)
+    jsonio.make_dirs(rdir)
     images, links = record_images(rdir, "run%d-%s" % (run["id"], key), rec, golden_dir)
     metrics = history.flatten(rec.get("metrics") or {}, "", [])
     body = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>%s</title><link rel='stylesheet' "
@@ -98,6 +98,5 @@ def record_page(out_dir, run, rec, golden_dir):
     if rec.get("stderr_tail"):
         body.append("<h2>stderr</h2><pre>%s</pre>" % e(rec["stderr_tail"]))
     body.append("</body></html>\n")
-    with open(os.path.join(rdir, name), "w", encoding="utf-8") as f:
-        f.write("\n".join(body))
+    jsonio.write_atomic(os.path.join(rdir, name), "\n".join(body))
     return "records/" + name

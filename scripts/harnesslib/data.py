@@ -12,6 +12,8 @@ import argparse
 import json
 import os
 
+from . import formats, jsonio
+from .jsonio import InputError  # noqa: F401 - the tools' one error type, imported from here by most modules
 from .paths import default_db, project_dir
 
 # The outcome table of harness/src/base/outcome.h, least severe first: outcomes.json is the
@@ -34,12 +36,9 @@ TIME_SCALE = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}  # to milliseconds
 def arg_parser(prog, doc):
     """The command-line parser of a script whose module docstring is `doc`: its first paragraph is the
     description, the rest the epilog (kept as written)."""
-    return argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0], epilog=doc.split("\n\n", 1)[1],
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-
-
-class InputError(Exception):
-    """A bad input file or argument: the message names the problem and the fix."""
+    from .toolmain import ArgumentParser  # one-line errors, exit 2 (toolmain imports nothing of data)
+    return ArgumentParser(prog=prog, description=doc.split("\n\n")[0], epilog=doc.split("\n\n", 1)[1],
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def severity(outcome):
@@ -71,23 +70,12 @@ def test_key(rec):
     return "%s/%s/%s/%s" % (rec.get("pipeline"), rec.get("profile"), rec.get("case"), rec.get("mode", "host"))
 
 
-def read_json(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except OSError as e:
-        raise InputError("cannot read %s: %s" % (path, e.strerror))
-    except ValueError as e:
-        raise InputError("%s is not valid JSON (%s); was the run interrupted? re-run it" % (path, e))
+def read_json(path, fix="was the run interrupted? run it again"):
+    """A JSON file through jsonio (nesting limit, one-line errors naming the file)."""
+    return jsonio.load(path, fix)
 
 
-def kind_of(doc):
-    """'results', 'bench' or None for a parsed JSON document."""
-    if isinstance(doc, dict) and isinstance(doc.get("runs"), list):
-        return "results"
-    if isinstance(doc, dict) and isinstance(doc.get("benchmarks"), list):
-        return "bench"
-    return None
+kind_of = formats.kind_of
 
 
 def parse_bench_name(name):
@@ -107,8 +95,8 @@ def bench_driver(context, profile):
     if not raw:
         return ""
     try:
-        d = json.loads(raw) if isinstance(raw, str) else raw
-    except ValueError:
+        d = jsonio.loads(raw, "device." + profile, "") if isinstance(raw, str) else raw
+    except InputError:
         return str(raw)
     return driver_string(d)
 
@@ -161,11 +149,13 @@ def empty_side(label):
 def add_document(side, doc, path):
     kind = kind_of(doc)
     if kind == "results":
+        formats.check_results(doc, path)
         side["has_results"] = True
         side["env"] = doc.get("environment") or {}
         for rec in doc["runs"]:
             side["tests"][test_key(rec)] = rec
     elif kind == "bench":
+        formats.check_bench(doc, path)
         side["has_bench"] = True
         nb = normalise_bench(doc)
         side["bench_context"] = nb["context"]

@@ -106,9 +106,22 @@ class Connection:
         self.raw.close()
 
 
-def open_db(target, timeout=120):
+def lock_timeout():
+    """Seconds a SQLite writer waits for another one (HARNESS_DB_LOCK_TIMEOUT, default 120)."""
+    text = os.environ.get("HARNESS_DB_LOCK_TIMEOUT", "")
+    if not text:
+        return 120.0
+    if not re.fullmatch(r"[0-9]+(\.[0-9]*)?", text) or float(text) > 86400:
+        raise data.InputError("HARNESS_DB_LOCK_TIMEOUT='%s' is not a number of seconds from 0 to 86400; set it to one "
+                              "or unset it" % text)
+    return float(text)
+
+
+def open_db(target, timeout=None):
     """A Connection to a SQLite file (created with its directory) or a postgresql:// URL; InputError naming
     the problem and the fix when it cannot be opened."""
+    from . import toolmain
+    toolmain.DB_TARGET = redact(target)  # named when a database error escapes a tool
     if is_url(target):
         try:
             import psycopg2
@@ -123,8 +136,14 @@ def open_db(target, timeout=120):
         raw.autocommit = True  # transactions are explicit: `with con:`
         return Connection(raw, "postgresql", target)
     import sqlite3
-    d = os.path.dirname(os.path.abspath(target))
-    os.makedirs(d, exist_ok=True)
-    raw = sqlite3.connect(target, timeout=timeout)  # concurrent writers wait for each other
+    from . import jsonio
+    if os.path.isdir(target):
+        raise data.InputError("the history %s is a directory; pass --db a SQLite file (or a postgresql:// URL)" % target)
+    jsonio.make_dirs(os.path.dirname(os.path.abspath(target)))
+    try:  # concurrent writers wait for each other
+        raw = sqlite3.connect(target, timeout=lock_timeout() if timeout is None else timeout)
+    except sqlite3.Error as e:
+        raise data.InputError("cannot open the history %s (%s); check that its directory exists and is writable"
+                              % (target, e))
     raw.row_factory = sqlite3.Row
     return Connection(raw, "sqlite", target)

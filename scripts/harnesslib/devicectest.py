@@ -22,7 +22,10 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from harnesslib.junitxml import read_junit, write as write_junit, xml_safe  # noqa: F401 (read_junit: tests)
+from . import data, formats, jsonio, toolmain
+
+
+from .junitxml import read_junit, write as write_junit, xml_safe  # noqa: F401 (read_junit: tests)
 
 
 def sh_quote(s):
@@ -51,9 +54,9 @@ def plan(stage, ctest, ctest_args):
     r = subprocess.run([ctest, "-N", "--show-only=json-v1"] + list(ctest_args), cwd=stage,
                        capture_output=True, text=True)
     if r.returncode != 0:
-        raise SystemExit("device-ctest: '%s -N %s' failed in the staged tree: %s"
-                         % (ctest, " ".join(ctest_args), r.stderr.strip() or r.stdout.strip()))
-    info = json.loads(r.stdout)
+        raise data.InputError("'%s -N %s' failed in the staged tree: %s; check the ctest arguments"
+                              % (ctest, " ".join(ctest_args), r.stderr.strip() or r.stdout.strip()))
+    info = jsonio.loads(r.stdout, "ctest -N --show-only=json-v1", "use CMake 3.14 or newer")
     tests = []
     for t in info.get("tests", []):
         cmd = [relocate(a, stage) for a in t.get("command") or []]
@@ -97,8 +100,7 @@ def write_script(tests, path):
         words += [sh_quote(a) for a in t["command"]]
         lines.append("run_test " + " ".join(words))
     lines.append("exit 0")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    jsonio.write_atomic(path, "\n".join(lines) + "\n")
     os.chmod(path, 0o755)
 
 
@@ -168,10 +170,9 @@ def merge_results(out_dir, runner, target):
             if not fn.endswith(".json"):
                 continue
             try:
-                with open(os.path.join(rdir, fn)) as f:
-                    d = json.load(f)
-            except (OSError, ValueError) as e:
-                print("device-ctest: warning: %s: %s" % (fn, e), file=sys.stderr)
+                d = formats.check_results(data.read_json(os.path.join(rdir, fn)), os.path.join(rdir, fn))
+            except data.InputError as e:
+                print("device-ctest: warning: %s" % e, file=sys.stderr)
                 continue
             if merged["environment"] is None:
                 merged["environment"] = d.get("environment")
@@ -182,8 +183,7 @@ def merge_results(out_dir, runner, target):
     for run in merged["runs"]:
         counts[run.get("outcome", "?")] = counts.get(run.get("outcome", "?"), 0) + 1
     merged["summary"] = dict(sorted(counts.items()), total=len(merged["runs"]))
-    with open(os.path.join(out_dir, "results.json"), "w") as f:
-        json.dump(merged, f, indent=1, sort_keys=True)
+    jsonio.write_atomic(os.path.join(out_dir, "results.json"), json.dumps(merged, indent=1, sort_keys=True))
     return merged
 
 
@@ -213,8 +213,7 @@ def collect(out_dir, runner, target):
     lines.append("junit:   %s" % junit)
     lines.append("results: %s (%d runs)" % (os.path.join(out_dir, "results.json"), len(merged["runs"])))
     text = "\n".join(lines) + "\n"
-    with open(os.path.join(out_dir, "summary.txt"), "w") as f:
-        f.write(text)
+    jsonio.write_atomic(os.path.join(out_dir, "summary.txt"), text)
     sys.stdout.write(text)
     if not cases:
         print("device-ctest: no test ran (did the ctest arguments select any?)", file=sys.stderr)
@@ -228,7 +227,7 @@ def main(argv=None):
     if "--" in argv:
         i = argv.index("--")
         argv, extra = argv[:i], argv[i + 1:]
-    ap = argparse.ArgumentParser(prog="devicectest", description=__doc__,
+    ap = toolmain.ArgumentParser(prog="devicectest", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan")
@@ -246,16 +245,16 @@ def main(argv=None):
     if a.cmd == "plan":
         tests = plan(a.stage, a.ctest, extra)
         write_script(tests, os.path.join(a.stage, "run_tests.sh"))
-        with open(a.out_plan, "w") as f:
-            json.dump({"tests": tests, "ctest_args": extra, "host": socket.gethostname()}, f, indent=1)
+        jsonio.write_atomic(a.out_plan, json.dumps({"tests": tests, "ctest_args": extra, "host": socket.gethostname()},
+                                                   indent=1))
         print("device-ctest: %d tests selected for the device's run_tests.sh" % len(tests))
         return 0
     if a.cmd == "junit":
-        with open(a.plan) as f:
-            junit_from_fallback(json.load(f)["tests"], a.dir)
+        junit_from_fallback(jsonio.At(data.read_json(a.plan), a.plan, "make it with devicectest plan").get("tests").list(),
+                            a.dir)
         return 0
     return collect(a.dir, a.runner, a.target)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(toolmain.run("device-ctest", main))

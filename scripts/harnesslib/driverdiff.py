@@ -13,7 +13,7 @@ import html
 import os
 import sys
 
-from . import compare, data, sides
+from . import compare, data, jsonio, sides, toolmain
 
 DRIFT_KEYS = ("max_abs_error", "max_rel_error", "max_ulp_error", "mismatches", "mismatch_fraction", "psnr_db",
               "nan_mismatches")
@@ -33,15 +33,28 @@ def metric_drift(old_tests, new_tests):
             continue
         oo = (o.get("metrics") or {}).get("outputs") or {}
         no = (n.get("metrics") or {}).get("outputs") or {}
+        if not isinstance(oo, dict) or not isinstance(no, dict):
+            continue  # metrics are free-form: only the harness's own shape is compared
         for out in sorted(set(oo) & set(no)):
+            if not isinstance(oo[out], dict) or not isinstance(no[out], dict):
+                continue
             for m in DRIFT_KEYS:
-                a, b = oo[out].get(m), no[out].get(m)
+                a, b = _number(oo[out].get(m)), _number(no[out].get(m))
                 if a is not None and b is not None and a != b:
                     rows.append({"key": key, "pipeline": n.get("pipeline"), "profile": n.get("profile"),
                                  "case": n.get("case"), "mode": n.get("mode", "host"), "output": out,
                                  "tolerance": (n.get("metrics") or {}).get("tolerance", ""),
                                  "metric": m, "old": a, "new": b})
     return rows
+
+
+def _number(v):
+    """A metric as a number: JSON numbers, and "inf", "-inf", "nan" as the harness writes them; else None."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return v
+    if v in ("inf", "-inf"):
+        return float(v)
+    return None
 
 
 def _worse(metric, a, b):
@@ -201,20 +214,13 @@ def main(argv=None):
     ap.add_argument("--ignore-perf", action="store_true", help="performance changes do not affect the exit status")
     compare.add_side_args(ap)
     args = ap.parse_args(argv)
-    try:
-        db = compare.default_db(args)
-        old, new = sides.load_side(args.old, db), sides.load_side(args.new, db)
-    except data.InputError as err:
-        print("driver-diff: %s" % err, file=sys.stderr)
-        return 2
+    db = compare.default_db(args)
+    old, new = sides.load_side(args.old, db), sides.load_side(args.new, db)
     res = build(old, new, args.alpha, args.min_effect, args.ignore_perf, args.correction)
     md = to_markdown(res)
-    if args.out:
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "driver-diff.md"), "w", encoding="utf-8") as f:
-            f.write(md)
-        with open(os.path.join(args.out, "driver-diff.html"), "w", encoding="utf-8") as f:
-            f.write(to_html(res))
+    if args.out:  # both files or neither: a full disk leaves no empty or half report
+        jsonio.write_all_atomic([(os.path.join(args.out, "driver-diff.md"), md),
+                                 (os.path.join(args.out, "driver-diff.html"), to_html(res))])
         print("driver-diff: %s\nreport: %s/driver-diff.md, %s/driver-diff.html" % (verdict_line(res), args.out, args.out))
     else:
         sys.stdout.write(md)
@@ -222,4 +228,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(toolmain.run("driver-diff", main))

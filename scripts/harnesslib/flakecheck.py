@@ -5,7 +5,6 @@ go to ctest). A test is a flake when it did not have the same outcome (passed / 
 not run) in every run; a test that failed in every run is reported too, as a steady failure, not a
 flake. Writes <out>/flake-check.json and prints one line per flaky or failing test.
 Exit: 0 no flakes and no failures, 1 flakes or steady failures, 2 bad usage or ctest could not run."""
-import argparse
 import json
 import os
 import subprocess
@@ -13,6 +12,8 @@ import sys
 import time
 
 from harnesslib.junitxml import read_junit
+
+from . import jsonio, toolmain
 
 
 def parse_junit(path):
@@ -36,11 +37,11 @@ def classify(runs):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="flake-check", description=__doc__.splitlines()[0])
-    p.add_argument("runs", type=int, help="how many times to run the precommit set (e.g. 20)")
+    p = toolmain.ArgumentParser(prog="flake-check", description=__doc__.splitlines()[0])
+    p.add_argument("runs", type=toolmain.whole(1, 100000), help="how many times to run the precommit set (e.g. 20)")
     p.add_argument("--out", default="out/flake-check", help="where the JUnit files and the JSON go")
     p.add_argument("--labels", default="precommit|unit", help="ctest -L regex (default precommit|unit, what scripts/test runs)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="ctest -j (default: all cores)")
+    p.add_argument("--jobs", type=toolmain.whole(1, 1024), default=os.cpu_count() or 2, help="ctest -j (default: all cores)")
     p.add_argument("ctest_args", nargs="*", help="extra ctest arguments (after --)")
     a = p.parse_args(argv)
     if a.runs < 1:
@@ -71,8 +72,7 @@ def main(argv=None):
     flaky, steady = classify(runs)
     summary = {"runs": a.runs, "labels": a.labels, "tests": len(set().union(*runs)), "seconds_per_run": seconds,
                "flaky": flaky, "steady_failures": steady}
-    with open(os.path.join(a.out, "flake-check.json"), "w") as f:
-        json.dump(summary, f, indent=2)
+    jsonio.write_atomic(os.path.join(a.out, "flake-check.json"), json.dumps(summary, indent=2))
     for name, counts in flaky.items():
         print(f"FLAKY {name}: " + ", ".join(f"{o} {n}x" for o, n in counts.items()))
     for name in steady:
@@ -82,4 +82,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(toolmain.run("flake-check", main))

@@ -46,7 +46,10 @@ class Classify(unittest.TestCase):
         self.assertEqual((flaky, steady), ({}, ["a"]))
 
     def test_bad_run_count_is_usage_error(self):
-        self.assertEqual(flakecheck.main(["0"]), 2)
+        for bad in ("0", "2.5", "0x10"):  # one line naming the range (toolmain.whole), exit 2
+            with self.assertRaises(SystemExit) as cm:
+                flakecheck.main([bad])
+            self.assertEqual(cm.exception.code, 2)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import socket
 import subprocess
 import sys
 
-from . import data, db
+from . import data, db, formats, jsonio, toolmain
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs(id {id}, started TEXT, finished TEXT, git_commit TEXT,
@@ -56,6 +56,24 @@ def now():
     return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
 
 
+def check_schema(con, target):
+    """InputError when the database has tables of these names without this history's columns (another
+    program's database): checked before anything is written to it."""
+    for table, cols in re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)\((.*?)\);", SCHEMA, re.S):
+        want = [c.split()[0] for c in cols.replace("\n", " ").split(",") if c.strip()]
+        if con.kind == "sqlite":
+            have = {r[1] for r in con.execute("PRAGMA table_info(%s)" % table)}
+        else:
+            have = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns WHERE table_name=? "
+                                              "AND table_schema=current_schema()", (table,))}
+        if not have:
+            continue  # not there yet: made with the schema
+        missing = [c for c in want if c not in have and c != "run_key"]  # run_key: added to older histories
+        if missing:
+            raise data.InputError("%s is not a history of this harness: its table %s has no column %s; pass another "
+                                  "--db (a new file is made for you)" % (db.redact(target), table, ", ".join(missing)))
+
+
 def connect(target):
     """Opens the history at `target` (a SQLite path, created if needed, or a postgresql:// URL) and makes sure
     its schema is there (a history written before run_key and the unique keys gets them)."""
@@ -76,9 +94,11 @@ def connect(target):
             for stmt in SCHEMA.format(**db.SCHEMA_TYPES["postgresql"]).split(";"):
                 if stmt.strip():
                     con.execute(stmt)
+            check_schema(con, target)
             for name, cols in UNIQUE:
                 con.execute("CREATE UNIQUE INDEX IF NOT EXISTS %s ON %s" % (name, cols))
         return con
+    check_schema(con, target)  # before anything is added to a database that is not a history
     con.raw.executescript(SCHEMA.format(**db.SCHEMA_TYPES["sqlite"]))
     if "run_key" not in [r[1] for r in con.execute("PRAGMA table_info(runs)")]:
         with con:
@@ -129,6 +149,22 @@ def finish_run(con, run_id, status, note=""):
         con.execute("UPDATE runs SET finished=?, status=?, note=? WHERE id=?", (now(), status, note, run_id))
 
 
+def mark_unfinished(con, run_id, err):
+    """Records why run `run_id` did not finish: status 'interrupted' (a signal, Ctrl-C) or 'failed', with the
+    one-line reason. Returns "" or, when even that cannot be written (the disk that failed), why not."""
+    if isinstance(err, toolmain.Interrupted):
+        status, note = "interrupted", "signal %d" % err.signum
+    elif isinstance(err, KeyboardInterrupt):
+        status, note = "interrupted", "interrupted (Ctrl-C)"
+    else:
+        status, note = "failed", toolmain.describe(err)
+    try:
+        finish_run(con, run_id, status, note)
+        return ""
+    except Exception as e:  # noqa: BLE001 - the first failure is the one to report
+        return "; run %d could not be marked %s either (%s)" % (run_id, status, toolmain.describe(e))
+
+
 def flatten(value, prefix, out):
     if isinstance(value, dict):
         for k, v in value.items():
@@ -146,9 +182,9 @@ def _env_rows(run_id, source, env):
     for k, v in flatten(env, "", []):
         if isinstance(v, str) and v[:1] in "{[" and source == "bench":
             try:  # bench context holds JSON strings (device.<profile>)
-                rows += [(run_id, source, k + "." + k2, str(v2)) for k2, v2 in flatten(json.loads(v), "", [])]
+                rows += [(run_id, source, k + "." + k2, str(v2)) for k2, v2 in flatten(jsonio.loads(v, k, ""), "", [])]
                 continue
-            except ValueError:
+            except data.InputError:
                 pass
         rows.append((run_id, source, k, "" if v is None else str(v)))
     return rows
@@ -221,18 +257,17 @@ def document_time(path):
 
 def ingest_file(con, run_id, path):
     """Ingests a results or bench JSON file, whichever it is. Returns (kind, count)."""
-    doc = data.read_json(path)
-    kind = data.kind_of(doc)
+    kind, doc = formats.load_checked(path)
     if kind == "results":
         return kind, ingest_results(con, run_id, doc, path)
-    if kind == "bench":
-        return kind, ingest_bench(con, run_id, doc, path)
-    raise data.InputError("%s is neither a results file nor a Google Benchmark JSON" % path)
+    return kind, ingest_bench(con, run_id, doc, path)
 
 
 def resolve_run(con, spec):
     """Run id from '17', 'latest' or 'latest~N' (N runs before the latest); InputError if there is none."""
     ids = [r[0] for r in con.execute("SELECT id FROM runs ORDER BY id DESC")]
+    if not re.fullmatch(r"[0-9]+|latest(~[0-9]+)?", spec):
+        raise data.InputError("'%s' names no run; pass a run id, latest or latest~N" % spec)
     if spec.isdigit():
         if int(spec) not in ids:
             raise data.InputError("run %s is not in the history (runs: %s)" % (spec, ", ".join(map(str, ids[:10])) or "none"))
@@ -241,6 +276,15 @@ def resolve_run(con, spec):
     if back >= len(ids):
         raise data.InputError("the history has only %d runs; '%s' does not exist" % (len(ids), spec))
     return ids[back]
+
+
+def record_of(db_path, run_id, test_id, text):
+    """The record a tests row keeps (record_json), read and checked like a results file's."""
+    where = "%s: test %s of run %s" % (db.redact(db_path), test_id, run_id)
+    fix = "the history is damaged: ingest that run again"
+    rec = jsonio.loads(text or "", where, fix)
+    formats.check_record(jsonio.At(rec, where, fix))
+    return rec
 
 
 def load_side(db_path, spec):
@@ -252,8 +296,8 @@ def load_side(db_path, spec):
     run = con.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
     side = data.empty_side("run %d (%s, %s)" % (run_id, (run["git_commit"] or "?")[:10], run["started"]))
     side["run"] = dict(run)
-    for row in con.execute("SELECT record_json FROM tests WHERE run_id=? ORDER BY id", (run_id,)):
-        rec = json.loads(row[0])
+    for row in con.execute("SELECT id, record_json FROM tests WHERE run_id=? ORDER BY id", (run_id,)):
+        rec = record_of(db_path, run_id, row[0], row[1])
         side["tests"][data.test_key(rec)] = rec
         side["has_results"] = True
     for b in con.execute("SELECT * FROM benchmarks WHERE run_id=? ORDER BY id", (run_id,)).fetchall():
@@ -283,16 +327,15 @@ def migrate(src_target, dst_target, log=None):
 
 
 def main(argv=None):
-    import argparse
-    import sys
-    ap = argparse.ArgumentParser(prog="history", description="The SQLite history of runs (default out/history.sqlite).")
+    ap = toolmain.ArgumentParser(prog="history", description="The SQLite history of runs (default out/history.sqlite).")
     sub = ap.add_subparsers(dest="cmd", required=True)
     ing = sub.add_parser("ingest", help="store a results.json and/or a bench.json as a run; prints the run id",
                          description="Stores results and/or benchmark JSON files in the history, each file in "
-                                     "its own transaction, as a new run (or into --run ID). Prints the run id.")
+                                     "its own transaction, as a new run (or into --run ID). Prints the run id. "
+                                     "A run that does not finish is marked failed or interrupted, with the reason.")
     ing.add_argument("--results", action="append", default=[], help="aot-harness results JSON (repeatable)")
     ing.add_argument("--bench", action="append", default=[], help="Google Benchmark JSON (repeatable)")
-    ing.add_argument("--run", type=int, help="add to this existing run instead of creating one")
+    ing.add_argument("--run", type=toolmain.whole(1, 2 ** 63 - 1), help="add to this existing run instead of creating one")
     ing.add_argument("--label", default="", help="free text shown with the run, e.g. 'nightly' or 'oclgrind'")
     ing.add_argument("--commit", help="git commit (default: HEAD of this checkout)")
     ing.add_argument("--time", help="run time, ISO 8601 (default: the earliest time the files record: the "
@@ -311,33 +354,46 @@ def main(argv=None):
         p.add_argument("--db", default=default_db_path(), help="history: SQLite path or postgresql:// URL "
                                                               "(default %(default)s)")
     args = ap.parse_args(argv)
-    try:
-        if args.cmd == "migrate":
-            copied, skipped = migrate(args.source, args.db, lambda m: print("history: migrate: " + m, file=sys.stderr))
-            print("history: migrate: %d run(s) copied, %d already there" % (copied, skipped), file=sys.stderr)
-            print(copied)
-            return 0
-        if args.cmd == "list":
-            if not exists(args.db):
-                raise data.InputError("no history at %s" % args.db)
-            con = connect(args.db)
-            for r in con.execute("SELECT r.*, (SELECT COUNT(*) FROM tests t WHERE t.run_id=r.id) nt,"
-                                 " (SELECT COUNT(*) FROM benchmarks b WHERE b.run_id=r.id) nb FROM runs r ORDER BY id"):
-                print("%4d  %-25s  %-12s  %-10s  %-10s  %3d tests  %3d benchmarks  %s" % (
-                    r["id"], r["started"], (r["git_commit"] or "")[:12], r["status"], r["label"], r["nt"], r["nb"],
-                    r["note"] or ""))
-            return 0
-        if not args.results and not args.bench:
-            raise data.InputError("nothing to ingest: pass --results FILE and/or --bench FILE")
-        for p in args.results + args.bench:  # fail before creating a run if a file is unreadable
-            data.read_json(p)
+    toolmain.handle_signals()
+    if args.cmd == "migrate":
+        copied, skipped = migrate(args.source, args.db, lambda m: print("history: migrate: " + m, file=sys.stderr))
+        print("history: migrate: %d run(s) copied, %d already there" % (copied, skipped), file=sys.stderr)
+        print(copied)
+        return 0
+    if args.cmd == "list":
+        if not exists(args.db):
+            raise data.InputError("no history at %s; run scripts/nightly or scripts/history ingest first" % args.db)
         con = connect(args.db)
-        when = args.time or min(document_time(p) for p in args.results + args.bench)
-        run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(data.REPO_ROOT),
-                                        args.host, args.label, args.status if args.run_key else "running",
-                                        args.run_key)
-        for p in args.results + args.bench:
-            kind, n = ingest_file(con, run_id, p)
+        for r in con.execute("SELECT r.*, (SELECT COUNT(*) FROM tests t WHERE t.run_id=r.id) nt,"
+                             " (SELECT COUNT(*) FROM benchmarks b WHERE b.run_id=r.id) nb FROM runs r ORDER BY id"):
+            print("%4d  %-25s  %-12s  %-10s  %-10s  %3d tests  %3d benchmarks  %s" % (
+                r["id"], r["started"], (r["git_commit"] or "")[:12], r["status"], r["label"], r["nt"], r["nb"],
+                r["note"] or ""))
+        return 0
+    if not args.results and not args.bench:
+        raise data.InputError("nothing to ingest: pass --results FILE and/or --bench FILE")
+    if args.time:
+        try:
+            datetime.datetime.fromisoformat(args.time.replace("Z", "+00:00"))
+        except ValueError:
+            raise data.InputError("--time '%s' is not an ISO 8601 time; write e.g. 2026-11-24T02:00:00+00:00" % args.time)
+    # Every file is read and checked before the history is touched: a bad file makes no run at all.
+    docs = [(p, formats.load_checked(p, ("results",))[1]) for p in args.results]
+    docs += [(p, formats.load_checked(p, ("bench",))[1]) for p in args.bench]
+    con = connect(args.db)
+    root = data.REPO_ROOT
+    when = args.time or min(document_time(p) for p, _ in docs)
+    if args.run and con.execute("SELECT id FROM runs WHERE id=?", (args.run,)).fetchone() is None:
+        raise data.InputError("--run %d is not in the history %s; see scripts/history list" % (args.run, args.db))
+    run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
+                                    args.host, args.label, args.status if args.run_key else "running",
+                                    args.run_key)
+    try:
+        for p, doc in docs:
+            if "benchmarks" in doc:
+                kind, n = "bench", ingest_bench(con, run_id, doc, p)
+            else:
+                kind, n = "results", ingest_results(con, run_id, doc, p)
             print("history: run %d: %d %s from %s" % (run_id, n, "tests" if kind == "results" else "benchmarks", p),
                   file=sys.stderr)
         if args.run_key:
@@ -345,11 +401,13 @@ def main(argv=None):
                 con.execute("UPDATE runs SET finished=? WHERE id=?", (now(), run_id))
         elif not args.run:
             finish_run(con, run_id, args.status)
-        print(run_id)
-        return 0
-    except data.InputError as e:
-        print("history: %s" % e, file=sys.stderr)
-        return 2
+    except BaseException as e:
+        also = mark_unfinished(con, run_id, e)
+        if isinstance(e, (toolmain.Interrupted, KeyboardInterrupt)):
+            raise
+        raise data.InputError("run %d: %s%s" % (run_id, toolmain.describe(e), also))
+    print(run_id)
+    return 0
 
 
 def default_db_path():
@@ -357,5 +415,4 @@ def default_db_path():
 
 
 if __name__ == "__main__":
-    import sys
-    sys.exit(main())
+    sys.exit(toolmain.run("history", main))

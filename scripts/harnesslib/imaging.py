@@ -77,8 +77,8 @@ def png_bytes(rgb):
 
 
 def write_png(path, rgb):
-    with open(path, "wb") as f:
-        f.write(png_bytes(rgb))
+    from . import jsonio
+    jsonio.write_atomic(path, png_bytes(rgb))
 
 
 def abs_error(golden, output):

@@ -2,7 +2,6 @@
 fixture, plus its benchmarks) ingested by 1 process and by PROCS processes at once, into SQLite and into a
 throwaway PostgreSQL server. Prints tests/s and rows/s (tests + metrics + environment + samples).
 A measurement, not a test: python3 -m harnesslib.ingest_bench [--devices 8] [--records 600] [--procs 8]"""
-import argparse
 import copy
 import json
 import os
@@ -11,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from . import fixtures as fx, history, pgserver
+from . import fixtures as fx, history, pgserver, toolmain
 
 
 def device_doc(dev, records):
@@ -55,10 +54,10 @@ def ingest(target, files, procs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--devices", type=int, default=8)
-    ap.add_argument("--records", type=int, default=600)
-    ap.add_argument("--procs", type=int, default=8)
+    ap = toolmain.ArgumentParser(prog="ingest_bench")
+    ap.add_argument("--devices", type=toolmain.whole(1, 1000), default=8)
+    ap.add_argument("--records", type=toolmain.whole(1, 10000000), default=600)
+    ap.add_argument("--procs", type=toolmain.whole(1, 1000), default=8)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
         bench = fx.fixture("pocl", "bench.json")
@@ -95,4 +94,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(toolmain.run("ingest_bench", lambda argv: main() or 0))

@@ -17,9 +17,19 @@ def xml_safe(text):
     return _XML_FORBIDDEN.sub(lambda m: "[NON-XML-CHAR-0x%X]" % ord(m.group()), str(text))
 
 
+def to_bytes(suite):
+    """The <testsuite> element `suite` as a file's bytes (UTF-8, with the XML declaration)."""
+    import io
+    buf = io.BytesIO()
+    ET.ElementTree(suite).write(buf, encoding="UTF-8", xml_declaration=True)
+    return buf.getvalue()
+
+
 def write(suite, path):
-    """Writes the <testsuite> element `suite` to `path` (UTF-8, with the XML declaration)."""
-    ET.ElementTree(suite).write(path, encoding="UTF-8", xml_declaration=True)
+    """Writes `suite` to `path` through a temporary name in the same directory (jsonio.write_atomic): a
+    full disk or a signal leaves the old file or none, never a partial one."""
+    from . import jsonio
+    jsonio.write_atomic(path, to_bytes(suite))
 
 
 def read_junit(path):

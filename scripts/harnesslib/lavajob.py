@@ -26,7 +26,7 @@ import os
 import sys
 import tarfile
 
-from . import data
+from . import data, jsonio, toolmain
 
 BUILTIN = {
     "qemu": {"bundle": "overlay", "path": "/opt/aot-harness", "context": {"arch": "amd64"},
@@ -66,21 +66,48 @@ def shard_of(test, count):
 def bundle_tests(bundle, label):
     """Test names (pipeline/profile/case) of the bundle's out/list.json, precommit cases only unless label
     is 'all' or 'nightly' (nightly cases only)."""
+    fix = "make the bundle with scripts/device-ctest --bundle FILE.tar.gz"
     try:
         with tarfile.open(bundle) as tf:
             member = next((m for m in tf.getmembers() if m.name.lstrip("./") == "out/list.json"), None)
-            if member is None:
-                raise data.InputError("%s has no out/list.json; make it with scripts/device-ctest --bundle" % bundle)
-            doc = json.load(tf.extractfile(member))
-    except (OSError, tarfile.TarError, ValueError) as e:
-        raise data.InputError("cannot read the bundle %s (%s); make it with scripts/device-ctest --bundle" % (bundle, e))
+            if member is None or not member.isfile():
+                raise data.InputError("%s has no out/list.json; %s" % (bundle, fix))
+            raw = tf.extractfile(member).read()
+    except OSError as e:
+        raise data.InputError("cannot read the bundle %s: %s; %s" % (bundle, e.strerror or e, fix))
+    except (tarfile.TarError, EOFError, ValueError) as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0].rstrip(":")
+        raise data.InputError("the bundle %s is not a tar archive (%s); %s" % (bundle, first, fix))
+    where = "%s:out/list.json" % bundle
+    top = jsonio.At(jsonio.loads(raw, where, fix), where, fix)
     tests = []
-    for p in doc.get("pipelines", []):
-        for prof in p.get("profiles", []):
-            for c in p.get("cases", []):
-                if label == "all" or (label == "nightly") == bool(c.get("nightly")):
-                    tests.append("%s/%s/%s" % (p["name"], prof["name"], c["name"]))
+    for p in top.get("pipelines", []).items():
+        for prof in p.get("profiles", []).items():
+            for c in p.get("cases", []).items():
+                if label == "all" or (label == "nightly") == bool(c.get("nightly", False).bool()):
+                    tests.append("%s/%s/%s" % (p.get("name").str(), prof.get("name").str(), c.get("name").str()))
     return tests
+
+
+def device_types(path):
+    """The built-in device types and those of --device-types FILE.json, each checked."""
+    types = copy.deepcopy(BUILTIN)
+    if not path:
+        return types
+    fix = 'see scripts/lava-job --help: {"<type>": {"bundle": "overlay"|"fetch", "path", "deploy", "boot"}}'
+    top = jsonio.At(jsonio.load(path, fix), path)
+    for name, t in top.members():
+        t.only_keys(("bundle", "path", "deploy", "boot", "context"))
+        if t.get("bundle").str() not in ("overlay", "fetch"):
+            t.get("bundle").fail("'%s' is neither overlay nor fetch" % t.value["bundle"],
+                                 "overlay: into the booted image; fetch: downloaded by the test shell")
+        if not t.get("path").str().startswith("/"):
+            t.get("path").fail("is not an absolute path", "write where the bundle goes on the device, e.g. /opt/aot-harness")
+        t.get("deploy").obj()
+        t.get("boot").obj()
+        t.get("context", {}).obj()
+        types[name] = t.value
+    return types
 
 
 def fill(obj, values):
@@ -95,10 +122,12 @@ def fill(obj, values):
 
 
 def shell_steps(tests, dtype, bundle_url, job_name):
-    """The test shell's steps: name the job (for --fetch), find or fetch the bundle, define aot_test, then one
-    aot_test line per test."""
+    """The test shell's steps: name the job and the tests it will run (so that --fetch knows, from the log
+    alone, which tests a job that stopped early never reported), find or fetch the bundle, define aot_test,
+    then one aot_test line per test."""
     path = dtype["path"]
     steps = ["echo AOTH-JOB %s" % job_name]
+    steps += ["echo AOTH-PLAN %s %s" % (job_name, " ".join(tests[i:i + 40])) for i in range(0, len(tests), 40)]
     if dtype["bundle"] == "fetch":  # a fresh directory per job: a static device keeps no stale bundle
         steps += ['AOT=$(mktemp -d %s.XXXXXX) || lava-test-raise "cannot create %s.XXXXXX"' % (path, path),
                  '{ curl -fsSL "%s" || wget -qO- "%s"; } | tar xzf - -C "$AOT" || lava-test-raise "cannot fetch %s"'
@@ -127,7 +156,7 @@ def shell_steps(tests, dtype, bundle_url, job_name):
 def make_job(dtype_name, dtype, tests, shard, count, args):
     values = {"bundle_url": args.bundle_url, "rootfs_url": args.rootfs_url or "", "path": dtype["path"]}
     name = "aot-harness-%s-shard-%d-of-%d" % (dtype_name, shard, count)
-    minutes = max(10, min(args.timeout_minutes, 24 * 60))
+    minutes = args.timeout_minutes
     job = {"job_name": name, "device_type": dtype_name, "visibility": args.visibility, "priority": args.priority,
            "timeouts": {"job": {"minutes": minutes}, "action": {"minutes": minutes - 5},
                         "connection": {"minutes": 2}},
@@ -171,34 +200,37 @@ def to_yaml(job):
 
 
 def write_jobs(args):
-    types = copy.deepcopy(BUILTIN)
-    if args.device_types:
-        types.update(data.read_json(args.device_types))
+    types = device_types(args.device_types)
     for t in args.device_type:
         if t not in types:
             raise data.InputError("unknown device type '%s': built in are %s; describe others in --device-types FILE"
                                   % (t, ", ".join(sorted(BUILTIN))))
-        for key in ("bundle", "path", "deploy", "boot"):
-            if key not in types[t]:
-                raise data.InputError("device type %s in %s has no '%s'" % (t, args.device_types, key))
     tests = bundle_tests(args.bundle, args.label)
     if not tests:
-        raise data.InputError("the bundle lists no %s tests" % args.label)
-    os.makedirs(args.out, exist_ok=True)
-    index = []
+        raise data.InputError("the bundle lists no %s tests; stage a build with them (scripts/device-ctest --bundle)"
+                              % args.label)
+    if args.shards > len(tests):
+        raise data.InputError("--shards %d, but the bundle lists only %d %s test(s); pass --shards from 1 to %d"
+                              % (args.shards, len(tests), args.label, len(tests)))
+    by_shard = {i: [x for x in tests if shard_of(x, args.shards) == i] for i in range(1, args.shards + 1)}
+    empty = [i for i, mine in by_shard.items() if not mine]
+    if empty:
+        raise data.InputError("with --shards %d, shard %s would get no test (%d tests hash unevenly); pass fewer --shards"
+                              % (args.shards, ", ".join("%d/%d" % (i, args.shards) for i in empty), len(tests)))
+    outputs, index = [], []
     for t in args.device_type:
         for i in range(1, args.shards + 1):
-            mine = [x for x in tests if shard_of(x, args.shards) == i]
-            job = make_job(t, types[t], mine, i, args.shards, args)
+            job = make_job(t, types[t], by_shard[i], i, args.shards, args)
             validate(job)
             path = os.path.join(args.out, "%s-shard-%d-of-%d.yaml" % (t, i, args.shards))
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(to_yaml(job))
-            index.append({"job": os.path.basename(path), "name": job["job_name"], "device_type": t, "shard": i, "shards": args.shards,
-                          "tests": mine})
-            print("lava-job: %s: %d tests" % (path, len(mine)))
-    with open(os.path.join(args.out, "jobs.json"), "w", encoding="utf-8") as f:
-        json.dump({"bundle_url": args.bundle_url, "label": args.label, "jobs": index}, f, indent=1)
+            outputs.append((path, to_yaml(job)))
+            index.append({"job": os.path.basename(path), "name": job["job_name"], "device_type": t, "shard": i,
+                          "shards": args.shards, "tests": by_shard[i]})
+    outputs.append((os.path.join(args.out, "jobs.json"),
+                    json.dumps({"bundle_url": args.bundle_url, "label": args.label, "jobs": index}, indent=1)))
+    jsonio.write_all_atomic(outputs)  # every job and the index, or none of them
+    for (path, _), j in zip(outputs, index):
+        print("lava-job: %s: %d tests" % (path, len(j["tests"])))
     return 0
 
 
@@ -210,28 +242,23 @@ def main(argv=None):
     ap.add_argument("--rootfs-url", help="root file system image for device types that boot one (qemu)")
     ap.add_argument("--device-type", action="append", default=[], help="LAVA device type (repeatable)")
     ap.add_argument("--device-types", help="JSON file describing more device types (see above)")
-    ap.add_argument("--shards", type=int, default=1, help="jobs per device type (default 1)")
+    ap.add_argument("--shards", type=toolmain.whole(1, 10000), default=1, help="jobs per device type (default 1)")
     ap.add_argument("--label", choices=("precommit", "nightly", "all"), default="precommit",
                     help="which cases (default precommit)")
-    ap.add_argument("--timeout-minutes", type=int, default=120, help="job timeout (default 120)")
+    ap.add_argument("--timeout-minutes", type=toolmain.whole(10, 24 * 60), default=120,
+                    help="job timeout, 10 to 1440 (default 120)")
     ap.add_argument("--priority", default="medium", help="LAVA priority: high, medium, low (default medium)")
     ap.add_argument("--visibility", default="public", help="LAVA visibility (default public)")
     ap.add_argument("--out", default="out/lava", help="output directory (default out/lava)")
     args = ap.parse_args(argv)
-    try:
-        if args.fetch:
-            from . import lavafetch
-            return lavafetch.fetch(args.fetch, args.out)
-        if not (args.bundle and args.bundle_url and args.device_type):
-            raise data.InputError("pass --bundle FILE, --bundle-url URL and at least one --device-type "
-                                  "(or --fetch LOG...); see --help")
-        if not 1 <= args.shards <= 10000:
-            raise data.InputError("--shards must be between 1 and 10000")
-        return write_jobs(args)
-    except data.InputError as e:
-        print("lava-job: %s" % e, file=sys.stderr)
-        return 2
+    if args.fetch:
+        from . import lavafetch
+        return lavafetch.fetch(args.fetch, args.out)
+    if not (args.bundle and args.bundle_url and args.device_type):
+        raise data.InputError("pass --bundle FILE, --bundle-url URL and at least one --device-type "
+                              "(or --fetch LOG...); see --help")
+    return write_jobs(args)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(toolmain.run("lava-job", main))

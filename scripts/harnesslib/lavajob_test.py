@@ -89,9 +89,13 @@ class Jobs(unittest.TestCase):
                     ov = job["actions"][0]["deploy"]["images"]["rootfs"]["overlays"]["aot-harness"]
                     self.assertEqual((ov["url"], ov["path"]), ("https://files.example/b.tar.gz", "/opt/aot-harness"))
                 else:  # fetched by the test shell
-                    self.assertIn("mktemp -d", steps[1])
-                    self.assertIn("https://files.example/b.tar.gz", steps[2])
+                    fetch = [s for s in steps if not s.startswith("echo AOTH-")]
+                    self.assertIn("mktemp -d", fetch[0])
+                    self.assertIn("https://files.example/b.tar.gz", fetch[1])
                 self.assertEqual(steps[0], "echo AOTH-JOB " + job["job_name"])
+                # the plan, printed first: --fetch knows from the log which tests a cut-off job never reported
+                plan = [t for s in steps if s.startswith("echo AOTH-PLAN ") for t in s.split()[3:]]
+                self.assertEqual(plan, j["tests"])
             self.assertEqual(sorted(seen), want, dtype)  # complete, and nothing twice
             self.assertEqual(len(seen), len(set(seen)))
 
@@ -147,8 +151,59 @@ class Jobs(unittest.TestCase):
         self.assertIsNone(cases["sobel/cpu/small"].find("failure"))
         self.assertIn("did not run", cases["sobel/host/small"].find("failure").get("message"))
         doc = json.load(open(os.path.join(res, "results.json")))
-        self.assertEqual([r["outcome"] for r in doc["runs"]], ["FAIL"])
+        # the record printed in the log; LAVA's own results where a record is missing; ERROR where nothing came
+        got = {"%(pipeline)s/%(profile)s/%(case)s" % r: r["outcome"] for r in doc["runs"]}
+        self.assertEqual(got.pop("blur3x3/cpu/small"), "FAIL")
+        self.assertEqual(got.pop("blur3x3/cuda/small"), "SKIP")
+        self.assertEqual(got.pop("sobel/cpu/small"), "PASS")
+        self.assertEqual(set(got.values()), {"ERROR"})
+        self.assertEqual(sorted(got), sorted(doc["lava"]["missing"]))
+        self.assertEqual(len(got), 10)
         self.assertEqual(doc["environment"], {"host": "board"})
+
+
+class CutLog(unittest.TestCase):
+    """A job's log cut after its first test (a dead board, a killed dispatcher, a truncated download), with no
+    jobs.json anywhere near: the plan the job printed first names the tests it never reported, and --fetch
+    reports them as did-not-run failures (ERROR records), not as passes, and not silently dropped."""
+
+    def test_cut_log_reports_the_missing_tests(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            bundle = os.path.join(tmp, "bundle.tar.gz")
+            make_bundle(bundle, {"pipelines": [{"name": "tone", "profiles": [{"name": "cpu"}],
+                                                "cases": [{"name": c, "nightly": False} for c in ("a", "b", "c")]}]})
+            r = fx.run_script("lava-job", "--bundle", bundle, "--bundle-url", "https://f.example/b.tgz", "--device-type",
+                              "ssh", "--out", os.path.join(tmp, "jobs"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            job = load_yaml(os.path.join(tmp, "jobs", "ssh-shard-1-of-1.yaml"))
+            steps = job["actions"][2]["test"]["definitions"][0]["repository"]["run"]["steps"]
+            # what the test shell prints: the echo lines' output, then the first test only
+            printed = [s[len("echo "):] for s in steps if s.startswith("echo AOTH-")]
+            rec = {"environment": {}, "runs": [{"pipeline": "tone", "profile": "cpu", "case": "a", "outcome": "PASS"}]}
+            b64 = base64.b64encode(gzip.compress(json.dumps(rec).encode())).decode()
+            log = [{"dt": "t", "lvl": "target", "msg": m} for m in printed + ["AOTH-REC tone.cpu.a gz " + b64]]
+            log.append({"dt": "t", "lvl": "results", "msg": {"definition": "0_aot-harness", "case": "tone.cpu.a",
+                                                             "result": "pass", "measurement": "0.5"}})
+            logp = os.path.join(tmp, "elsewhere", "job.yaml")  # no jobs.json beside it
+            os.makedirs(os.path.dirname(logp))
+            with open(logp, "w") as f:
+                f.write("\n".join(json.dumps(e) for e in log) + "\n")
+            r = fx.run_script("lava-job", "--fetch", logp, "--out", os.path.join(tmp, "res"))
+            self.assertEqual(r.returncode, 1, r.stderr)  # something failed: not 0, and not bad input
+            self.assertIn("ends before LAVA's job result", r.stderr)
+            import xml.etree.ElementTree as ET
+            cases = {c.get("name"): c for c in ET.parse(os.path.join(tmp, "res", "junit.xml")).getroot().iter("testcase")}
+            self.assertEqual(sorted(cases), ["tone/cpu/a", "tone/cpu/b", "tone/cpu/c"])
+            self.assertIsNone(cases["tone/cpu/a"].find("failure"))
+            for t in ("tone/cpu/b", "tone/cpu/c"):
+                self.assertIn("did not run", cases[t].find("failure").get("message"))
+            with open(os.path.join(tmp, "res", "results.json")) as f:
+                doc = json.load(f)
+            self.assertEqual([(r["case"], r["outcome"]) for r in doc["runs"]], [("a", "PASS"), ("b", "ERROR"), ("c", "ERROR")])
+            self.assertEqual(doc["lava"]["missing"], ["tone/cpu/b", "tone/cpu/c"])
+        finally:
+            shutil.rmtree(tmp)
 
 
 def e2e(build):

@@ -12,12 +12,11 @@ something got worse; 2 a step could not run (build, harness, benchmarks).
 """
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 
-from . import compare, data, history, paths
+from . import compare, data, formats, history, jsonio, paths, toolmain
 
 
 def log(msg):
@@ -28,8 +27,8 @@ def runnable_profiles(harness):
     """Profiles runnable here, from `aot-harness list --json` (all profiles of all pipelines)."""
     out = subprocess.run([harness, "list", "--json"], capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
-        raise RuntimeError("aot-harness list --json failed: " + out.stderr.strip()[-300:])
-    doc = json.loads(out.stdout)
+        raise RuntimeError("list --json failed: " + " ".join(out.stderr.strip()[-300:].split()))
+    doc = jsonio.loads(out.stdout, "aot-harness list --json", "rebuild the harness")
     allp, runnable = [], []
     for p in doc.get("pipelines", []):
         for prof in p.get("profiles", []):
@@ -41,100 +40,40 @@ def runnable_profiles(harness):
 
 
 def main(argv=None):
+    root = data.REPO_ROOT
     ap = data.arg_parser("nightly", __doc__)
     ap.add_argument("--db", default=data.DEFAULT_HISTORY,
                     help="history: SQLite path or postgresql:// URL (default %(default)s)")
-    ap.add_argument("--out", default=os.path.join(data.REPO_ROOT, "out", "nightly"), help="artifacts (default %(default)s)")
+    ap.add_argument("--out", default=os.path.join(root, "out", "nightly"), help="artifacts (default %(default)s)")
     ap.add_argument("--bin", default=paths.bin_dir(), help="the directory of aot-harness (default %(default)s)")
-    ap.add_argument("--repetitions", type=int, default=9, help="benchmark repetitions (>= 9, default 9)")
-    ap.add_argument("--min-time", default="0.1", help="seconds per repetition (default 0.1)")
+    ap.add_argument("--repetitions", type=toolmain.whole(9, 10000), default=9,
+                    help="benchmark repetitions (>= 9 for the Mann-Whitney test to have power; default 9)")
+    ap.add_argument("--min-time", type=toolmain.real(0, 3600), default=0.1,
+                    help="seconds per repetition (default 0.1)")
     ap.add_argument("--bench-filter", default="", help="extra regex the benchmark names must match, e.g. /small/")
     ap.add_argument("--profile", action="append", help="only these profiles (repeatable; default all)")
     ap.add_argument("--case", help="only these cases, for the matrix and the benchmarks (names and globs, "
                     "comma-separated, as `aot-harness run --case`; default all)")
     ap.add_argument("--label", default="nightly", help="label of the run in the history")
-    ap.add_argument("--build-status", type=int, default=0, help="exit status of the build (set by scripts/nightly)")
-    ap.add_argument("--dashboard", default=os.path.join(data.REPO_ROOT, "out", "dashboard"), help="dashboard dir ('' = none)")
+    ap.add_argument("--build-status", type=toolmain.whole(0, 255), default=0,
+                    help="exit status of the build (set by scripts/nightly)")
+    ap.add_argument("--dashboard", default=os.path.join(root, "out", "dashboard"), help="dashboard dir ('' = none)")
     args = ap.parse_args(argv)
-    if args.repetitions < 9:
-        ap.error("--repetitions must be at least 9 for the Mann-Whitney test to have power")
-    os.makedirs(args.out, exist_ok=True)
+    toolmain.handle_signals()
     con = history.connect(args.db)
-    run_id = history.create_run(con, commit=history.git_commit(data.REPO_ROOT), label=args.label)
+    run_id = history.create_run(con, commit=history.git_commit(root), label=args.label)
     log("run %d in %s" % (run_id, args.db))
-    problems, worst = [], "PASS"
-
-    def interrupted(signum, _frame):
-        history.finish_run(con, run_id, "interrupted", "signal %d; %s" % (signum, "; ".join(problems)))
-        log("interrupted by signal %d; what finished is in run %d" % (signum, run_id))
-        sys.exit(128 + signum)
-    signal.signal(signal.SIGTERM, interrupted)
-    signal.signal(signal.SIGINT, interrupted)
-
-    if args.build_status != 0:
-        history.finish_run(con, run_id, "build-failed", "build exited with %d" % args.build_status)
-        log("build failed (exit %d); recorded as run %d" % (args.build_status, run_id))
-        return 2
-    harness = os.path.join(args.bin, "aot-harness")
     try:
-        allp, runnable = runnable_profiles(harness)
-    except (OSError, RuntimeError, ValueError) as e:
-        history.finish_run(con, run_id, "failed", str(e))
-        log(str(e))
+        status, problems = run_steps(args, con, run_id)
+    except BaseException as e:  # the run says why it stopped: failed (with the reason) or interrupted
+        also = history.mark_unfinished(con, run_id, e)
+        if isinstance(e, (toolmain.Interrupted, KeyboardInterrupt)):
+            log("interrupted; what finished is in run %d%s" % (run_id, also))
+            raise
+        raise data.InputError("run %d failed: %s%s" % (run_id, toolmain.describe(e), also))
+    if status is None:
+        print("nightly: the build failed (exit %d); recorded as run %d" % (args.build_status, run_id), file=sys.stderr)
         return 2
-    profiles = [p for p in allp if not args.profile or p in args.profile]
-    merged = None
-    cases = ["--case", args.case] if args.case else []
-    t0 = time.time()
-    for prof in profiles:  # the matrix, one profile at a time; each results file ingested at once
-        path = os.path.join(args.out, "results-%s.json" % prof)
-        if os.path.exists(path):
-            os.remove(path)
-        rc = subprocess.run([harness, "run", "--profile", prof, "--json", path,
-                             "--artifacts", os.path.join(args.out, "artifacts")] + cases).returncode
-        if not os.path.exists(path):
-            problems.append("harness run --profile %s wrote no results (exit %d)" % (prof, rc))
-            log(problems[-1])
-            continue
-        doc = data.read_json(path)
-        history.ingest_results(con, run_id, doc, path)
-        worst = data.worst([worst] + [r.get("outcome") for r in doc["runs"]])
-        if merged is None:
-            merged = doc
-        else:
-            merged["runs"] += doc["runs"]
-    log("matrix: %.0f s, worst outcome %s" % (time.time() - t0, worst))
-    if merged is not None:
-        from collections import Counter
-        c = Counter(r["outcome"] for r in merged["runs"])
-        merged["summary"] = dict(c, total=len(merged["runs"]), worst=worst)
-        with open(os.path.join(args.out, "results.json"), "w", encoding="utf-8") as f:
-            json.dump(merged, f, indent=1)
-        subprocess.run([harness, "report", "--results", os.path.join(args.out, "results.json"),
-                        "--out", os.path.join(args.out, "report")])
-    t0 = time.time()
-    for prof in [p for p in profiles if p in runnable]:  # benchmarks, one profile at a time
-        path = os.path.join(args.out, "bench-%s.json" % prof)
-        if os.path.exists(path):
-            os.remove(path)
-        filt = ["--benchmark_filter=" + args.bench_filter] if args.bench_filter else []
-        with open(os.path.join(args.out, "bench-%s.log" % prof), "w") as logf:
-            rc = subprocess.run([harness, "bench", "--profile", prof, "--json", path,
-                                 "--repetitions", str(args.repetitions), "--min-time", str(args.min_time),
-                                 "--benchmark_enable_random_interleaving=true"] + filt + cases,
-                                stdout=logf, stderr=subprocess.STDOUT).returncode
-        if rc != 0 or not os.path.exists(path):
-            problems.append("benchmarks of %s failed (exit %d, log %s/bench-%s.log)" % (prof, rc, args.out, prof))
-            log(problems[-1])
-        if os.path.exists(path):
-            try:
-                n = history.ingest_bench(con, run_id, data.read_json(path), path)
-                log("benchmarks %s: %d" % (prof, n))
-            except data.InputError as e:
-                problems.append(str(e))
-    log("benchmarks: %.0f s" % (time.time() - t0))
-    history.finish_run(con, run_id, "failed" if problems else "complete", "; ".join(problems))
-    status = 2 if problems else (1 if data.failed(worst) else 0)
     prev = [r[0] for r in con.execute("SELECT id FROM runs WHERE id < ? AND status='complete' ORDER BY id DESC LIMIT 1",
                                       (run_id,))]
     con.close()
@@ -150,5 +89,73 @@ def main(argv=None):
     return status
 
 
+def run_steps(args, con, run_id):
+    """The matrix and the benchmarks of run `run_id`, each artifact ingested as it appears. Returns (exit
+    status, problems), or (None, ...) when the build had failed; the run is finished either way."""
+    problems, worst = [], "PASS"
+    jsonio.make_dirs(args.out)
+    if args.build_status != 0:
+        history.finish_run(con, run_id, "build-failed", "build exited with %d" % args.build_status)
+        log("build failed (exit %d); recorded as run %d" % (args.build_status, run_id))
+        return None, problems
+    harness = os.path.join(args.bin, "aot-harness")
+    try:
+        allp, runnable = runnable_profiles(harness)
+    except (OSError, RuntimeError) as e:  # the caller records the run as failed, with this reason
+        raise data.InputError("%s: %s; build it (scripts/nightly builds first)" % (harness, e))
+    profiles = [p for p in allp if not args.profile or p in args.profile]
+    merged = None
+    cases = ["--case", args.case] if args.case else []
+    t0 = time.time()
+    for prof in profiles:  # the matrix, one profile at a time; each results file ingested at once
+        path = os.path.join(args.out, "results-%s.json" % prof)
+        if os.path.exists(path):
+            os.remove(path)
+        rc = subprocess.run([harness, "run", "--profile", prof, "--json", path,
+                             "--artifacts", os.path.join(args.out, "artifacts")] + cases).returncode
+        if not os.path.exists(path):
+            problems.append("harness run --profile %s wrote no results (exit %d)" % (prof, rc))
+            log(problems[-1])
+            continue
+        doc = formats.load_checked(path, ("results",))[1]
+        history.ingest_results(con, run_id, doc, path)
+        worst = data.worst([worst] + [r.get("outcome") for r in doc["runs"]])
+        if merged is None:
+            merged = doc
+        else:
+            merged["runs"] += doc["runs"]
+    log("matrix: %.0f s, worst outcome %s" % (time.time() - t0, worst))
+    if merged is not None:
+        from collections import Counter
+        c = Counter(r["outcome"] for r in merged["runs"])
+        merged["summary"] = dict(c, total=len(merged["runs"]), worst=worst)
+        jsonio.write_atomic(os.path.join(args.out, "results.json"), json.dumps(merged, indent=1))
+        subprocess.run([harness, "report", "--results", os.path.join(args.out, "results.json"),
+                        "--out", os.path.join(args.out, "report")])
+    t0 = time.time()
+    for prof in [p for p in profiles if p in runnable]:  # benchmarks, one profile at a time
+        path = os.path.join(args.out, "bench-%s.json" % prof)
+        if os.path.exists(path):
+            os.remove(path)
+        filt = ["--benchmark_filter=" + args.bench_filter] if args.bench_filter else []
+        with open(os.path.join(args.out, "bench-%s.log" % prof), "w") as logf:
+            rc = subprocess.run([harness, "bench", "--profile", prof, "--json", path,
+                                 "--repetitions", str(args.repetitions), "--min-time", "%g" % args.min_time,
+                                 "--benchmark_enable_random_interleaving=true"] + filt + cases,
+                                stdout=logf, stderr=subprocess.STDOUT).returncode
+        if rc != 0 or not os.path.exists(path):
+            problems.append("benchmarks of %s failed (exit %d, log %s/bench-%s.log)" % (prof, rc, args.out, prof))
+            log(problems[-1])
+        if os.path.exists(path):
+            try:
+                n = history.ingest_bench(con, run_id, formats.load_checked(path, ("bench",))[1], path)
+                log("benchmarks %s: %d" % (prof, n))
+            except data.InputError as e:
+                problems.append(str(e))
+    log("benchmarks: %.0f s" % (time.time() - t0))
+    history.finish_run(con, run_id, "failed" if problems else "complete", "; ".join(problems))
+    return (2 if problems else (1 if data.failed(worst) else 0)), problems
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(toolmain.run("nightly", main))

@@ -140,4 +140,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from . import toolmain
+    sys.exit(toolmain.run("pg-scratch", main))

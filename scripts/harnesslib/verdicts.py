@@ -6,8 +6,9 @@ the differences, or one line with the count and the outcomes; exit 0 when identi
 an unreadable file. For checking that a change to how runs are scheduled (batches, jobs) changes no
 verdict, e.g. the same matrix with `--batch 1` and with the default.
 Usage: scripts/verdict-diff A.json B.json"""
-import json
 import sys
+
+from . import formats, toolmain
 
 
 def verdicts(doc):
@@ -32,18 +33,12 @@ def differences(a, b):
 
 
 def main(argv):
-    if len(argv) != 3 or argv[1] in ("-h", "--help"):
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
         print(__doc__)
-        return 0 if len(argv) == 2 else 2
-    docs = []
-    for path in argv[1:]:
-        try:
-            with open(path) as f:
-                docs.append(json.load(f))
-        except (OSError, ValueError) as e:
-            print("verdict-diff: cannot read %s: %s; pass two files written by aot-harness run --json" % (path, e),
-                  file=sys.stderr)
-            return 2
+        return 0
+    if len(argv) != 3:
+        raise formats.InputError("pass two results files, A.json B.json; see verdict-diff --help")
+    docs = [formats.load_checked(path, ("results",))[1] for path in argv[1:]]  # one line naming a bad file
     a, b = verdicts(docs[0]), verdicts(docs[1])
     diff = differences(a, b)
     for line in diff:
@@ -59,4 +54,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(toolmain.run("verdict-diff", lambda argv: main(sys.argv)))

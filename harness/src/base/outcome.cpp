@@ -2,6 +2,7 @@
 #include "base/outcome.h"
 
 #include "base/error.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -28,7 +29,7 @@ std::string required_string(const nlohmann::json &j, const char *key) {
     if (it == j.end())
         throw Error(std::string("run record is missing required key \"") + key + "\"; regenerate the record");
     if (!it->is_string())
-        throw Error(std::string("run record key \"") + key + "\" must be a string, got " + it->dump());
+        throw Error(std::string("run record key \"") + key + "\" must be a string, got " + json_brief(*it));
     return it->get<std::string>();
 }
 
@@ -37,7 +38,7 @@ std::string optional_string(const nlohmann::json &j, const char *key, const std:
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return fallback;
     if (!it->is_string())
-        throw Error(std::string("run record key \"") + key + "\" must be a string, got " + it->dump());
+        throw Error(std::string("run record key \"") + key + "\" must be a string, got " + json_brief(*it));
     return it->get<std::string>();
 }
 
@@ -45,7 +46,7 @@ nlohmann::json optional_object(const nlohmann::json &j, const char *key) {
     const auto it = j.find(key);
     if (it == j.end() || it->is_null()) return nlohmann::json::object();
     if (!it->is_object())
-        throw Error(std::string("run record key \"") + key + "\" must be an object, got " + it->dump());
+        throw Error(std::string("run record key \"") + key + "\" must be an object, got " + json_brief(*it));
     return *it;
 }
 
@@ -145,7 +146,7 @@ RunRecord RunRecord::from_json(const nlohmann::json &j) {
     r.message = optional_string(j, "message");
     r.metrics = optional_object(j, "metrics");
     if (const auto it = j.find("duration_ms"); it != j.end() && !it->is_null()) {
-        if (!it->is_number()) throw Error("run record key \"duration_ms\" must be a number, got " + it->dump());
+        if (!it->is_number()) throw Error("run record key \"duration_ms\" must be a number, got " + json_brief(*it));
         r.duration_ms = it->get<double>();
     }
     r.target = optional_string(j, "target");

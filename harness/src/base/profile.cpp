@@ -2,6 +2,7 @@
 #include "base/profile.h"
 
 #include "base/error.h"
+#include "base/json_reader.h"
 
 // Generated at configure time from generators/profiles.json (see harness/CMakeLists.txt).
 extern const char *const harness_embedded_profiles_json;
@@ -22,6 +23,7 @@ std::string required_string(const nlohmann::ordered_json &entry, const std::stri
 
 std::vector<Profile> parse_profiles(const std::string &json_text, const std::string &platform) {
     nlohmann::ordered_json doc;  // ordered: profiles keep the file's order
+    check_json_depth(json_text, "profiles.json", "fix generators/profiles.json");
     try {
         doc = nlohmann::ordered_json::parse(json_text);
     } catch (const nlohmann::json::exception &e) {

@@ -49,7 +49,9 @@ void check_writable(const std::string &path, const char *what) {
 }
 
 std::string golden_dir_of(const Args &args) {
-    return args.get("golden-dir", default_golden_dir());
+    const std::string dir = args.get("golden-dir", default_golden_dir());
+    check_golden_dir(dir);
+    return dir;
 }
 
 int cmd_run(const Args &args) {
@@ -61,8 +63,8 @@ int cmd_run(const Args &args) {
     if (!opts.junit.empty()) check_writable(opts.junit, "the JUnit file");
     const std::string started = utc_now("%Y-%m-%dT%H:%M:%S+00:00");  // ISO 8601 UTC
     if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
+    install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups, removes the temp dir
     const MatrixContext ctx = make_context(opts);
-    install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups too
     RunResults results;
     results.runs = run_matrix(ctx, tasks, [console](const RunRecord &r, const MatrixProgress &p) {
         std::fprintf(
@@ -134,7 +136,7 @@ int cmd_run_one(const Args &args) {
     req.mode = args.get("mode", "host");
     req.golden_dir = golden_dir_of(args);
     req.artifacts_dir = args.get("artifacts");
-    req.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
+    req.repeats = static_cast<int>(args.whole("repeats", 3, 1, 100));
     const RunRecord r = run_case(req);
     write_file_atomic(args.get("record"), r.to_json().dump() + "\n");
     return outcome_exit_code(r.outcome);
@@ -159,7 +161,7 @@ int cmd_run_batch(const Args &args) {
         req.mode = tasks[i].at(3).get<std::string>();
         req.golden_dir = golden_dir_of(args);
         req.artifacts_dir = args.get("artifacts");
-        req.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
+        req.repeats = static_cast<int>(args.whole("repeats", 3, 1, 100));
         const RunRecord r = run_case(req);
         std::fflush(stdout);
         std::fflush(stderr);
@@ -193,29 +195,23 @@ int cmd_golden(const Args &args) {
         std::printf("%s\n", what.empty() ? ("nothing to recover in " + dir).c_str() : what.c_str());
         return 0;
     }
+    const Manifest manifest = Manifest::load(dir, true);  // an unreadable manifest is bad input: exit 2
     auto problems = verify_goldens(dir);
-    for (const auto &line : stale_generator_provenance(Manifest::load(dir, true)))
+    for (const auto &line : stale_generator_provenance(manifest))
         problems.push_back(line);
     for (const auto &p : problems)
         std::printf("%s\n", p.c_str());
     if (const std::string note = interrupted_bless_note(dir); !note.empty() && golden_lock_holder(dir) == 0) {
         std::printf("%s\n", note.c_str());
     }
-    const size_t n = Manifest::load(dir, true).entries().size();
+    const size_t n = manifest.entries().size();
     std::printf("%zu goldens in %s: %s\n", n, dir.c_str(),
                 problems.empty() ? "all match the manifest" : "PROBLEMS above");
     return problems.empty() ? 0 : 1;
 }
 
 int cmd_report(const Args &args) {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(read_file(args.get("results")));
-    } catch (const nlohmann::json::exception &e) {
-        throw Error(args.get("results") + " is not a results file (" + e.what() +
-                    "); pass the file `run --json` wrote");
-    }
-    write_html_report(RunResults::from_json(doc, args.get("results")), args.get("out"));
+    write_html_report(RunResults::load(args.get("results")), args.get("out"));
     std::printf("report: %s/index.html\n", args.get("out").c_str());
     return 0;
 }

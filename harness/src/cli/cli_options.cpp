@@ -286,7 +286,7 @@ Args parse_command_args(const std::string &command, const std::vector<std::strin
     if (command == "report" && (!args.has("results") || !args.has("out"))) {
         throw Error("report needs --results FILE and --out DIR");
     }
-    if (command == "__run-one" || command == "__run-batch") args.number("repeats", 3, 1, 100);
+    if (command == "__run-one" || command == "__run-batch") args.whole("repeats", 3, 1, 100);
     if (command != "describe" && command != "golden" && !args.positional().empty()) {
         throw Error("'" + command + "' takes no argument '" + args.positional()[0] + "'; see aot-harness " + command +
                     " --help");
@@ -307,7 +307,7 @@ RunOptions run_options(const Args &args) {
     r.junit = args.get("junit");
     r.report = args.get("report");
     r.timeout = args.number("timeout", 60, 1, 86400);
-    r.repeats = static_cast<int>(args.number("repeats", 3, 1, 100));
+    r.repeats = static_cast<int>(args.whole("repeats", 3, 1, 100));
     r.fail_on_output = args.get("fail-on-output");
     if (!r.fail_on_output.empty()) OutputPattern check(r.fail_on_output);
     const std::string mode = args.get("mode", "host");
@@ -320,12 +320,12 @@ RunOptions run_options(const Args &args) {
     r.fallback = args.get("fallback");
     if (!r.fallback.empty() && r.fallback != "cpu") throw Error("--fallback takes 'cpu' (the only fallback profile)");
     r.strict_xfail = args.has("strict-xfail");
-    r.jobs = static_cast<int>(args.number("jobs", 0, 1, 1024));
-    r.gpu_jobs = static_cast<int>(args.number("gpu-jobs", 0, 1, 1024));
-    r.batch = static_cast<int>(args.number("batch", 16, 1, 1024));
+    r.jobs = static_cast<int>(args.whole("jobs", 0, 1, 1024));
+    r.gpu_jobs = static_cast<int>(args.whole("gpu-jobs", 0, 1, 1024));
+    r.batch = static_cast<int>(args.whole("batch", 16, 1, 1024));
     const std::string shard = args.get("shard");
     if (!shard.empty()) r.shard = parse_shard(shard);
-    r.flake_retries = static_cast<int>(args.number("flake-retries", 1, 0, 10));
+    r.flake_retries = static_cast<int>(args.whole("flake-retries", 1, 0, 10));
     r.baseline = args.get("baseline");
     r.baseline_out = args.get("baseline-out");
     return r;

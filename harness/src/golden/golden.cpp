@@ -44,6 +44,14 @@ std::string default_golden_dir() {
     return harness_embedded_golden_dir;
 }
 
+void check_golden_dir(const std::string &dir) {
+    struct stat st {};
+    if (stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+        throw Error("the golden dir " + dir + " is not a directory; pass --golden-dir DIR (or HARNESS_GOLDEN_DIR) " +
+                    "naming the directory that holds MANIFEST.json");
+    }
+}
+
 std::string golden_relpath(const std::string &pipeline, const std::string &case_name, const std::string &output,
                            size_t num_outputs) {
     return pipeline + "/" + case_name + (num_outputs > 1 ? "." + output : std::string()) + ".npy";

@@ -13,6 +13,9 @@ namespace harness {
 // The golden directory: --golden-dir if given, else $HARNESS_GOLDEN_DIR, else the source tree's
 // golden/ found next to the executable (<exe>/../../golden), else the configure-time source path.
 std::string default_golden_dir();
+// Throws Error when `dir` exists but is not a directory (a file given as --golden-dir). A directory that
+// does not exist yet is fine: bless makes it, and runs say which golden is missing.
+void check_golden_dir(const std::string &dir);
 
 // Relative path of a golden file inside the golden dir.
 std::string golden_relpath(const std::string &pipeline, const std::string &case_name, const std::string &output,

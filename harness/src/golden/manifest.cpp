@@ -7,23 +7,45 @@
 
 #include "base/error.h"
 #include "base/files.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
 namespace {
 
-const char *kFix = "; restore it with `git checkout -- golden/MANIFEST.json` or re-bless";
+const char *kFix = "restore it with `git checkout -- golden/MANIFEST.json` or re-bless";
 
-std::string string_field(const nlohmann::json &e, const char *key, const std::string &where, bool required) {
-    const auto it = e.find(key);
-    if (it == e.end() || (!required && it->is_null())) {
-        if (required) throw Error(where + " lacks \"" + key + "\"" + kFix);
-        return "";
-    }
-    // Readers take these as strings (found by harness/fuzz/manifest_fuzz.cpp: a wrong type escaped as
-    // a bare nlohmann::json type_error).
-    if (!it->is_string()) throw Error(where + ": an entry's \"" + key + "\" is not a string" + kFix);
-    return it->get<std::string>();
+// One entry of "goldens" (`at` says where it is); every field typed, as readers take them.
+GoldenEntry entry_from(const JsonAt &at) {
+    at.object();
+    GoldenEntry g;
+    // Presence first, so that a missing field is named before a mistyped one.
+    for (const char *key : {"file", "pipeline", "case", "output", "dtype", "shape", "sha256"})
+        at.get(key);
+    g.file = at.get("file").string();
+    // From here on the entry is named by its file, which a reader finds in the manifest more easily.
+    const JsonAt named = at.renamed("entry \"" + g.file + "\"");
+    g.pipeline = named.get("pipeline").string();
+    g.case_name = named.get("case").string();
+    g.output = named.get("output").string();
+    g.dtype = named.get("dtype").string();
+    g.sha256 = named.get("sha256").string();
+    for (const JsonAt &extent : named.get("shape").items())
+        g.shape.push_back(extent.integer(0, INT_MAX));
+    if (named.has("stored")) g.stored = named.get("stored").boolean();
+    g.profile = named.string_or("profile", "");
+    g.target = named.string_or("target", "");
+    g.halide_version = named.string_or("halide_version", "");
+    g.generator_sha256 = named.string_or("generator_sha256", "");
+    g.input_recipe = named.string_or("input_recipe", "");
+    if (named.has("reference_check") && !at.json()["reference_check"].is_null())
+        g.reference_check = named.get("reference_check").object().json();
+    // "file" is read and written below the golden dir: a relative path that does not climb out.
+    const std::string &file = g.file;
+    const bool climbs = file == ".." || file.rfind("../", 0) == 0 || file.find("/../") != std::string::npos ||
+                        (file.size() >= 3 && file.compare(file.size() - 3, 3, "/..") == 0);
+    if (file.empty() || file[0] == '/' || climbs) named.get("file").fail("must be a path inside the golden dir");
+    return g;
 }
 
 }  // namespace
@@ -45,48 +67,7 @@ nlohmann::json GoldenEntry::to_json() const {
 }
 
 GoldenEntry GoldenEntry::from_json(const nlohmann::json &e, const std::string &path) {
-    if (!e.is_object()) throw Error(path + ": an entry is not an object" + kFix);
-    const std::string an_entry = path + ": an entry";
-    GoldenEntry g;
-    // Presence first, so that a missing field is named before a mistyped one.
-    for (const char *key : {"file", "pipeline", "case", "output", "dtype", "shape", "sha256"}) {
-        if (!e.contains(key)) throw Error(an_entry + " lacks \"" + key + "\"" + kFix);
-    }
-    g.file = string_field(e, "file", path, true);
-    g.pipeline = string_field(e, "pipeline", path, true);
-    g.case_name = string_field(e, "case", path, true);
-    g.output = string_field(e, "output", path, true);
-    g.dtype = string_field(e, "dtype", path, true);
-    g.sha256 = string_field(e, "sha256", path, true);
-    const std::string where = path + ": entry \"" + g.file + "\"";
-    if (!e["shape"].is_array()) throw Error(where + ": \"shape\" is not a list of extents" + kFix);
-    for (const auto &extent : e["shape"]) {
-        if (!extent.is_number_integer() || extent.get<int64_t>() < 0 || extent.get<int64_t>() > INT_MAX) {
-            throw Error(where + ": \"shape\" has " + extent.dump() + ", not an extent from 0 to 2^31-1" + kFix);
-        }
-        g.shape.push_back(extent.get<int64_t>());
-    }
-    if (e.contains("stored")) {
-        if (!e["stored"].is_boolean()) throw Error(where + ": \"stored\" is not true or false" + kFix);
-        g.stored = e["stored"].get<bool>();
-    }
-    g.profile = string_field(e, "profile", where, false);
-    g.target = string_field(e, "target", where, false);
-    g.halide_version = string_field(e, "halide_version", where, false);
-    g.generator_sha256 = string_field(e, "generator_sha256", where, false);
-    g.input_recipe = string_field(e, "input_recipe", where, false);
-    if (e.contains("reference_check") && !e["reference_check"].is_null()) {
-        if (!e["reference_check"].is_object()) throw Error(where + ": \"reference_check\" is not an object" + kFix);
-        g.reference_check = e["reference_check"];
-    }
-    // "file" is read and written below the golden dir: a relative path that does not climb out.
-    const std::string &file = g.file;
-    const bool climbs = file == ".." || file.rfind("../", 0) == 0 || file.find("/../") != std::string::npos ||
-                        (file.size() >= 3 && file.compare(file.size() - 3, 3, "/..") == 0);
-    if (file.empty() || file[0] == '/' || climbs) {
-        throw Error(where + ": \"file\" must be a path inside the golden dir" + kFix);
-    }
-    return g;
+    return entry_from(JsonAt(e, path, kFix, "entry"));
 }
 
 bool read_golden_file(const std::string &dir, const std::string &rel, std::string *bytes) {
@@ -108,22 +89,14 @@ Manifest Manifest::load(const std::string &dir, bool allow_missing) {
 }
 
 Manifest Manifest::parse(const std::string &json_text, const std::string &path) {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(json_text);
-    } catch (const nlohmann::json::exception &e) {
-        throw Error(path + " is not valid JSON (" + e.what() +
-                    "); restore it with `git checkout -- golden/MANIFEST.json`");
-    }
-    if (!doc.is_object() || !doc.contains("goldens") || !doc["goldens"].is_array()) {
-        throw Error(path + " has no \"goldens\" array; restore it with `git checkout -- golden/MANIFEST.json`");
-    }
+    const nlohmann::json doc = parse_json(json_text, path, kFix);
+    const JsonAt top(doc, path, kFix);
     Manifest m;
     std::set<std::string> files;
-    for (const auto &e : doc["goldens"]) {
-        m.goldens_.push_back(GoldenEntry::from_json(e, path));
+    for (const JsonAt &e : top.get("goldens").items()) {
+        m.goldens_.push_back(entry_from(e));
         const std::string &file = m.goldens_.back().file;
-        if (!files.insert(file).second) throw Error(path + ": entry \"" + file + "\" appears twice" + kFix);
+        if (!files.insert(file).second) e.fail("\"" + file + "\" appears twice");
     }
     return m;
 }

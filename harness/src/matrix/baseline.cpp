@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "matrix/flake.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -13,12 +14,13 @@ namespace {
 
 constexpr const char *kFormat = "aot-harness-baseline";
 
-void check_key(const std::string &k, const std::string &what) {
+// `k` (the key of `at`, or its string value) must be pipeline/profile/case/mode.
+void check_key(const std::string &k, const JsonAt &at) {
     size_t parts = 1;
     for (const char c : k)
         parts += c == '/';
-    if (parts != 4 || k.find("//") != std::string::npos || k.front() == '/' || k.back() == '/') {
-        throw Error(what + ": '" + k + "' is not pipeline/profile/case/mode; write the file with run --baseline-out");
+    if (k.empty() || parts != 4 || k.find("//") != std::string::npos || k.front() == '/' || k.back() == '/') {
+        at.fail("'" + k + "' is not pipeline/profile/case/mode");
     }
 }
 
@@ -32,38 +34,30 @@ Baseline Baseline::load(const std::string &path) {
 }
 
 Baseline Baseline::parse(const std::string &json_text, const std::string &what) {
-    const std::string fix = "; write it with aot-harness run --baseline-out FILE";
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(json_text);
-    } catch (const nlohmann::json::exception &e) {
-        throw Error(what + " is not JSON (" + e.what() + ")" + fix);
+    const std::string fix = "write it with aot-harness run --baseline-out FILE";
+    const nlohmann::json j = parse_json(json_text, what, fix);
+    const JsonAt top(j, what, fix);
+    top.object();
+    if (!top.has("format") || !j["format"].is_string() || j["format"] != kFormat) {
+        top.fail("not a baseline (no \"format\": \"aot-harness-baseline\")");
     }
-    if (!j.is_object() || j.value("format", "") != kFormat || j.value("version", 0) != 1) {
-        throw Error(what + " is not a baseline (format \"aot-harness-baseline\", version 1)" + fix);
-    }
-    for (const auto &[k, v] : j.items()) {
-        if (k != "format" && k != "version" && k != "failures" && k != "flakes" && k != "note") {
-            throw Error(what + ": unknown key '" + k + "' (known: failures, flakes, note)" + fix);
-        }
-    }
+    top.get("version").integer(1, 1);
+    top.only_keys({"format", "version", "failures", "flakes", "note"});
     Baseline b;
-    const nlohmann::json failures = j.value("failures", nlohmann::json::object());
-    const nlohmann::json flakes = j.value("flakes", nlohmann::json::array());
-    if (!failures.is_object() || !flakes.is_array())
-        throw Error(what + ": failures must be an object, flakes a list" + fix);
-    for (const auto &[k, v] : failures.items()) {
-        check_key(k, what);
-        const OutcomeInfo *o = v.is_string() ? find_outcome(v.get<std::string>()) : nullptr;
-        if (!o || !is_unexpected_failure(o->outcome)) {
-            throw Error(what + ": failure of " + k + " must be FAIL, TEARDOWN_FAULT, TIMEOUT, CRASH or ERROR" + fix);
+    if (top.has("failures")) {
+        for (const auto &[k, v] : top.get("failures").members()) {
+            check_key(k, v);
+            const OutcomeInfo *o = find_outcome(v.string());
+            if (!o || !is_unexpected_failure(o->outcome))
+                v.fail("'" + v.string() + "' is not FAIL, TEARDOWN_FAULT, TIMEOUT, CRASH or ERROR");
+            b.failures_[k] = o->name;
         }
-        b.failures_[k] = o->name;
     }
-    for (const auto &f : flakes) {
-        if (!f.is_string()) throw Error(what + ": flakes must be a list of pipeline/profile/case/mode" + fix);
-        check_key(f.get<std::string>(), what);
-        b.flakes_.insert(f.get<std::string>());
+    if (top.has("flakes")) {
+        for (const JsonAt &f : top.get("flakes").items()) {
+            check_key(f.string(), f);
+            b.flakes_.insert(f.string());
+        }
     }
     return b;
 }

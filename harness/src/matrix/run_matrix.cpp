@@ -142,6 +142,7 @@ MatrixContext make_context(const RunOptions &opts) {
     MatrixContext ctx;
     ctx.opts = opts;
     ctx.golden_dir = opts.golden_dir.empty() ? default_golden_dir() : opts.golden_dir;
+    check_golden_dir(ctx.golden_dir);
     if (!opts.artifacts.empty()) {
         // Absolute, so that the report (elsewhere) can show the pictures.
         if (const int e = make_dirs(opts.artifacts)) {
@@ -151,21 +152,15 @@ MatrixContext make_context(const RunOptions &opts) {
         char resolved[PATH_MAX];
         ctx.artifacts = realpath(opts.artifacts.c_str(), resolved) ? resolved : opts.artifacts;
     }
-    ctx.xfail = XfailList::load(opts.xfail.empty() ? ctx.golden_dir + "/xfail.json" : opts.xfail);
+    ctx.xfail =
+        opts.xfail.empty() ? XfailList::load(ctx.golden_dir + "/xfail.json") : XfailList::load(opts.xfail, true);
     ctx.baseline = Baseline::load(opts.baseline);
     ctx.jobs = opts.jobs > 0 ? opts.jobs : default_jobs();
     ctx.exe = self_exe_path();
     if (ctx.exe.empty()) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
     ctx.avail = check_availability();
-    const char *tmpdir = std::getenv("TMPDIR");
-    const std::string base = tmpdir && *tmpdir ? tmpdir : "/tmp";
-    std::string tmpl = base + "/aot-harness.XXXXXX";
-    const char *tmp = mkdtemp(tmpl.data());
-    if (!tmp) {
-        throw Error("cannot create a temporary directory under " + base + ": " + std::strerror(errno) +
-                    "; free space there or set TMPDIR to another directory");
-    }
-    ctx.tmp = tmp;
+    ctx.tmp_dir = std::make_shared<TempDir>("aot-harness");
+    ctx.tmp = ctx.tmp_dir->path();
     return ctx;
 }
 
@@ -178,11 +173,7 @@ std::string slot_file(const MatrixContext &ctx, const char *name, int slot) {
 }  // namespace
 
 void release_context(const MatrixContext &ctx) {
-    for (int s = 0; s < ctx.jobs; s++) {
-        unlink(slot_file(ctx, "record", s).c_str());
-        unlink(slot_file(ctx, "stderr", s).c_str());
-    }
-    rmdir(ctx.tmp.c_str());
+    if (ctx.tmp_dir) ctx.tmp_dir->remove();
 }
 
 bool resolve_without_child(const MatrixContext &ctx, const RunTask &t, RunRecord *r) {

@@ -3,6 +3,7 @@
 // cli.cpp only parses options and writes what this returns (results.h).
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "base/outcome.h"
 #include "harness/spec.h"
 #include "spec/xfail.h"
+#include "base/temp_dir.h"
 
 namespace harness {
 
@@ -40,19 +42,20 @@ std::vector<RunTask> plan_runs(const RunOptions &opts);
 // What every run of one `run` shares: the options, the golden dir, the executable, a temp dir.
 struct MatrixContext {
     RunOptions opts;
-    std::string golden_dir;  // opts.golden_dir or the default
-    std::string artifacts;   // absolute, "" = none
-    std::string exe;         // this executable (the child is `exe __run-one ...`)
-    std::string tmp;         // the child's record and stderr files live here
-    XfailList xfail;         // --xfail, or <golden-dir>/xfail.json
-    Baseline baseline;       // --baseline ("" = empty)
-    int jobs = 1;            // --jobs, or one per core
+    std::string golden_dir;            // opts.golden_dir or the default
+    std::string artifacts;             // absolute, "" = none
+    std::string exe;                   // this executable (the child is `exe __run-one ...`)
+    std::string tmp;                   // the child's record and stderr files live here: tmp_dir's path
+    std::shared_ptr<TempDir> tmp_dir;  // under $TMPDIR; removed with the last copy, or on SIGINT/SIGTERM
+    XfailList xfail;                   // --xfail, or <golden-dir>/xfail.json
+    Baseline baseline;                 // --baseline ("" = empty)
+    int jobs = 1;                      // --jobs, or one per core
     Availability avail;
 };
 // Resolves the golden dir and artifacts dir, loads the xfail list, finds this executable, makes a temp dir and probes
 // the devices. Throws Error naming what cannot be used and the fix.
 MatrixContext make_context(const RunOptions &opts);
-// Removes the context's temp dir.
+// Removes the context's temp dir (the last copy of the context would, too).
 void release_context(const MatrixContext &ctx);
 
 // Fills `r` with the task's identity (pipeline, profile, case, mode, target) and, when no child is

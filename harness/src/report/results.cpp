@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/files.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -43,23 +45,23 @@ nlohmann::json RunResults::to_json() const {
 }
 
 RunResults RunResults::from_json(const nlohmann::json &doc, const std::string &path) {
-    const std::string fix = "; pass the file `run --json` wrote";
-    if (!doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array()) {
-        throw Error(path + " is not a results file (no \"runs\" array)" + fix);
-    }
+    const JsonAt top(doc, path, "pass the file `aot-harness run --json` wrote");
+    top.object();
+    if (!top.has("runs")) top.fail("not a results file (no \"runs\" list)");
     RunResults r;
-    if (doc.contains("environment")) {
-        if (!doc["environment"].is_object()) throw Error(path + ": \"environment\" is not an object" + fix);
-        r.environment = doc["environment"];
-    }
-    for (size_t i = 0; i < doc["runs"].size(); i++) {
+    if (top.has("environment")) r.environment = top.get("environment").object().json();
+    for (const JsonAt &run : top.get("runs").items()) {
         try {
-            r.runs.push_back(RunRecord::from_json(doc["runs"][i]));
+            r.runs.push_back(RunRecord::from_json(run.json()));
         } catch (const Error &e) {
-            throw Error(path + ": run #" + std::to_string(i) + ": " + e.what());
+            run.fail(e.what());
         }
     }
     return r;
+}
+
+RunResults RunResults::load(const std::string &path) {
+    return from_json(parse_json(read_file(path), path, "pass the file `aot-harness run --json` wrote"), path);
 }
 
 int run_exit_code(const std::vector<RunRecord> &runs, bool strict_xfail) {

@@ -34,6 +34,8 @@ struct RunResults {
     nlohmann::json to_json() const;
     // Parses a results document; `path` names it in errors. Throws Error naming the run and the field.
     static RunResults from_json(const nlohmann::json &doc, const std::string &path);
+    // Reads and parses the results file at `path` (json_reader.h: nesting limit, one-line errors).
+    static RunResults load(const std::string &path);
 };
 
 // The exit code of `run` for these records: the worst outcome's, except that with `strict_xfail` an

@@ -6,6 +6,8 @@
 #include <atomic>
 #include <initializer_list>
 
+#include "base/temp_dir.h"
+
 namespace harness {
 
 namespace {
@@ -18,6 +20,7 @@ void on_signal(int sig) {
         const pid_t p = c.load();
         if (p > 0) kill(-p, SIGKILL);
     }
+    remove_temp_dirs_for_signal();  // the children's record files are in it
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -1,7 +1,7 @@
 // Interrupting `run`: the supervisor's children have process groups of their own (so that a timeout
 // kills a child's helpers too), which the terminal's Ctrl-C does not reach. With --jobs N, up to N of
-// them run at once; on SIGINT or SIGTERM `run` kills the group of every running child, then dies of the
-// same signal. Lock-free, async-signal-safe bookkeeping.
+// them run at once; on SIGINT or SIGTERM `run` kills the group of every running child, removes its temp
+// directories (temp_dir.h), then dies of the same signal. Lock-free, async-signal-safe bookkeeping.
 #pragma once
 #include <sys/types.h>
 

@@ -17,6 +17,7 @@
 
 #include "run/interrupt.h"
 #include "values/npy.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -167,7 +168,7 @@ RunRecord classify(const RunRecord &identity, const ChildCommand &cmd) {
     bool have_record = false;
     RunRecord child;
     try {
-        child = RunRecord::from_json(nlohmann::json::parse(read_file(cmd.record_path)));
+        child = RunRecord::from_json(parse_json(read_file(cmd.record_path), cmd.record_path, ""));
         have_record = true;
     } catch (const std::exception &) {
         have_record = false;

@@ -5,17 +5,14 @@
 #include <set>
 
 #include "base/error.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
 void json_spec_error(const std::string &path, const std::string &key, const std::string &problem,
                      const std::string &fix) {
     // One line, whatever the spec's keys and values hold (a key may contain a newline).
-    std::string msg = path + ": " + key + ": " + problem + "; " + fix;
-    for (char &ch : msg) {
-        if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
-    }
-    throw Error(msg);
+    throw Error(one_line(path + ": " + key + ": " + problem + "; " + fix));
 }
 
 namespace {
@@ -27,37 +24,20 @@ struct Ctx {
     [[noreturn]] void fail(const std::string &key, const std::string &problem, const std::string &fix) const {
         json_spec_error(path, key, problem, fix);
     }
+    // The shared typed getters (json_reader.h), with this spec's key path and their own fixes.
+    JsonAt at(const json &v, const std::string &key) const { return JsonAt(v, path, "", key); }
     void only_keys(const json &obj, const std::string &key, std::initializer_list<const char *> allowed) const {
-        if (!obj.is_object()) fail(key, "is " + std::string(obj.type_name()) + ", not an object", "write it as {...}");
-        std::set<std::string> ok(allowed.begin(), allowed.end());
-        for (const auto &[k, v] : obj.items()) {
-            if (ok.count(k)) continue;
-            std::string list;
-            for (const auto &a : allowed)
-                list += (list.empty() ? "" : ", ") + std::string(a);
-            fail(key.empty() ? k : key + "." + k, "unknown key", "use one of: " + list);
-        }
+        at(obj, key).only_keys(allowed);
     }
-    double number(const json &v, const std::string &key) const {
-        if (!v.is_number()) fail(key, "is " + v.dump() + ", not a number", "write a number, e.g. 1.5");
-        return v.get<double>();
-    }
+    double number(const json &v, const std::string &key) const { return at(v, key).number(); }
     int64_t integer(const json &v, const std::string &key, int64_t lo, int64_t hi) const {
-        if (!v.is_number_integer() || v.get<int64_t>() < lo || v.get<int64_t>() > hi) {
-            fail(key, "is " + v.dump() + ", not an integer from " + std::to_string(lo) + " to " + std::to_string(hi),
-                 "write a whole number in that range");
-        }
-        return v.get<int64_t>();
+        return at(v, key).integer(lo, hi);
     }
-    std::string string(const json &v, const std::string &key) const {
-        if (!v.is_string() || v.get<std::string>().empty())
-            fail(key, "is " + v.dump() + ", not a non-empty string", "write a \"string\"");
-        return v.get<std::string>();
-    }
+    std::string string(const json &v, const std::string &key) const { return at(v, key).nonempty_string(); }
     std::vector<int> extents(const json &v, const std::string &key, size_t min_len, size_t max_len) const {
         if (!v.is_array() || v.size() < min_len || v.size() > max_len) {
             fail(key,
-                 "is " + v.dump() + ", not a list of " + std::to_string(min_len) +
+                 "is " + json_brief(v) + ", not a list of " + std::to_string(min_len) +
                      (max_len > min_len ? " to " + std::to_string(max_len) : std::string()) + " extents",
                  "write e.g. [64, 48]");
         }
@@ -109,7 +89,7 @@ JsonRecipe parse_recipe(const Ctx &cx, const json &j, const std::string &key) {
         const json &rg = j["range"];
         if (!rg.is_array() || rg.size() != 2 || !rg[0].is_number() || !rg[1].is_number() ||
             !(rg[0].get<double>() <= rg[1].get<double>())) {
-            cx.fail(key + ".range", "is " + rg.dump() + ", not [lo, hi] with lo <= hi", "write e.g. [0, 255]");
+            cx.fail(key + ".range", "is " + json_brief(rg) + ", not [lo, hi] with lo <= hi", "write e.g. [0, 255]");
         }
         r.recipe.lo = rg[0].get<double>();
         r.recipe.hi = rg[1].get<double>();
@@ -231,13 +211,7 @@ JsonCase parse_case(const Ctx &cx, const json &j, const std::string &key) {
 
 JsonSpec parse_json_spec(const std::string &text, const std::string &path) {
     const Ctx cx{path};
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception &e) {
-        std::string what = e.what();
-        cx.fail("(file)", "not valid JSON (" + what.substr(what.find(']') + 2) + ")", "fix the syntax");
-    }
+    const json j = parse_json(text, path, "fix the syntax");
     cx.only_keys(j, "",
                  {"format", "summary", "tolerance", "required_extensions", "inputs", "scalars", "cases", "xfail"});
     JsonSpec s;

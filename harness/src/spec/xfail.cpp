@@ -2,12 +2,12 @@
 #include "spec/xfail.h"
 
 #include <fnmatch.h>
-#include <unistd.h>
 
 #include <set>
 
 #include "base/error.h"
 #include "base/files.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -25,46 +25,28 @@ bool is_failure(Outcome o) {
 }  // namespace
 
 XfailList XfailList::parse(const std::string &json_text, const std::string &what) {
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(json_text);
-    } catch (const nlohmann::json::exception &e) {
-        throw Error(what + " is not valid JSON (" + e.what() + "); fix it or restore it with git checkout");
-    }
-    if (!doc.is_object() || !doc.contains("xfail") || !doc["xfail"].is_array()) {
-        throw Error(what + " has no \"xfail\" array; see harness/src/spec/xfail.h for the format");
-    }
-    static const std::set<std::string> keys{"pipeline", "profile", "case",     "mode",  "platform",
-                                            "device",   "driver",  "outcomes", "reason"};
+    const std::string fix = "see harness/src/spec/xfail.h for the format";
+    const nlohmann::json doc = parse_json(json_text, what, fix);
+    const JsonAt top(doc, what, "");
     XfailList list;
-    size_t index = 0;
-    for (const auto &e : doc["xfail"]) {
-        const std::string where = what + ": entry " + std::to_string(index++);
-        if (!e.is_object()) throw Error(where + " must be an object");
+    for (const JsonAt &e : top.get("xfail").items()) {
+        e.only_keys({"pipeline", "profile", "case", "mode", "platform", "device", "driver", "outcomes", "reason"});
         XfailEntry x;
-        for (const auto &[k, v] : e.items()) {
-            if (!keys.count(k)) throw Error(where + ": unknown field '" + k + "'");
+        for (const auto &[k, v] : e.members()) {
             if (k == "outcomes") {
-                if (!v.is_array()) throw Error(where + ": field 'outcomes' must be a list of outcome names");
-                for (const auto &o : v) {
-                    const std::string name = o.is_string() ? o.get<std::string>() : o.dump();
-                    Outcome parsed;
-                    try {
-                        parsed = outcome_from_name(name);
-                    } catch (const Error &) {
-                        throw Error(where + ": field 'outcomes' has unknown outcome '" + name + "'");
-                    }
-                    if (!is_failure(parsed)) {
-                        throw Error(
-                            where +
-                            ": field 'outcomes' may list only failures (FAIL, ERROR, CRASH, TEARDOWN_FAULT, TIMEOUT)");
+                for (const JsonAt &o : v.items()) {
+                    const std::string name = o.string();
+                    const OutcomeInfo *info = find_outcome(name);
+                    if (!info) o.fail("'" + name + "' is not an outcome", "see aot-harness outcomes");
+                    if (!is_failure(info->outcome)) {
+                        o.fail("'" + name + "' is not a failure",
+                               "list only FAIL, ERROR, CRASH, TEARDOWN_FAULT, TIMEOUT");
                     }
                     x.outcomes.push_back(name);
                 }
                 continue;
             }
-            if (!v.is_string()) throw Error(where + ": field '" + k + "' must be a string");
-            const std::string s = v.get<std::string>();
+            const std::string s = v.string();
             if (k == "pipeline")
                 x.pipeline = s;
             else if (k == "profile")
@@ -82,7 +64,8 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
             else
                 x.reason = s;
         }
-        if (x.reason.empty()) throw Error(where + ": missing field 'reason' (say why this failure is expected)");
+        if (!e.has("reason")) e.renamed(e.path() + ".reason").fail("missing", "say why this failure is expected");
+        if (x.reason.empty()) e.get("reason").fail("is empty", "say why this failure is expected");
         list.entries_.push_back(x);
     }
     return list;
@@ -93,8 +76,15 @@ std::vector<XfailEntry> &XfailList::stated_by_specs() {
     return entries;
 }
 
-XfailList XfailList::load(const std::string &path) {
-    XfailList list = access(path.c_str(), F_OK) != 0 ? XfailList() : parse(read_file(path), path);
+XfailList XfailList::load(const std::string &path, bool must_exist) {
+    std::string text;
+    XfailList list;
+    if (read_file_if_exists(path, &text)) {
+        list = parse(text, path);
+    } else if (must_exist) {
+        throw Error("--xfail " + path + " does not exist; pass an existing file (or leave --xfail out to use " +
+                    "<golden dir>/xfail.json)");
+    }
     for (const auto &e : stated_by_specs())
         list.entries_.push_back(e);
     return list;

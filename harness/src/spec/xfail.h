@@ -27,9 +27,10 @@ struct XfailEntry {
 
 class XfailList {
 public:
-    // Loads and validates `path`; a missing file is an empty list. Throws Error naming the file,
-    // the entry index and the field for malformed JSON, unknown keys, bad outcomes or no reason.
-    static XfailList load(const std::string &path);
+    // Loads and validates `path`; a missing file is an empty list unless `must_exist` (a --xfail the
+    // user named). Throws Error "<file>: xfail[i].<field>: <problem>; <fix>" for malformed JSON, unknown
+    // keys (listing the known ones), values of the wrong type, bad outcomes or no reason.
+    static XfailList load(const std::string &path, bool must_exist = false);
     static XfailList parse(const std::string &json_text, const std::string &what);
 
     // Applies the first matching entry to `r`, given the device the run used (list's "device" JSON:
