@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -104,6 +105,47 @@ std::string driver_version_string(uint32_t vendor, uint32_t v) {
                "." + std::to_string(v & 0x3F);
     }
     return version_string(v);
+}
+
+// PCI vendor IDs, and Khronos' VkVendorId values for vendors without one (Mesa: 0x10005).
+std::string vendor_name(uint32_t id) {
+    switch (id) {
+    case 0x1002:
+        return "AMD";
+    case 0x1010:
+        return "Imagination";
+    case 0x10DE:
+        return "NVIDIA";
+    case 0x13B5:
+        return "ARM";
+    case 0x5143:
+        return "Qualcomm";
+    case 0x8086:
+        return "Intel";
+    case 0x106B:
+        return "Apple";
+    case 0x144D:
+        return "Samsung";
+    case 0x10001:
+        return "Vivante";
+    case 0x10002:
+        return "VeriSilicon";
+    case 0x10003:
+        return "Kazan";
+    case 0x10004:
+        return "Codeplay";
+    case 0x10005:
+        return "Mesa";
+    case 0x10006:
+        return "PoCL";
+    case 0x10007:
+        return "MobileEye";
+    default: {
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "0x%X", id);
+        return hex;
+    }
+    }
 }
 
 const char *device_type_name(uint32_t t) {
@@ -213,6 +255,7 @@ nlohmann::json probe_vulkan_here() {
         nlohmann::json dj{{"name", p.deviceName},
                           {"type", device_type_name(p.deviceType)},
                           {"vendor_id", p.vendorID},
+                          {"vendor", vendor_name(p.vendorID)},
                           {"device_id", p.deviceID},
                           {"api_version", version_string(p.apiVersion)},
                           {"driver_version", driver_version_string(p.vendorID, p.driverVersion)},
@@ -280,12 +323,18 @@ std::string vulkan_unavailable_reason(const nlohmann::json &vulkan, nlohmann::js
     }
     if (selected) {
         *selected = {{"platform", "Vulkan " + device->value("driver_name", std::string())},
+                     {"vendor", device->value("vendor", "")},
                      {"device", device->value("name", "")},
                      {"driver_name", device->value("driver_name", "")},
                      {"driver_info", device->value("driver_info", "")},
                      {"driver_version", device->value("driver_version", "")},
                      {"api_version", device->value("api_version", "")},
                      {"features", device->value("features", nlohmann::json::object())}};
+        // The driver as it names itself (VkPhysicalDeviceDriverProperties), for reports and driver-diff.
+        const std::string vendor = device->value("vendor", ""), name = device->value("driver_name", "");
+        const std::string info = device->value("driver_info", "");
+        (*selected)["identity"] = "Vulkan " + vendor + (name == vendor || name.empty() ? "" : " " + name) + ", " +
+                                  (info.empty() ? "driverVersion " + device->value("driver_version", "") : info);
     }
     return "";
 }
@@ -338,7 +387,8 @@ std::string vulkan_summary(const nlohmann::json &vk) {
     if (vk.contains("instance_version")) s += "Vulkan loader " + vk["instance_version"].get<std::string>() + "\n";
     for (const auto &d : vk.value("devices", nlohmann::json::array())) {
         s += "Vulkan device: " + d.value("name", std::string("?")) + " [" + d.value("type", std::string()) + "], API " +
-             d.value("api_version", std::string()) + ", driver " + d.value("driver_name", std::string()) + " " +
+             d.value("api_version", std::string()) + ", vendor " + d.value("vendor", std::string("?")) + ", driver " +
+             d.value("driver_name", std::string()) + " " +
              d.value("driver_version", std::string()) + " (" + d.value("driver_info", std::string()) +
              ")\n    features:";
         const nlohmann::json features = d.value("features", nlohmann::json::object());  // items() must not outlive it

@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <set>
 
 #include "base/error.h"
@@ -34,8 +35,10 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
     if (!doc.is_object() || !doc.contains("xfail") || !doc["xfail"].is_array()) {
         throw Error(what + " has no \"xfail\" array; see harness/src/spec/xfail.h for the format");
     }
-    static const std::set<std::string> keys{"pipeline", "profile", "case",     "mode",  "platform",
-                                            "device",   "driver",  "outcomes", "reason"};
+    static const std::set<std::string> keys{"pipeline", "profile",  "case",   "mode",  "platform", "device",
+                                            "driver",   "outcomes", "reason", "blame", "evidence"};
+    static const std::set<std::string> evidence_keys{"reproduces_on", "passes_on", "validation",
+                                                     "reproducer",    "why",       "upstream"};
     XfailList list;
     size_t index = 0;
     for (const auto &e : doc["xfail"]) {
@@ -63,6 +66,25 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
                 }
                 continue;
             }
+            if (k == "evidence") {
+                if (!v.is_object()) throw Error(where + ": field 'evidence' must be an object");
+                for (const auto &[ek, ev] : v.items()) {
+                    if (!evidence_keys.count(ek)) {
+                        throw Error(where + ": evidence: unknown field '" + ek +
+                                    "'; use reproduces_on, passes_on, validation, reproducer, why, upstream");
+                    }
+                    const bool list = ek == "reproduces_on" || ek == "passes_on";
+                    bool ok = list ? ev.is_array() : ev.is_string();
+                    if (list && ok)
+                        ok = std::all_of(ev.begin(), ev.end(), [](const nlohmann::json &i) { return i.is_string(); });
+                    if (!ok) {
+                        throw Error(where + ": evidence: field '" + ek + "' must be " +
+                                    (list ? "a list of strings (drivers and versions)" : "a string"));
+                    }
+                }
+                x.evidence = v;
+                continue;
+            }
             if (!v.is_string()) throw Error(where + ": field '" + k + "' must be a string");
             const std::string s = v.get<std::string>();
             if (k == "pipeline")
@@ -79,13 +101,52 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
                 x.device = s;
             else if (k == "driver")
                 x.driver = s;
-            else
+            else if (k == "blame") {
+                const auto &b = xfail_blames();
+                if (std::find(b.begin(), b.end(), s) == b.end()) {
+                    throw Error(where + ": field 'blame' is '" + s + "'; use halide, driver, harness or generator");
+                }
+                x.blame = s;
+            } else
                 x.reason = s;
         }
         if (x.reason.empty()) throw Error(where + ": missing field 'reason' (say why this failure is expected)");
         list.entries_.push_back(x);
     }
     return list;
+}
+
+const std::vector<std::string> &xfail_blames() {
+    static const std::vector<std::string> blames{"halide", "driver", "harness", "generator"};
+    return blames;
+}
+
+std::vector<std::string> XfailList::evidence_problems() const {
+    std::vector<std::string> problems;
+    const auto has = [](const XfailEntry &x, const char *k) {
+        if (!x.evidence.contains(k)) return false;
+        const auto &v = x.evidence[k];
+        return v.is_string() ? !v.get<std::string>().empty() : !v.empty();
+    };
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        const XfailEntry &x = entries_[i];
+        const std::string where = "entry " + std::to_string(i) + " (" + x.pipeline + "/" + x.profile + "/" +
+                                  x.case_name + "): ";
+        if (x.blame.empty()) problems.push_back(where + "no 'blame' (halide, driver, harness or generator)");
+        if (!has(x, "reproduces_on")) {
+            problems.push_back(where + "no evidence.reproduces_on (the drivers and versions it fails on)");
+        }
+        if (!has(x, "reproducer")) problems.push_back(where + "no evidence.reproducer (a script or command)");
+        if ((glob(x.profile, "vulkan") || glob(x.profile, "vulkan-mali")) && !has(x, "validation")) {
+            problems.push_back(where + "no evidence.validation (what the Khronos validation layer said)");
+        }
+        if (x.blame == "driver" && (!has(x, "passes_on") || !has(x, "why"))) {
+            problems.push_back(where +
+                               "blames a driver without evidence.passes_on (a second driver where it passes) "
+                               "and evidence.why (why the driver, not the program, is wrong)");
+        }
+    }
+    return problems;
 }
 
 std::vector<XfailEntry> &XfailList::stated_by_specs() {
@@ -108,12 +169,13 @@ void XfailList::apply(RunRecord &r, const nlohmann::json &device) const {
     for (const auto &x : entries_) {
         if (!glob(x.pipeline, r.pipeline) || !glob(x.profile, r.profile) || !glob(x.case_name, r.case_name) ||
             !glob(x.mode, r.mode) || !glob(x.platform, field("platform")) || !glob(x.device, field("device")) ||
-            !glob(x.driver, field("driver_version"))) {
+            !(glob(x.driver, field("driver_version")) || glob(x.driver, field("driver_info")))) {
             continue;
         }
+        const std::string why = (x.blame.empty() ? "" : x.blame + "'s bug: ") + x.reason;
         if (r.outcome == Outcome::Pass) {
             r.outcome = Outcome::XPass;
-            r.message = "passed, but golden/xfail.json expects a failure (" + x.reason + "); remove that entry";
+            r.message = "passed, but golden/xfail.json expects a failure (" + why + "); remove that entry";
         } else {
             bool listed = x.outcomes.empty();
             for (const auto &o : x.outcomes)
@@ -121,9 +183,9 @@ void XfailList::apply(RunRecord &r, const nlohmann::json &device) const {
             if (!listed) continue;  // a different failure than the one expected: keep it
             r.result_outcome = outcome_name(r.outcome);
             r.outcome = Outcome::XFail;
-            r.message = "expected " + r.result_outcome + " (" + x.reason + "): " + r.message;
+            r.message = "expected " + r.result_outcome + " (" + why + "): " + r.message;
         }
-        r.xfail_reason = x.reason;
+        r.xfail_reason = why;
         return;
     }
 }
