@@ -7,7 +7,8 @@ binding preamble and the module). This finds each module by its magic number, cu
 OpFunctionEnd, writes it to DIR (default: a temp dir) as `<object>.<kernel>.spv` and runs
 `spirv-val --target-env vulkan1.3` on it. Prints one line per module. Exit 0 when every module is valid or
 its error is listed in FILE (default: spirv_val_known.txt beside this script, `<object-glob> <regex>`
-lines: invalid SPIR-V from Halide 21 that stays until Halide fixes it), 1 otherwise, 77 without spirv-val.
+lines: invalid SPIR-V from Halide 21 that stays until Halide fixes it) and every listed line still matches
+a module (else it is stale: delete it), 1 otherwise, 77 without spirv-val.
 """
 import argparse
 import fnmatch
@@ -74,6 +75,7 @@ def main():
     out = args.dump or tempfile.mkdtemp(prefix="spirv-val-")
     os.makedirs(out, exist_ok=True)
     bad = total = 0
+    seen = set()
     for obj in objs:
         base = os.path.basename(obj)[:-2]
         with open(obj, "rb") as f:
@@ -89,12 +91,20 @@ def main():
             if r.returncode == 0:
                 print("valid    %s %s" % (base, entry))
                 continue
-            listed = any(fnmatch.fnmatch(base, p) and rx.search(first) for p, rx in known)
+            hits = [k for k, (p, rx) in enumerate(known) if fnmatch.fnmatch(base, p) and rx.search(first)]
+            seen.update(hits)
+            listed = bool(hits)
             bad += not listed
             print("%s %s %s: %s" % ("KNOWN   " if listed else "INVALID ", base, entry, first))
-    print("%d modules in %d objects, %d invalid and not listed in %s; .spv files in %s"
-          % (total, len(objs), bad, os.path.relpath(args.known), out))
-    return 1 if bad or not total else 0
+    stale = [known[k] for k in range(len(known)) if k not in seen]
+    for p, rx in stale:
+        print("STALE    %s %s: listed in %s but no module fails so; delete the line"
+              % (p, rx.pattern, os.path.basename(args.known)))
+    print("%d modules in %d objects, %d invalid and not listed in %s%s"
+          % (total, len(objs), bad, os.path.basename(args.known), "; .spv files in " + out if args.dump else ""))
+    if not args.dump:
+        shutil.rmtree(out, ignore_errors=True)
+    return 1 if bad or stale or not total else 0
 
 
 if __name__ == "__main__":
