@@ -26,17 +26,22 @@ TEST(MissingExtensions, NamesTheDeviceAndEveryMissingExtension) {
 TEST(OpenclSelection, SelectedDeviceNamesItsDriverByPlatformVendorAndVersions) {
     unsetenv("HL_OCL_PLATFORM_NAME");
     unsetenv("HL_OCL_DEVICE_TYPE");
-    const nlohmann::json opencl{
-        {"platforms",
-         {{{"name", "Portable Computing Language"},
-           {"vendor", "The pocl project"},
-           {"version", "OpenCL 3.0 PoCL 3.1+debian"},
-           {"devices",
-            {{{"name", "cpu-skylake"}, {"type", "cpu"}, {"vendor", "GenuineIntel"}, {"version", "OpenCL 3.0"},
-              {"driver_version", "3.1+debian"}, {"compute_units", 2}, {"extensions", ""}}}}}}}};
+    const nlohmann::json opencl{{"platforms",
+                                 {{{"name", "Portable Computing Language"},
+                                   {"vendor", "The pocl project"},
+                                   {"version", "OpenCL 3.0 PoCL 3.1+debian"},
+                                   {"devices",
+                                    {{{"name", "cpu-skylake"},
+                                      {"type", "cpu"},
+                                      {"vendor", "GenuineIntel"},
+                                      {"version", "OpenCL 3.0"},
+                                      {"driver_version", "3.1+debian"},
+                                      {"compute_units", 2},
+                                      {"extensions", ""}}}}}}}};
     nlohmann::json sel;
     ASSERT_EQ(runtime_unavailable_reason("opencl", opencl, nlohmann::json::object(), &sel), "");
-    EXPECT_EQ(sel["identity"], "OpenCL Portable Computing Language [GenuineIntel] driver 3.1+debian, OpenCL 3.0 PoCL 3.1+debian");
+    EXPECT_EQ(sel["identity"],
+              "OpenCL Portable Computing Language [GenuineIntel] driver 3.1+debian, OpenCL 3.0 PoCL 3.1+debian");
 }
 
 }  // namespace

@@ -103,7 +103,9 @@ TEST(VulkanInfo, SummaryListsDeviceDriverAndFeatures) {
     d["vendor"] = "Mesa";
     d["memory_types"] = {{{"flags", "device-local host-visible host-coherent host-cached"}, {"heap", 0}}};
     const std::string s = vulkan_summary({{"instance_version", "1.3.239"}, {"devices", {d}}});
-    EXPECT_NE(s.find("Vulkan device: llvmpipe [cpu], API 1.3.230, vendor Mesa, driver drv 1.2.3 (info)"), std::string::npos) << s;
+    EXPECT_NE(s.find("Vulkan device: llvmpipe [cpu], API 1.3.230, vendor Mesa, driver drv 1.2.3 (info)"),
+              std::string::npos)
+        << s;
     EXPECT_NE(s.find("shaderFloat16"), std::string::npos);
     EXPECT_EQ(s.find("shaderInt64"), std::string::npos);
     EXPECT_NE(s.find("[device-local host-visible host-coherent host-cached]"), std::string::npos);

@@ -87,7 +87,8 @@ TEST(Xfail, BlameIsNamedInTheMessageAndDriverInfoMatches) {
     const XfailList list = XfailList::parse(
         R"({"xfail": [{"profile": "vulkan", "driver": "Mesa 22.*", "blame": "driver", "reason": "r"}]})", "x");
     RunRecord r = record("blur3x3", "vulkan", Outcome::Fail);
-    list.apply(r, nlohmann::json{{"platform", "Vulkan llvmpipe"}, {"driver_version", "0.0.1"},
+    list.apply(r, nlohmann::json{{"platform", "Vulkan llvmpipe"},
+                                 {"driver_version", "0.0.1"},
                                  {"driver_info", "Mesa 22.3.6 (LLVM 15.0.6)"}});
     EXPECT_EQ(r.outcome, Outcome::XFail);
     EXPECT_EQ(r.xfail_reason, "driver's bug: r");

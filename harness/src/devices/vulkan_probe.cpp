@@ -388,9 +388,8 @@ std::string vulkan_summary(const nlohmann::json &vk) {
     for (const auto &d : vk.value("devices", nlohmann::json::array())) {
         s += "Vulkan device: " + d.value("name", std::string("?")) + " [" + d.value("type", std::string()) + "], API " +
              d.value("api_version", std::string()) + ", vendor " + d.value("vendor", std::string("?")) + ", driver " +
-             d.value("driver_name", std::string()) + " " +
-             d.value("driver_version", std::string()) + " (" + d.value("driver_info", std::string()) +
-             ")\n    features:";
+             d.value("driver_name", std::string()) + " " + d.value("driver_version", std::string()) + " (" +
+             d.value("driver_info", std::string()) + ")\n    features:";
         const nlohmann::json features = d.value("features", nlohmann::json::object());  // items() must not outlive it
         for (const auto &[name, on] : features.items()) {
             if (on.get<bool>()) s += " " + name;

@@ -79,9 +79,9 @@ nlohmann::json environment_info() {
             variants[p + "__" + profile_ident(prof)] = reg.find(p, prof)->metadata->target;
     }
     env["variants"] = variants;
-    for (const char *var :
-         {"HL_OCL_PLATFORM_NAME", "HL_OCL_DEVICE_TYPE", "HL_GPU_DEVICE", "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES",
-          "HL_VK_DEVICE_TYPE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "VK_INSTANCE_LAYERS", "HARNESS_VULKAN_SHIM", "LD_LIBRARY_PATH"}) {
+    for (const char *var : {"HL_OCL_PLATFORM_NAME", "HL_OCL_DEVICE_TYPE", "HL_GPU_DEVICE", "OCL_ICD_VENDORS",
+                            "OCL_ICD_FILENAMES", "HL_VK_DEVICE_TYPE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES",
+                            "VK_INSTANCE_LAYERS", "HARNESS_VULKAN_SHIM", "LD_LIBRARY_PATH"}) {
         if (const char *v = getenv(var)) env["env_vars"][var] = v;
     }
     env["opencl"] = probe_opencl();

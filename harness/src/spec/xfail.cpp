@@ -130,8 +130,8 @@ std::vector<std::string> XfailList::evidence_problems() const {
     };
     for (size_t i = 0; i < entries_.size(); ++i) {
         const XfailEntry &x = entries_[i];
-        const std::string where = "entry " + std::to_string(i) + " (" + x.pipeline + "/" + x.profile + "/" +
-                                  x.case_name + "): ";
+        const std::string where =
+            "entry " + std::to_string(i) + " (" + x.pipeline + "/" + x.profile + "/" + x.case_name + "): ";
         if (x.blame.empty()) problems.push_back(where + "no 'blame' (halide, driver, harness or generator)");
         if (!has(x, "reproduces_on")) {
             problems.push_back(where + "no evidence.reproduces_on (the drivers and versions it fails on)");
@@ -141,9 +141,8 @@ std::vector<std::string> XfailList::evidence_problems() const {
             problems.push_back(where + "no evidence.validation (what the Khronos validation layer said)");
         }
         if (x.blame == "driver" && (!has(x, "passes_on") || !has(x, "why"))) {
-            problems.push_back(where +
-                               "blames a driver without evidence.passes_on (a second driver where it passes) "
-                               "and evidence.why (why the driver, not the program, is wrong)");
+            problems.push_back(where + "blames a driver without evidence.passes_on (a second driver where it passes) "
+                                       "and evidence.why (why the driver, not the program, is wrong)");
         }
     }
     return problems;

@@ -31,7 +31,7 @@ struct XfailEntry {
     std::string platform = "*", device = "*", driver = "*";
     std::vector<std::string> outcomes;
     std::string reason;
-    std::string blame;                                         // "" when not stated
+    std::string blame;                                   // "" when not stated
     nlohmann::json evidence = nlohmann::json::object();  // {"reproduces_on": [...], ...}
 };
 

@@ -32,9 +32,9 @@ def build(gpu):
 
 
 try:
-    sys.exit(compare("a hoisted bool as a kernel argument", build, [64, 4], [s]))
+    sys.exit(compare("a vectorized lane-parity select", build, [64, 4], [s]))
 except hl.HalideError as e:
     if "Failed to setup compute pipeline" in str(e) or "Failed to create compute pipeline" in str(e):
-        print("a hoisted bool as a kernel argument: REPRODUCED:", str(e).strip().splitlines()[-1])
+        print("a vectorized lane-parity select: REPRODUCED:", str(e).strip().splitlines()[-1])
         sys.exit(1)
     raise
