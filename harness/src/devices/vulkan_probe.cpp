@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "devices/probe_in_child.h"
@@ -109,43 +110,16 @@ std::string driver_version_string(uint32_t vendor, uint32_t v) {
 
 // PCI vendor IDs, and Khronos' VkVendorId values for vendors without one (Mesa: 0x10005).
 std::string vendor_name(uint32_t id) {
-    switch (id) {
-    case 0x1002:
-        return "AMD";
-    case 0x1010:
-        return "Imagination";
-    case 0x10DE:
-        return "NVIDIA";
-    case 0x13B5:
-        return "ARM";
-    case 0x5143:
-        return "Qualcomm";
-    case 0x8086:
-        return "Intel";
-    case 0x106B:
-        return "Apple";
-    case 0x144D:
-        return "Samsung";
-    case 0x10001:
-        return "Vivante";
-    case 0x10002:
-        return "VeriSilicon";
-    case 0x10003:
-        return "Kazan";
-    case 0x10004:
-        return "Codeplay";
-    case 0x10005:
-        return "Mesa";
-    case 0x10006:
-        return "PoCL";
-    case 0x10007:
-        return "MobileEye";
-    default: {
-        char hex[16];
-        std::snprintf(hex, sizeof hex, "0x%X", id);
-        return hex;
-    }
-    }
+    static const std::pair<uint32_t, const char *> vendors[] = {
+        {0x1002, "AMD"},      {0x1010, "Imagination"},  {0x10DE, "NVIDIA"},    {0x13B5, "ARM"},
+        {0x5143, "Qualcomm"}, {0x8086, "Intel"},        {0x106B, "Apple"},     {0x144D, "Samsung"},
+        {0x10001, "Vivante"}, {0x10002, "VeriSilicon"}, {0x10003, "Kazan"},    {0x10004, "Codeplay"},
+        {0x10005, "Mesa"},    {0x10006, "PoCL"},        {0x10007, "MobileEye"}};
+    for (const auto &[vid, name] : vendors)
+        if (vid == id) return name;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%X", id);
+    return hex;
 }
 
 const char *device_type_name(uint32_t t) {
