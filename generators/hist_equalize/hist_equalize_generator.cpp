@@ -59,37 +59,45 @@ public:
             output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
             break;
         }
-        case Schedule::Gpu: {
-            // A histogram per 32-row strip (rfactor over the strips): each block of 256 threads counts its
-            // strip into 256 bins of its own (atomics, but no two blocks share a bin), then one thread per
-            // bin sums the strips. The per-pixel global atomics on 256 shared bins (the Mali schedule below)
-            // serialised on the H100: 16384^2 64-65 ms, 0.014x NPP's HistogramEven + LUT (issue 27).
-            RVar ryo("ryo"), ryi("ryi"), rxo("rxo"), rxi("rxi");
-            hist.update().split(r.y, ryo, ryi, 32).split(r.x, rxo, rxi, 256, TailStrategy::GuardWithIf);
-            Func strips = hist.update().rfactor(ryo, u);
-            strips.compute_root().gpu_blocks(u).gpu_threads(i);
-            strips.update().atomic().reorder(rxi, rxo, ryi, u).gpu_blocks(u).gpu_threads(rxi);
-            hist.gpu_tile(i, io, ii, 64);
-            hist.update().gpu_tile(i, io, ii, 64);
-            cdf.gpu_single_thread();
-            cdf.update().gpu_single_thread();
-            lut.gpu_tile(i, io, ii, 64);
-            histogram.gpu_tile(i, io, ii, 64);
-            output.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
-            break;
-        }
+        case Schedule::Gpu:
         case Schedule::Mali: {
-            // Global atomics per pixel (the variant that exercises atomics everywhere), the scan on one
-            // thread; 8x4 work-groups with 4 x u8 per work-item (not measured on a Mali).
-            RVar rxo("rxo"), ryo("ryo"), rxi("rxi"), ryi("ryi");
+            const bool mali = schedule.value() == Schedule::Mali;
+            const bool vulkan = get_target().has_feature(Target::Vulkan);
+            RVar ryo("ryo"), ryi("ryi"), rxo("rxo"), rxi("rxi");
             hist.gpu_tile(i, io, ii, 64);
-            hist.update().atomic().gpu_tile(r.x, r.y, rxo, ryo, rxi, ryi, 8, 4);
+            if (vulkan) {
+                // Halide 21's Vulkan backend cannot compile atomic updates ("Atomic updates are not
+                // supported inside Vulkan kernels"; harness/test/vulkan_repro/atomic_update.py): one
+                // partial histogram per 8-row strip, one GPU thread per strip (no two threads share a
+                // counter), then one thread per bin sums the strips.
+                hist.update().split(r.y, ryo, ryi, 8);
+                Func partial = hist.update().rfactor(ryo, u);
+                partial.compute_root().gpu_tile(i, u, io, yo, ii, yi, 64, 1);
+                partial.update().gpu_tile(u, yo, yi, 16);
+                hist.update().gpu_tile(i, io, ii, 64);
+            } else if (!mali) {
+                // A histogram per 32-row strip (rfactor over the strips): each block of 256 threads counts
+                // its strip into 256 bins of its own (atomics, but no two blocks share a bin), then one thread
+                // per bin sums the strips. The per-pixel global atomics on 256 shared bins (the Mali schedule)
+                // serialised on the H100: 16384^2 64-65 ms, 0.014x NPP's HistogramEven + LUT (issue 27).
+                hist.update().split(r.y, ryo, ryi, 32).split(r.x, rxo, rxi, 256, TailStrategy::GuardWithIf);
+                Func strips = hist.update().rfactor(ryo, u);
+                strips.compute_root().gpu_blocks(u).gpu_threads(i);
+                strips.update().atomic().reorder(rxi, rxo, ryi, u).gpu_blocks(u).gpu_threads(rxi);
+                hist.update().gpu_tile(i, io, ii, 64);
+            } else {
+                // Global atomics per pixel (the variant that exercises atomics everywhere); 8x4 work-groups
+                // with 4 x u8 per work-item (not measured on a Mali).
+                hist.update().atomic().gpu_tile(r.x, r.y, rxo, ryo, rxi, ryi, 8, 4);
+            }
             cdf.gpu_single_thread();
             cdf.update().gpu_single_thread();
-            lut.gpu_tile(i, io, ii, 64);
+            // The LUT's 64-bit arithmetic needs vk_int64, which the Vulkan profiles do not ask of a device:
+            // there its 256 entries are computed on the host.
+            if (!vulkan) lut.gpu_tile(i, io, ii, 64);
             histogram.gpu_tile(i, io, ii, 64);
-            output.vectorize(x, 4);
-            output.gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
+            if (mali) output.vectorize(x, 4);
+            output.gpu_tile(x, y, xo, yo, xi, yi, mali ? 8 : 16, mali ? 4 : 16);
             break;
         }
         }

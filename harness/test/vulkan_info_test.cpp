@@ -69,6 +69,18 @@ TEST(VulkanInfo, PicksAGpuFirstThenTheFirstDeviceAndHonoursDeviceType) {
     EXPECT_EQ(sel["device"], "llvmpipe");
 }
 
+TEST(VulkanInfo, SelectedDeviceNamesItsDriverByVendorNameAndInfo) {
+    nlohmann::json lvp = device("llvmpipe", "cpu", "1.3.230", true), nv = device("H100", "discrete-gpu", "1.4", true);
+    lvp["vendor"] = "Mesa", lvp["driver_name"] = "llvmpipe", lvp["driver_info"] = "Mesa 25.0.7 (LLVM 15.0.6)";
+    nv["vendor"] = "NVIDIA", nv["driver_name"] = "NVIDIA", nv["driver_info"] = "", nv["driver_version"] = "580.159.4.0";
+    nlohmann::json sel;
+    ASSERT_EQ(vulkan_unavailable_reason({{"devices", {lvp}}}, &sel), "");
+    EXPECT_EQ(sel["identity"], "Vulkan Mesa llvmpipe, Mesa 25.0.7 (LLVM 15.0.6)");
+    EXPECT_EQ(sel["vendor"], "Mesa");
+    ASSERT_EQ(vulkan_unavailable_reason({{"devices", {nv}}}, &sel), "");
+    EXPECT_EQ(sel["identity"], "Vulkan NVIDIA, driverVersion 580.159.4.0");
+}
+
 TEST(VulkanInfo, MissingFeatureOrVersionNamesThemAll) {
     UnsetDeviceType guard;
     nlohmann::json sel;
@@ -88,9 +100,12 @@ TEST(VulkanInfo, MissingFeatureOrVersionNamesThemAll) {
 
 TEST(VulkanInfo, SummaryListsDeviceDriverAndFeatures) {
     nlohmann::json d = device("llvmpipe", "cpu", "1.3.230", true);
+    d["vendor"] = "Mesa";
     d["memory_types"] = {{{"flags", "device-local host-visible host-coherent host-cached"}, {"heap", 0}}};
     const std::string s = vulkan_summary({{"instance_version", "1.3.239"}, {"devices", {d}}});
-    EXPECT_NE(s.find("Vulkan device: llvmpipe [cpu], API 1.3.230, driver drv 1.2.3 (info)"), std::string::npos) << s;
+    EXPECT_NE(s.find("Vulkan device: llvmpipe [cpu], API 1.3.230, vendor Mesa, driver drv 1.2.3 (info)"),
+              std::string::npos)
+        << s;
     EXPECT_NE(s.find("shaderFloat16"), std::string::npos);
     EXPECT_EQ(s.find("shaderInt64"), std::string::npos);
     EXPECT_NE(s.find("[device-local host-visible host-coherent host-cached]"), std::string::npos);

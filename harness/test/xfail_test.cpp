@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.h"
+#include "base/files.h"
 
 namespace harness {
 namespace {
@@ -76,6 +77,57 @@ TEST(Xfail, MalformedListsNameTheEntryAndField) {
     EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "outcomes": ["PASS"]}]})").find("list only FAIL"),
               std::string::npos);
     EXPECT_EQ(XfailList::load("/nonexistent/xfail.json").size(), 0u);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "blame": "lavapipe"}]})").find("field 'blame' is 'lavapipe'"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "evidence": {"seen": "x"}}]})").find("unknown field 'seen'"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"xfail": [{"reason": "r", "evidence": {"reproduces_on": "Mesa"}}]})")
+                  .find("'reproduces_on' must be a list"),
+              std::string::npos);
+}
+
+TEST(Xfail, BlameIsNamedInTheMessageAndDriverInfoMatches) {
+    const XfailList list = XfailList::parse(
+        R"({"xfail": [{"profile": "vulkan", "driver": "Mesa 22.*", "blame": "driver", "reason": "r"}]})", "x");
+    RunRecord r = record("blur3x3", "vulkan", Outcome::Fail);
+    list.apply(r, nlohmann::json{{"platform", "Vulkan llvmpipe"},
+                                 {"driver_version", "0.0.1"},
+                                 {"driver_info", "Mesa 22.3.6 (LLVM 15.0.6)"}});
+    EXPECT_EQ(r.outcome, Outcome::XFail);
+    EXPECT_EQ(r.xfail_reason, "driver's bug: r");
+    RunRecord newer = record("blur3x3", "vulkan", Outcome::Fail);
+    list.apply(newer, nlohmann::json{{"driver_version", "0.0.1"}, {"driver_info", "Mesa 25.0.7"}});
+    EXPECT_EQ(newer.outcome, Outcome::Fail);
+}
+
+TEST(Xfail, EvidenceProblemsNameWhatIsMissing) {
+    const XfailList list = XfailList::parse(R"({"xfail": [
+      {"profile": "opencl", "reason": "r"},
+      {"profile": "vulkan*", "blame": "halide", "reason": "r",
+       "evidence": {"reproduces_on": ["Mesa 22.3.6"], "reproducer": "x.py"}},
+      {"profile": "opencl", "blame": "driver", "reason": "r",
+       "evidence": {"reproduces_on": ["Oclgrind 21.10"], "reproducer": "x.py", "passes_on": ["PoCL 3.1"]}},
+      {"profile": "opencl", "blame": "driver", "reason": "r",
+       "evidence": {"reproduces_on": ["Oclgrind 21.10"], "reproducer": "x.py", "passes_on": ["PoCL 3.1"],
+                    "why": "the simulator cannot lower an LLVM intrinsic the program may use"}}]})",
+                                            "x");
+    const std::vector<std::string> p = list.evidence_problems();
+    ASSERT_EQ(p.size(), 5u);
+    EXPECT_NE(p[0].find("entry 0 (*/opencl/*): no 'blame'"), std::string::npos);
+    EXPECT_NE(p[1].find("entry 0 (*/opencl/*): no evidence.reproduces_on"), std::string::npos);
+    EXPECT_NE(p[2].find("entry 0 (*/opencl/*): no evidence.reproducer"), std::string::npos);
+    EXPECT_NE(p[3].find("entry 1 (*/vulkan*/*): no evidence.validation"), std::string::npos);
+    EXPECT_NE(p[4].find("entry 2 (*/opencl/*): blames a driver without evidence.passes_on"), std::string::npos);
+}
+
+// The repository's own list says whose bug each known failure is, and how we know (issue 26).
+TEST(Xfail, GoldenListStatesBlameAndEvidenceForEveryEntry) {
+    const XfailList list = XfailList::parse(read_file(HARNESS_GOLDEN_XFAIL), HARNESS_GOLDEN_XFAIL);
+    ASSERT_GT(list.size(), 0u);
+    std::string all;
+    for (const std::string &p : list.evidence_problems())
+        all += p + "\n";
+    EXPECT_EQ(all, "");
 }
 
 }  // namespace

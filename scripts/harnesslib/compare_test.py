@@ -113,6 +113,22 @@ class Scripts(unittest.TestCase):
                                   "wrapped-host-visible |")
         self.assertIn("| psnr_db | 60.0 | 48.5 (small/host; was 60.0) | 2 record(s): odd, small x host |", rows[1])
 
+    def test_driver_diff_names_drivers_as_they_report_themselves(self):
+        # Two lavapipe versions share the driver name and driverVersion (llvmpipe 0.0.1): the report must tell them
+        # apart by the identity the harness records (vendor, driverName, driverInfo).
+        def side(info):
+            dev = {"platform": "Vulkan llvmpipe", "vendor": "Mesa", "driver_name": "llvmpipe", "driver_version": "0.0.1",
+                   "driver_info": info, "identity": "Vulkan Mesa llvmpipe, " + info}
+            return {"environment": {}, "runs": [{"pipeline": "blur3x3", "profile": "vulkan", "case": "small",
+                                                 "mode": "host", "outcome": "PASS", "metrics": {"device": dev}}]}
+        d = os.path.join(self.tmp.name, "lavapipes")
+        a = fx.write(os.path.join(d, "22.json"), side("Mesa 22.3.6 (LLVM 15.0.6)"))
+        b = fx.write(os.path.join(d, "25.json"), side("Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6)"))
+        r = fx.run_script("driver-diff", a, b, "--ignore-perf")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("| drivers | Vulkan Mesa llvmpipe, Mesa 22.3.6 (LLVM 15.0.6) | "
+                      "Vulkan Mesa llvmpipe, Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6) |", r.stdout)
+
     def test_history_ingest_and_run_ids(self):
         db = os.path.join(self.tmp.name, "h.sqlite")
         ids = []

@@ -102,9 +102,15 @@ def bench_driver(context, profile):
 
 
 def driver_string(dev):
-    """'Oclgrind 21.10 (Oclgrind)' from a device description {platform, driver_version, ...}."""
+    """A driver as it reports itself, from a record's device: its `identity` (the harness writes it:
+    'Vulkan Mesa llvmpipe, Mesa 22.3.6 (LLVM 15.0.6)', vendor, driverName and driverInfo;
+    'OpenCL Portable Computing Language [The pocl project] driver 3.1, OpenCL 3.0 PoCL 3.1 ...', platform,
+    vendor, CL_DRIVER_VERSION and CL_PLATFORM_VERSION); for records written before it, the platform and
+    driver version ('Oclgrind 21.10')."""
     if not isinstance(dev, dict) or not dev:
         return ""
+    if dev.get("identity"):
+        return dev["identity"]
     drv = dev.get("driver_version") or dev.get("driver") or ""
     plat = dev.get("platform") or dev.get("device") or ""
     if drv.startswith(plat):

@@ -54,12 +54,15 @@ std::string runtime_unavailable_reason(const std::string &runtime, const nlohman
                "; set HL_OCL_DEVICE_TYPE or HL_OCL_PLATFORM_NAME to another one";
     }
     if (selected) {
-        *selected = {{"platform", (*platform).value("name", "")},
-                     {"platform_version", (*platform).value("version", "")},
-                     {"device", device->value("name", "")},
-                     {"device_version", device->value("version", "")},
-                     {"driver_version", device->value("driver_version", "")},
-                     {"extensions", device->value("extensions", "")}};
+        *selected = {
+            {"platform", (*platform).value("name", "")},      {"platform_version", (*platform).value("version", "")},
+            {"vendor", device->value("vendor", "")},          {"device", device->value("name", "")},
+            {"device_version", device->value("version", "")}, {"driver_version", device->value("driver_version", "")},
+            {"extensions", device->value("extensions", "")}};
+        // The driver as it names itself (platform, vendor, CL_DRIVER_VERSION, CL_PLATFORM_VERSION).
+        (*selected)["identity"] = "OpenCL " + (*platform).value("name", "") + " [" + device->value("vendor", "") +
+                                  "] driver " + device->value("driver_version", "") + ", " +
+                                  (*platform).value("version", "");
     }
     return "";
 }

@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "devices/probe_in_child.h"
@@ -104,6 +106,20 @@ std::string driver_version_string(uint32_t vendor, uint32_t v) {
                "." + std::to_string(v & 0x3F);
     }
     return version_string(v);
+}
+
+// PCI vendor IDs, and Khronos' VkVendorId values for vendors without one (Mesa: 0x10005).
+std::string vendor_name(uint32_t id) {
+    static const std::pair<uint32_t, const char *> vendors[] = {
+        {0x1002, "AMD"},      {0x1010, "Imagination"},  {0x10DE, "NVIDIA"},    {0x13B5, "ARM"},
+        {0x5143, "Qualcomm"}, {0x8086, "Intel"},        {0x106B, "Apple"},     {0x144D, "Samsung"},
+        {0x10001, "Vivante"}, {0x10002, "VeriSilicon"}, {0x10003, "Kazan"},    {0x10004, "Codeplay"},
+        {0x10005, "Mesa"},    {0x10006, "PoCL"},        {0x10007, "MobileEye"}};
+    for (const auto &[vid, name] : vendors)
+        if (vid == id) return name;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%X", id);
+    return hex;
 }
 
 const char *device_type_name(uint32_t t) {
@@ -213,6 +229,7 @@ nlohmann::json probe_vulkan_here() {
         nlohmann::json dj{{"name", p.deviceName},
                           {"type", device_type_name(p.deviceType)},
                           {"vendor_id", p.vendorID},
+                          {"vendor", vendor_name(p.vendorID)},
                           {"device_id", p.deviceID},
                           {"api_version", version_string(p.apiVersion)},
                           {"driver_version", driver_version_string(p.vendorID, p.driverVersion)},
@@ -280,12 +297,18 @@ std::string vulkan_unavailable_reason(const nlohmann::json &vulkan, nlohmann::js
     }
     if (selected) {
         *selected = {{"platform", "Vulkan " + device->value("driver_name", std::string())},
+                     {"vendor", device->value("vendor", "")},
                      {"device", device->value("name", "")},
                      {"driver_name", device->value("driver_name", "")},
                      {"driver_info", device->value("driver_info", "")},
                      {"driver_version", device->value("driver_version", "")},
                      {"api_version", device->value("api_version", "")},
                      {"features", device->value("features", nlohmann::json::object())}};
+        // The driver as it names itself (VkPhysicalDeviceDriverProperties), for reports and driver-diff.
+        const std::string vendor = device->value("vendor", ""), name = device->value("driver_name", "");
+        const std::string info = device->value("driver_info", "");
+        (*selected)["identity"] = "Vulkan " + vendor + (name == vendor || name.empty() ? "" : " " + name) + ", " +
+                                  (info.empty() ? "driverVersion " + device->value("driver_version", "") : info);
     }
     return "";
 }
@@ -338,9 +361,9 @@ std::string vulkan_summary(const nlohmann::json &vk) {
     if (vk.contains("instance_version")) s += "Vulkan loader " + vk["instance_version"].get<std::string>() + "\n";
     for (const auto &d : vk.value("devices", nlohmann::json::array())) {
         s += "Vulkan device: " + d.value("name", std::string("?")) + " [" + d.value("type", std::string()) + "], API " +
-             d.value("api_version", std::string()) + ", driver " + d.value("driver_name", std::string()) + " " +
-             d.value("driver_version", std::string()) + " (" + d.value("driver_info", std::string()) +
-             ")\n    features:";
+             d.value("api_version", std::string()) + ", vendor " + d.value("vendor", std::string("?")) + ", driver " +
+             d.value("driver_name", std::string()) + " " + d.value("driver_version", std::string()) + " (" +
+             d.value("driver_info", std::string()) + ")\n    features:";
         const nlohmann::json features = d.value("features", nlohmann::json::object());  // items() must not outlive it
         for (const auto &[name, on] : features.items()) {
             if (on.get<bool>()) s += " " + name;

@@ -17,6 +17,7 @@
 #include "base/version.h"
 #include "harness/registry.h"
 #include "devices/vulkan_probe.h"
+#include "devices/vulkan_runtime_shim.h"
 
 namespace harness {
 
@@ -78,14 +79,15 @@ nlohmann::json environment_info() {
             variants[p + "__" + profile_ident(prof)] = reg.find(p, prof)->metadata->target;
     }
     env["variants"] = variants;
-    for (const char *var :
-         {"HL_OCL_PLATFORM_NAME", "HL_OCL_DEVICE_TYPE", "HL_GPU_DEVICE", "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES",
-          "HL_VK_DEVICE_TYPE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "VK_INSTANCE_LAYERS"}) {
+    for (const char *var : {"HL_OCL_PLATFORM_NAME", "HL_OCL_DEVICE_TYPE", "HL_GPU_DEVICE", "OCL_ICD_VENDORS",
+                            "OCL_ICD_FILENAMES", "HL_VK_DEVICE_TYPE", "VK_ICD_FILENAMES", "VK_DRIVER_FILES",
+                            "VK_INSTANCE_LAYERS", "HARNESS_VULKAN_SHIM", "LD_LIBRARY_PATH"}) {
         if (const char *v = getenv(var)) env["env_vars"][var] = v;
     }
     env["opencl"] = probe_opencl();
     env["cuda"] = probe_cuda();
     env["vulkan"] = probe_vulkan();
+    env["vulkan_runtime_shim"] = vulkan_runtime_shim_note();
     return env;
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
 #include <cctype>
 #include <climits>
 #include <cstdlib>
@@ -223,6 +224,24 @@ std::string grid(const std::vector<RunView> &runs, bool show_mode) {
     return h + "</tbody></table>";
 }
 
+// The drivers the runs used, per profile, as each names itself (the device's `identity`).
+std::string drivers_line(const std::vector<RunRecord> &records) {
+    std::map<std::string, std::set<std::string>> by_driver;
+    for (const RunRecord &r : records) {
+        const json &m = r.metrics;
+        if (m.is_object() && m.contains("device") && m["device"].is_object() && m["device"].contains("identity"))
+            by_driver[m["device"]["identity"].get<std::string>()].insert(r.profile);
+    }
+    std::string s;
+    for (const auto &[driver, profiles] : by_driver) {
+        std::string names;
+        for (const std::string &p : profiles)
+            names += (names.empty() ? "" : ", ") + p;
+        s += (s.empty() ? "drivers: " : " · ") + driver + " (" + names + ")";
+    }
+    return s.empty() ? "" : html_element("div", "class=\"sub\"", s);
+}
+
 }  // namespace
 
 void write_html_report(const RunResults &results, const std::string &dir) {
@@ -242,7 +261,7 @@ void write_html_report(const RunResults &results, const std::string &dir) {
                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                        "<title>Halide AOT harness report</title><style>" +
                        std::string(report_style::kCss) + report_style::outcome_css() + "</style></head><body>\n";
-    page += header(env, summary) + summary_bar(summary) + "\n";
+    page += header(env, summary) + drivers_line(results.runs) + summary_bar(summary) + "\n";
     const std::string out_dir = dir.empty() ? "." : dir;
     if (const int e = make_dirs(out_dir)) {
         throw Error("cannot write report to " + out_dir + ": " + std::strerror(e) +

@@ -252,6 +252,9 @@ std::string failure_card(const RunView &r, bool show_mode, double scale_ms, cons
     if (!rec.result_outcome.empty()) sub += " · recorded " + rec.result_outcome;
     if (!rec.fallback_for.empty()) sub += " · cpu fallback for " + rec.fallback_for;
     if (!rec.xfail_reason.empty()) sub += " · xfail.json: " + rec.xfail_reason;
+    if (rec.metrics.is_object() && rec.metrics.contains("device") && rec.metrics["device"].is_object() &&
+        rec.metrics["device"].contains("identity"))
+        sub += " · " + rec.metrics["device"]["identity"].get<std::string>();
     sub += " · run " + duration_text(rec.duration_ms);
     h += html_element("div", "class=\"small\"", sub) + html_element("p", "class=\"msg\"", rec.message);
     const json &metrics = rec.metrics;

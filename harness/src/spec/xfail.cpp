@@ -3,6 +3,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <set>
 
 #include "base/error.h"
@@ -30,7 +31,8 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
     const JsonAt top(doc, what, "");
     XfailList list;
     for (const JsonAt &e : top.get("xfail").items()) {
-        e.only_keys({"pipeline", "profile", "case", "mode", "platform", "device", "driver", "outcomes", "reason"});
+        e.only_keys({"pipeline", "profile", "case", "mode", "platform", "device", "driver", "outcomes", "reason",
+                     "blame", "evidence"});
         XfailEntry x;
         for (const auto &[k, v] : e.members()) {
             if (k == "outcomes") {
@@ -44,6 +46,19 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
                     }
                     x.outcomes.push_back(name);
                 }
+                continue;
+            }
+            if (k == "evidence") {
+                v.only_keys({"reproduces_on", "passes_on", "validation", "reproducer", "why", "upstream"});
+                for (const auto &[ek, ev] : v.members()) {
+                    if (ek == "reproduces_on" || ek == "passes_on") {
+                        for (const JsonAt &item : ev.items())
+                            item.string();  // a list of strings: drivers and versions
+                    } else {
+                        ev.string();
+                    }
+                }
+                x.evidence = v.json();
                 continue;
             }
             const std::string s = v.string();
@@ -61,7 +76,12 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
                 x.device = s;
             else if (k == "driver")
                 x.driver = s;
-            else
+            else if (k == "blame") {
+                const auto &b = xfail_blames();
+                if (std::find(b.begin(), b.end(), s) == b.end())
+                    v.fail("'" + s + "' is not a blame", "use halide, driver, harness or generator");
+                x.blame = s;
+            } else
                 x.reason = s;
         }
         if (!e.has("reason")) e.renamed(e.path() + ".reason").fail("missing", "say why this failure is expected");
@@ -69,6 +89,38 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
         list.entries_.push_back(x);
     }
     return list;
+}
+
+const std::vector<std::string> &xfail_blames() {
+    static const std::vector<std::string> blames{"halide", "driver", "harness", "generator"};
+    return blames;
+}
+
+std::vector<std::string> XfailList::evidence_problems() const {
+    std::vector<std::string> problems;
+    const auto has = [](const XfailEntry &x, const char *k) {
+        if (!x.evidence.contains(k)) return false;
+        const auto &v = x.evidence[k];
+        return v.is_string() ? !v.get<std::string>().empty() : !v.empty();
+    };
+    for (size_t i = 0; i < entries_.size(); ++i) {
+        const XfailEntry &x = entries_[i];
+        const std::string where =
+            "entry " + std::to_string(i) + " (" + x.pipeline + "/" + x.profile + "/" + x.case_name + "): ";
+        if (x.blame.empty()) problems.push_back(where + "no 'blame' (halide, driver, harness or generator)");
+        if (!has(x, "reproduces_on")) {
+            problems.push_back(where + "no evidence.reproduces_on (the drivers and versions it fails on)");
+        }
+        if (!has(x, "reproducer")) problems.push_back(where + "no evidence.reproducer (a script or command)");
+        if ((glob(x.profile, "vulkan") || glob(x.profile, "vulkan-mali")) && !has(x, "validation")) {
+            problems.push_back(where + "no evidence.validation (what the Khronos validation layer said)");
+        }
+        if (x.blame == "driver" && (!has(x, "passes_on") || !has(x, "why"))) {
+            problems.push_back(where + "blames a driver without evidence.passes_on (a second driver where it passes) "
+                                       "and evidence.why (why the driver, not the program, is wrong)");
+        }
+    }
+    return problems;
 }
 
 std::vector<XfailEntry> &XfailList::stated_by_specs() {
@@ -98,12 +150,13 @@ void XfailList::apply(RunRecord &r, const nlohmann::json &device) const {
     for (const auto &x : entries_) {
         if (!glob(x.pipeline, r.pipeline) || !glob(x.profile, r.profile) || !glob(x.case_name, r.case_name) ||
             !glob(x.mode, r.mode) || !glob(x.platform, field("platform")) || !glob(x.device, field("device")) ||
-            !glob(x.driver, field("driver_version"))) {
+            !(glob(x.driver, field("driver_version")) || glob(x.driver, field("driver_info")))) {
             continue;
         }
+        const std::string why = (x.blame.empty() ? "" : x.blame + "'s bug: ") + x.reason;
         if (r.outcome == Outcome::Pass) {
             r.outcome = Outcome::XPass;
-            r.message = "passed, but golden/xfail.json expects a failure (" + x.reason + "); remove that entry";
+            r.message = "passed, but golden/xfail.json expects a failure (" + why + "); remove that entry";
         } else {
             bool listed = x.outcomes.empty();
             for (const auto &o : x.outcomes)
@@ -111,9 +164,9 @@ void XfailList::apply(RunRecord &r, const nlohmann::json &device) const {
             if (!listed) continue;  // a different failure than the one expected: keep it
             r.result_outcome = outcome_name(r.outcome);
             r.outcome = Outcome::XFail;
-            r.message = "expected " + r.result_outcome + " (" + x.reason + "): " + r.message;
+            r.message = "expected " + r.result_outcome + " (" + why + "): " + r.message;
         }
-        r.xfail_reason = x.reason;
+        r.xfail_reason = why;
         return;
     }
 }

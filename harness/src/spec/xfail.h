@@ -4,10 +4,18 @@
 //   "platform": "Oclgrind*", "device": "*", "driver": "*", "outcomes": ["TEARDOWN_FAULT"],
 //   "reason": "oclgrind crashes at exit after correct results"}]}
 // Patterns are shell globs (fnmatch), "*" when absent; `platform`, `device` and `driver` match the
-// OpenCL platform name, device name and driver version the run used (or "" for CPU/CUDA runs).
+// OpenCL platform name, device name and driver version the run used (or "" for CPU/CUDA runs); for
+// Vulkan, "Vulkan <driverName>", the device name, and `driver` either the driverVersion or the
+// driverInfo ("Mesa 22.3.6*").
 // `outcomes` lists the failure outcomes the entry expects (default: any of FAIL, ERROR, CRASH,
 // TEARDOWN_FAULT, TIMEOUT). A matching failure becomes XFAIL; a matching PASS becomes XPASS so the
 // entry can be removed. SKIP is never changed.
+//
+// Whose bug it is, and how we know: `blame` (halide, driver, harness or generator) and `evidence`
+// ({"reproduces_on": [drivers and versions], "passes_on": [...], "validation": "what the Khronos
+// validation layer said", "reproducer": "a path or command", "why": "why it is this one's bug",
+// "upstream": "an issue or commit"}). Both are optional for a user's list; evidence_problems() states
+// what this repository requires of golden/xfail.json (its unit test checks it).
 #pragma once
 #include <string>
 #include <vector>
@@ -23,7 +31,12 @@ struct XfailEntry {
     std::string platform = "*", device = "*", driver = "*";
     std::vector<std::string> outcomes;
     std::string reason;
+    std::string blame;                                   // "" when not stated
+    nlohmann::json evidence = nlohmann::json::object();  // {"reproduces_on": [...], ...}
 };
+
+// The values `blame` may take.
+const std::vector<std::string> &xfail_blames();
 
 class XfailList {
 public:
@@ -38,6 +51,11 @@ public:
     void apply(RunRecord &r, const nlohmann::json &device) const;
     size_t size() const { return entries_.size(); }
     const std::vector<XfailEntry> &entries() const { return entries_; }
+    // One line per entry that does not say whose bug it is and how we know: a `blame`; evidence with
+    // `reproduces_on` and a `reproducer`; `validation` when the entry can match a Vulkan profile; and for
+    // a driver blame, `passes_on` (a second driver where the same program passes) and `why` (why the
+    // driver, not the program, is wrong). Empty when every entry does.
+    std::vector<std::string> evidence_problems() const;
     // Entries stated by JSON specs (metadata_spec.cpp adds them); load() appends them to the file's.
     static std::vector<XfailEntry> &stated_by_specs();
 

@@ -1,0 +1,104 @@
+// The Vulkan entry points Halide's runtime gets (the weak hook halide_vulkan_get_symbol): the loader's,
+// except vkGetBufferMemoryRequirements, whose reported size is rounded up to the reported alignment.
+//
+// Why: Halide 21's Vulkan memory allocator assumes that a buffer's required size is a multiple of its
+// required alignment. Drivers need not report it so (lavapipe: size 72, alignment 64). Then the allocator
+// splits a block so that the region it hands out is smaller than the request (its VkBuffer is created
+// with 64 bytes for a 72-byte kernel argument block, 33664 for a 33700-byte image), or refuses the
+// allocation ("Failed to allocate device memory!" for a 257-wide u8 image). A driver that bounds-checks
+// storage and uniform accesses then reads zeros past the short buffer; one that does not reads past it.
+// Fixed upstream after Halide 21 (halide/Halide#9223, #9224); reproducers in harness/test/vulkan_repro/.
+// Rounding the size up makes every region, block and split remainder a multiple of the alignment, which
+// the allocator handles correctly; it only ever asks for more memory than the driver needs.
+// HARNESS_VULKAN_SHIM=0 hands Halide the loader's entry points unchanged (to see the bug).
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "devices/vulkan_runtime_shim.h"
+
+namespace harness {
+
+namespace {
+
+using VkInstance = void *;
+using VkDevice = void *;
+using VkBuffer = uint64_t;
+using PFN_void = void (*)();
+using PFN_GetInstanceProcAddr = PFN_void (*)(VkInstance, const char *);
+using PFN_GetDeviceProcAddr = PFN_void (*)(VkDevice, const char *);
+struct VkMemoryRequirements {
+    uint64_t size, alignment;
+    uint32_t memoryTypeBits;
+};
+using PFN_GetBufferMemoryRequirements = void (*)(VkDevice, VkBuffer, VkMemoryRequirements *);
+
+std::atomic<PFN_GetInstanceProcAddr> real_instance_proc_addr{nullptr};
+std::atomic<PFN_GetDeviceProcAddr> real_device_proc_addr{nullptr};
+std::atomic<PFN_GetBufferMemoryRequirements> real_buffer_requirements{nullptr};
+
+void *loader() {
+    static void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    return lib;
+}
+
+void rounded_buffer_requirements(VkDevice device, VkBuffer buffer, VkMemoryRequirements *requirements) {
+    real_buffer_requirements.load()(device, buffer, requirements);
+    const uint64_t a = requirements->alignment;
+    if (a > 1 && (a & (a - 1)) == 0) {
+        requirements->size = (requirements->size + a - 1) & ~(a - 1);
+    }
+}
+
+PFN_void shim_device_proc_addr(VkDevice device, const char *name) {
+    PFN_void fn = real_device_proc_addr.load()(device, name);
+    if (fn && std::strcmp(name, "vkGetBufferMemoryRequirements") == 0) {
+        real_buffer_requirements = reinterpret_cast<PFN_GetBufferMemoryRequirements>(fn);
+        return reinterpret_cast<PFN_void>(&rounded_buffer_requirements);
+    }
+    return fn;
+}
+
+PFN_void shim_instance_proc_addr(VkInstance instance, const char *name) {
+    PFN_void fn = real_instance_proc_addr.load()(instance, name);
+    if (fn && std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
+        real_device_proc_addr = reinterpret_cast<PFN_GetDeviceProcAddr>(fn);
+        return reinterpret_cast<PFN_void>(&shim_device_proc_addr);
+    }
+    return fn;
+}
+
+}  // namespace
+
+bool vulkan_runtime_shim_enabled() {
+    const char *v = std::getenv("HARNESS_VULKAN_SHIM");
+    return !(v && std::string(v) == "0");
+}
+
+std::string vulkan_runtime_shim_note() {
+    if (!vulkan_runtime_shim_enabled()) {
+        return "off (HARNESS_VULKAN_SHIM=0): Halide's runtime gets the loader's entry points unchanged";
+    }
+    return "vkGetBufferMemoryRequirements size rounded up to its alignment (works around Halide 21's Vulkan "
+           "allocator handing out short buffers; halide/Halide#9223, #9224)";
+}
+
+}  // namespace harness
+
+// Halide's runtime resolves the loader's functions through this weak hook (src/runtime/vulkan_interface.h).
+extern "C" void *halide_vulkan_get_symbol(void *, const char *name) {
+    void *lib = harness::loader();
+    if (!lib) {
+        return nullptr;
+    }
+    void *sym = dlsym(lib, name);
+    if (sym && harness::vulkan_runtime_shim_enabled() && std::strcmp(name, "vkGetInstanceProcAddr") == 0) {
+        harness::real_instance_proc_addr = reinterpret_cast<harness::PFN_GetInstanceProcAddr>(sym);
+        return reinterpret_cast<void *>(&harness::shim_instance_proc_addr);
+    }
+    return sym;
+}
