@@ -10,6 +10,7 @@
 #include <ctime>
 #include <iostream>
 #include <map>
+#include <memory>
 
 #include "cli/cli_commands.h"
 #include "run/bless.h"
@@ -17,6 +18,7 @@
 #include "cli/cli_options.h"
 #include "report/environment.h"
 #include "base/error.h"
+#include "base/temp_dir.h"
 #include "base/files.h"
 #include "golden/golden.h"
 #include "golden/golden_transaction.h"
@@ -56,6 +58,13 @@ std::string golden_dir_of(const Args &args) {
 
 int cmd_run(const Args &args) {
     const RunOptions opts = run_options(args);
+    // Derived specs settle their cases once here (GPU variants' bounds queries in a forked child) and
+    // the run's children read the shapes from this folder instead of forking again (shape_query.h).
+    std::unique_ptr<TempDir> shapes;
+    if (!std::getenv("AOT_HARNESS_SHAPE_CACHE")) {
+        shapes = std::make_unique<TempDir>("aot-harness-shapes");
+        setenv("AOT_HARNESS_SHAPE_CACHE", shapes->path().c_str(), 1);
+    }
     const std::vector<RunTask> tasks = plan_runs(opts);
     const bool json_stdout = opts.json == "-";
     FILE *console = json_stdout ? stderr : stdout;  // with --json -, stdout holds only the JSON

@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/files.h"
+#include "base/profile.h"
+#include "base/sha256.h"
+#include "devices/probe_in_child.h"
 #include "devices/runtime_hooks.h"
 #include "values/scalar_value.h"
 
@@ -143,8 +147,10 @@ std::string query_variant(const Variant &v, const std::map<std::string, double> 
     return "";
 }
 
-SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
-                            const ShapeMap &outputs, const ShapeMap &initial_proposals) {
+namespace {
+
+SettledShapes settle_here(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
+                          const ShapeMap &outputs, const ShapeMap &initial_proposals) {
     // The inputs' proposals grow with what the queries ask for, so that an output a generator ties to
     // an input's extent (result.dim(1).set_bounds(0, B.width())) can grow with a schedule.
     ShapeMap proposals = initial_proposals;
@@ -265,6 +271,101 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
         }
     }
     return s;
+}
+
+nlohmann::json shapes_json(const ShapeMap &m) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto &[name, b] : m) {
+        nlohmann::json dims = nlohmann::json::array();
+        for (const auto &d : b.dims)
+            dims.push_back({d.min, d.extent});
+        j[name] = {{"dims", dims}, {"order", b.storage_order}};
+    }
+    return j;
+}
+
+ShapeMap shapes_from(const nlohmann::json &j) {
+    ShapeMap m;
+    for (const auto &[name, b] : j.items()) {
+        BufferShape s;
+        for (const auto &d : b.at("dims"))
+            s.dims.push_back({d.at(0).get<int>(), d.at(1).get<int>()});
+        s.storage_order = b.at("order").get<std::vector<int>>();
+        m[name] = s;
+    }
+    return m;
+}
+
+nlohmann::json settled_json(const SettledShapes &s) {
+    return {
+        {"inputs", shapes_json(s.inputs)}, {"outputs", shapes_json(s.outputs)}, {"error", s.error}, {"notes", s.notes}};
+}
+
+SettledShapes settled_from(const nlohmann::json &j) {
+    SettledShapes s;
+    s.inputs = shapes_from(j.at("inputs"));
+    s.outputs = shapes_from(j.at("outputs"));
+    s.error = j.at("error").get<std::string>();
+    s.notes = j.at("notes").get<std::vector<std::string>>();
+    return s;
+}
+
+bool on_a_device(const Variant &v) {
+    for (const auto &p : profiles()) {
+        if (profile_ident(p.name) == v.profile) return p.is_gpu();
+    }
+    return false;
+}
+
+}  // namespace
+
+SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
+                            const ShapeMap &outputs, const ShapeMap &initial_proposals) {
+    // A GPU variant's bounds query first initialises its device runtime and compiles its kernels
+    // (Halide puts halide_*_initialize_kernels before the bounds-query return), so those queries run
+    // in a forked child: the process deriving a spec (a run's parent, a cpu child) never holds a GPU
+    // context. Results are kept per process and, where AOT_HARNESS_SHAPE_CACHE names a folder (a run
+    // sets it for its children), on disk, so one run forks once per case.
+    bool gpu = false;
+    for (const Variant *v : variants)
+        gpu |= on_a_device(*v);
+    if (!gpu) return settle_here(variants, scalars, outputs, initial_proposals);
+    std::string key;
+    for (const Variant *v : variants)
+        key += v->function_name + ";";
+    key += nlohmann::json(scalars).dump() + shapes_json(outputs).dump() + shapes_json(initial_proposals).dump();
+    key = sha256_hex(key);
+    static std::map<std::string, nlohmann::json> memo;
+    auto it = memo.find(key);
+    if (it != memo.end()) return settled_from(it->second);
+    const char *dir = std::getenv("AOT_HARNESS_SHAPE_CACHE");
+    const std::string file = dir && *dir ? std::string(dir) + "/shapes-" + key.substr(0, 32) + ".json" : "";
+    std::string cached;
+    if (!file.empty() && read_file_if_exists(file, &cached)) {
+        try {
+            const nlohmann::json j = nlohmann::json::parse(cached);
+            memo[key] = j;
+            return settled_from(j);
+        } catch (const std::exception &) {
+            // a damaged cache entry: settle again
+        }
+    }
+    const nlohmann::json r = probe_in_child(
+        [&] { return settled_json(settle_here(variants, scalars, outputs, initial_proposals)); }, "the bounds queries");
+    if (r.contains("error") && !r.contains("inputs")) {
+        SettledShapes s;
+        s.error = "the bounds queries of the GPU variants died: " + r["error"].get<std::string>();
+        return s;
+    }
+    memo[key] = r;
+    if (!file.empty()) {
+        try {
+            write_file_atomic(file, r.dump());
+        } catch (const std::exception &) {
+            // the cache is an optimisation only
+        }
+    }
+    return settled_from(r);
 }
 
 }  // namespace harness

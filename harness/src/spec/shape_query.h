@@ -47,7 +47,9 @@ struct SettledShapes {
 
 // The shapes of one case for every variant in `variants` (the cpu variant first): outputs start at
 // `outputs` (min 0) and are settled as described above; `proposals` gives each input's size for the
-// dimensions it reads only within its own bounds.
+// dimensions it reads only within its own bounds. When a GPU variant is among them, the queries run in
+// a forked child (a GPU variant's bounds query initialises its device runtime and compiles its
+// kernels), remembered per process and, under $AOT_HARNESS_SHAPE_CACHE, on disk for a run's children.
 SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
                             const ShapeMap &outputs, const ShapeMap &proposals);
 
