@@ -34,6 +34,14 @@ function(_aot_harness_describe_variant lib)
       cmake_path(ABSOLUTE_PATH ARG_${f} BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
     endif ()
   endforeach ()
+  # A C++ generator is an executable; a Python generator (a custom target) has none for bisect to re-run.
+  set(gen_file "")
+  if (TARGET "${gen}")
+    get_target_property(gen_type "${gen}" TYPE)
+    if (gen_type STREQUAL "EXECUTABLE")
+      set(gen_file "$<TARGET_FILE:${gen}>")
+    endif ()
+  endif ()
   _aot_harness_json_list(params ${ARG_PARAMS})
   set(halide_include "$<TARGET_PROPERTY:Halide::Runtime,INTERFACE_INCLUDE_DIRECTORIES>")
   set(halide_version "${Halide_VERSION}")
@@ -48,7 +56,7 @@ function(_aot_harness_describe_variant lib)
   \"registration\": \"${ARG_REGISTRATION}\",
   \"device_code\": \"${ARG_DEVICE_CODE}\",
   \"runtime_library\": \"$<TARGET_FILE:harness_halide_runtime>\",
-  \"generator\": \"$<TARGET_FILE:${gen}>\",
+  \"generator\": \"${gen_file}\",
   \"generator_name\": \"${ARG_GENERATOR}\",
   \"params\": ${params},
   \"autoscheduler\": \"${ARG_AUTOSCHEDULER}\",

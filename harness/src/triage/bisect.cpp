@@ -118,6 +118,9 @@ BisectReport run_bisect(const BisectRequest &req) {
     if (!p_v->compile_error.empty()) throw Error(compile_error_message(*p_v) + "; there is nothing to bisect");
     const VariantInfo cpu_info = load_variant_info(req.build_dir, cpu_v->function_name);
     const VariantInfo p_info = load_variant_info(req.build_dir, p_v->function_name);
+    if (p_info.generator.empty() || cpu_info.generator.empty())
+        throw Error(req.pipeline + "'s generator is not an executable (a Python generator?); bisect re-runs C++ "
+                                   "generator executables only");
     if (!p_info.autoscheduler.empty())
         throw Error(req.pipeline + " is built with an autoscheduler (" + p_info.autoscheduler +
                     "); bisect runs the generator without it and cannot do that yet");
