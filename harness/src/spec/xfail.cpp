@@ -31,8 +31,8 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
     const JsonAt top(doc, what, "");
     XfailList list;
     for (const JsonAt &e : top.get("xfail").items()) {
-        e.only_keys({"pipeline", "profile", "case", "mode", "platform", "device", "driver", "device_release", "outcomes",
-                     "reason", "blame", "evidence"});
+        e.only_keys({"pipeline", "profile", "case", "mode", "platform", "device", "driver", "device_release",
+                     "outcomes", "reason", "blame", "evidence"});
         XfailEntry x;
         for (const auto &[k, v] : e.members()) {
             if (k == "outcomes") {

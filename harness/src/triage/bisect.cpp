@@ -8,10 +8,12 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 #include "triage/bisect_stages.h"
 #include "base/error.h"
 #include "base/files.h"
+#include "base/temp_dir.h"
 #include "base/profile.h"
 #include "harness/registry.h"
 #include "triage/repro.h"
@@ -131,11 +133,11 @@ BisectReport run_bisect(const BisectRequest &req) {
             throw Error(req.pipeline + " cannot run on " + prof + " here (" + why + "); nothing to bisect");
     }
 
+    std::unique_ptr<TempDir> temp;  // under $TMPDIR, removed on every way out, unless --keep
     std::string work = req.keep;
     if (work.empty()) {
-        char tmpl[] = "/tmp/aot-harness-bisect.XXXXXX";
-        if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory under /tmp; free space");
-        work = tmpl;
+        temp = std::make_unique<TempDir>("aot-harness-bisect");
+        work = temp->path();
     } else if (int err = make_dirs(work); err != 0) {
         throw Error("cannot create " + work + ": " + std::strerror(err) + "; choose a writable --keep directory");
     }
@@ -150,8 +152,9 @@ BisectReport run_bisect(const BisectRequest &req) {
     r.scheduled = build_and_run(p_info, profile.runtime, "scheduled", plugin, work, work + "/scheduled");
     r.materialised = build_and_run(p_info, profile.runtime, "materialise", plugin, work, work + "/materialised");
     compare_bisect_passes(spec, work, r);
+    if (req.keep.empty() && !(r.cpu.error + r.scheduled.error + r.materialised.error).empty())
+        r.conclusion += " (the logs named above go with the temporary directory; --keep DIR keeps them)";
     r.seconds = seconds_since(t0);
-    if (req.keep.empty()) (void)!std::system(("rm -rf " + shell_quote(work)).c_str());
     return r;
 }
 

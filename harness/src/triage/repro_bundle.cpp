@@ -13,6 +13,7 @@
 #include "report/environment.h"
 #include "base/error.h"
 #include "base/files.h"
+#include "base/temp_dir.h"
 #include "golden/golden.h"
 #include "variant/invocation.h"
 #include "values/npy.h"
@@ -112,13 +113,8 @@ ReproBundle make_repro_bundle(const ReproRequest &req) {
     if (int err = make_dirs(slash == std::string::npos ? "." : out.substr(0, slash)); err != 0)
         throw Error("cannot create the directory of " + out + ": " + std::strerror(err) + "; choose a writable path");
 
-    char tmpl[] = "/tmp/aot-harness-repro.XXXXXX";
-    if (!mkdtemp(tmpl)) throw Error("cannot create a temporary directory under /tmp; free space");
-    const std::string tmp = tmpl, dir = tmp + "/" + name;
-    struct Cleanup {
-        std::string path;
-        ~Cleanup() { (void)!std::system(("rm -rf " + shell_quote(path)).c_str()); }
-    } cleanup{tmp};
+    const TempDir staging("aot-harness-repro");  // under $TMPDIR, removed on every way out
+    const std::string tmp = staging.path(), dir = tmp + "/" + name;
     for (const char *sub : {"pipeline", "include", "inputs", "golden", "output", "device", "bin"})
         make_dirs(dir + "/" + sub);
 
