@@ -35,6 +35,7 @@
 #       GOLDEN_DIR defaults to golden/ beside the CMakeLists.txt of the first aot_harness_add_pipeline().
 #       The build checks every spec (a bad JSON spec fails it with one line naming file, key and fix).
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessVariantInfo.cmake")
 
 # Loads the default profiles.json (the package's, or AOT_HARNESS_PROFILES_JSON) unless loaded.
 function(_aot_harness_ensure_profiles)
@@ -286,6 +287,11 @@ function(aot_harness_add_pipeline name)
     endif ()
     harness_profile_ident(ident "${profile}")
     set(lib "${name}__${ident}")
+    set(device_code "")
+    if (NOT runtime STREQUAL "none")
+      set(device_code DEVICE_CODE dev_src)  # the kernels as the driver gets them (aot-harness repro)
+    endif ()
+    set(dev_src "")
     add_halide_library(${lib} FROM ${safe_gen}
                        GENERATOR ${gen_name}
                        FUNCTION_NAME ${lib}
@@ -294,7 +300,22 @@ function(aot_harness_add_pipeline name)
                        PARAMS ${ARG_PARAMS} ${_params_${ident}}
                        ${autoscheduler}
                        DEPENDS ${safe_gen_DEPENDS}
+                       ${device_code}
                        REGISTRATION reg_src)
+    string(REGEX REPLACE "\\.registration\\.cpp$" ".h" header_src "${reg_src}")  # add_halide_library's HEADER var is unset
+    set(optional "")
+    foreach (kw IN ITEMS DEVICE_CODE AUTOSCHEDULER)
+      set(value "${dev_src}")
+      if (kw STREQUAL "AUTOSCHEDULER")
+        set(value "${ARG_AUTOSCHEDULER}")
+      endif ()
+      if (value)
+        list(APPEND optional ${kw} "${value}")
+      endif ()
+    endforeach ()
+    _aot_harness_describe_variant(${lib} PIPELINE ${name} PROFILE ${profile} GENERATOR_TARGET ${gen_target}
+                                  GENERATOR ${gen_name} TARGET ${target} HEADER "${header_src}"
+                                  REGISTRATION "${reg_src}" PARAMS ${ARG_PARAMS} ${_params_${ident}} ${optional})
     if (HARNESS_OBJECTS_ONLY)
       set_property(GLOBAL APPEND PROPERTY HARNESS_OBJECT_LIBS "${lib}")
       continue ()

@@ -14,6 +14,7 @@
 #                          halide_error_code_generic_error), FUNCTION_metadata (no arguments) and
 #                          registers them with extra key "harness_compile_error" = the message.
 set -u
+prev=""
 gen=$1 cxx=$2 ar=$3
 shift 3
 cxxflags=""
@@ -38,6 +39,14 @@ limit_s=${AOT_HARNESS_GENERATOR_TIMEOUT:-600}
 status=$?
 if [ "$status" -eq 0 ]; then
   cat "$log" >&2
+  # A GPU target whose schedule made no kernel writes no device_code file: leave an empty one, so
+  # the build has the output it declared (aot_harness_add_pipeline asks for it on GPU profiles).
+  dc_name="" dc_dir="." dc_emits=""
+  for a in "$@"; do
+    case $prev in -n) dc_name=$a ;; -o) dc_dir=$a ;; -e) dc_emits=$a ;; esac
+    prev=$a
+  done
+  case ",$dc_emits," in *,device_code,*) [ -n "$dc_name" ] && [ ! -e "$dc_dir/$dc_name.device_code" ] && : >"$dc_dir/$dc_name.device_code" ;; esac
   exit 0
 fi
 limit_note=""
@@ -131,6 +140,7 @@ EOF
         echo "}  // namespace"
       } >"$outdir/$name.registration.cpp"
       ;;
+    device_code) : >"$outdir/$name.device_code" ;;  # no kernels
     *) ;;  # other outputs (stmt, assembly, ...) are simply absent
   esac
 done

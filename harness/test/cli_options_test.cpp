@@ -15,7 +15,7 @@ TEST(CliOptions, EveryCommandHasItsOptions) {
     for (const auto &c : command_names())
         EXPECT_NO_THROW(command_options(c)) << c;
     EXPECT_THROW(command_options("frobnicate"), Error);
-    EXPECT_EQ(command_options("run").flags, std::set<std::string>{"strict-xfail"});
+    EXPECT_EQ(command_options("run").flags, (std::set<std::string>{"strict-xfail", "no-device-release"}));
     EXPECT_EQ(command_options("bless").flags, std::set<std::string>{"all"});
 }
 
@@ -62,7 +62,8 @@ TEST(CliOptions, UsageHelpParserAndDispatchComeFromTheTable) {
     }
     EXPECT_EQ(
         error_of([] { find_command("frobnicate"); }),
-        "unknown command 'frobnicate'; commands: list, describe, env, run, bench, bless, golden, report, outcomes, "
+        "unknown command 'frobnicate'; commands: list, describe, env, run, bench, bless, golden, report, repro, "
+        "bisect, outcomes, "
         "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job; see aot-harness --help");
 }
 

@@ -15,6 +15,7 @@
 #include "cli/cli_commands.h"
 #include "run/bless.h"
 #include "variant/buffers.h"
+#include "run/teardown_triage.h"
 #include "cli/cli_options.h"
 #include "report/environment.h"
 #include "base/error.h"
@@ -101,6 +102,7 @@ int cmd_run(const Args &args) {
         std::fprintf(console, "modes: left out %s (ctest runs them for GPU profiles; --mode all runs them here)\n",
                      left.c_str());
     }
+    if (!opts.repro_bundles.empty()) attach_repro_bundles(results.runs, opts.repro_bundles, ctx.golden_dir);
     results.environment = environment_info();
     results.environment["started"] = started;  // when the run began (history ingest dates the run by it)
     if (opts.shard) results.environment["shard"] = opts.shard->text();  // scripts/merge checks the set
@@ -135,7 +137,8 @@ int cmd_run(const Args &args) {
     return code;
 }
 
-// The child side of `run`: one case, record written before a normal exit.
+// The child side of `run`: one case, record written before a normal exit, then the device runtime
+// released (unless --no-device-release) as a careful application does (device_release.h).
 int cmd_run_one(const Args &args) {
     install_halide_error_handler();
     RunRequest req;
@@ -146,18 +149,20 @@ int cmd_run_one(const Args &args) {
     req.golden_dir = golden_dir_of(args);
     req.artifacts_dir = args.get("artifacts");
     req.repeats = static_cast<int>(args.whole("repeats", 3, 1, 100));
-    const RunRecord r = run_case(req);
+    RunRecord r = run_case(req);
     write_file_atomic(args.get("record"), r.to_json().dump() + "\n");
+    release_after_record(r, args.get("record"), !args.has("no-device-release"));
     return outcome_exit_code(r.outcome);
 }
 
 // The child side of a batch (run_batch.h): the cases of --tasks in order, each announced by a start marker
 // (PREFIX.<i>.start: the output's byte offset) and recorded (PREFIX.<i>.json); stops after the first case
-// that does not PASS, which `run` re-runs alone.
+// that does not PASS, which `run` re-runs alone; then releases the device, as a lone child does.
 int cmd_run_batch(const Args &args) {
     install_halide_error_handler();
     const nlohmann::json tasks = nlohmann::json::parse(read_file(args.get("tasks")));
     const std::string prefix = args.get("record");
+    std::vector<std::pair<RunRecord, std::string>> recorded;  // each record and its file
     for (size_t i = 0; i < tasks.size(); i++) {
         std::fflush(stdout);
         std::fflush(stderr);
@@ -175,8 +180,10 @@ int cmd_run_batch(const Args &args) {
         std::fflush(stdout);
         std::fflush(stderr);
         write_file_atomic(prefix + "." + std::to_string(i) + ".json", r.to_json().dump() + "\n");
+        recorded.emplace_back(r, prefix + "." + std::to_string(i) + ".json");
         if (r.outcome != Outcome::Pass) break;
     }
+    release_after_records(recorded, true);  // a batch's cases share one device group: one release
     return 0;
 }
 
@@ -243,7 +250,7 @@ const std::map<std::string, Handler> &handlers() {
     static const std::map<std::string, Handler> h{
         {"list", cmd_list},         {"describe", cmd_describe},     {"env", cmd_env},     {"run", cmd_run},
         {"__run-one", cmd_run_one}, {"__run-batch", cmd_run_batch}, {"bless", cmd_bless}, {"golden", cmd_golden},
-        {"report", cmd_report},     {"outcomes", cmd_outcomes}};
+        {"report", cmd_report},     {"outcomes", cmd_outcomes},     {"repro", cmd_repro}, {"bisect", cmd_bisect}};
     return h;
 }
 

@@ -16,6 +16,9 @@ namespace {
 const OptionSpec kGoldenDir{"golden-dir", "DIR", "the golden directory (default: $HARNESS_GOLDEN_DIR, else golden/)"};
 const OptionSpec kJsonFlag{"json", "", "machine-readable JSON on stdout"};
 const char *const kToolHelp = "An installed tool (Python); `aot-harness <tool> --help` prints its options.";
+const OptionSpec kBuildDir{"build-dir", "DIR",
+                           "the build tree that made the variants (default: $AOT_HARNESS_BUILD_DIR, else\n"
+                           "the parent of this executable's directory)"};
 
 }  // namespace
 
@@ -79,7 +82,14 @@ const std::vector<CommandSpec> &commands() {
           {"shard", "i/n", "only shard i of n: a partition by test name, the same on every machine"},
           {"flake-retries", "N", "re-runs of an unexpected failure (default 1, 0 = none); one that passes is FLAKE"},
           {"baseline", "FILE", "expected failures and flakes (from --baseline-out): only new failures fail"},
-          {"baseline-out", "FILE", "write this run's failures and flakes as a baseline"}}},
+          {"baseline-out", "FILE", "write this run's failures and flakes as a baseline"},
+          {"repro-bundles", "DIR",
+           "after the run, an `aot-harness repro` bundle of each FAIL, ERROR, CRASH, TIMEOUT or\n"
+           "TEARDOWN_FAULT into DIR (the report links them; needs the build tree)"},
+          {"no-device-release", "",
+           "children exit with the GPU runtime live, as an app that never calls\n"
+           "halide_device_release does (seed 000's class); one that then dies at exit is\n"
+           "TEARDOWN_FAULT, re-run with the release to tell cleanup order from a driver crash"}}},
         {"__run-one",
          "",
          "the child side of run: one case, record written before a normal exit",
@@ -91,7 +101,8 @@ const std::vector<CommandSpec> &commands() {
           kGoldenDir,
           {"record", "FILE", ""},
           {"artifacts", "DIR", ""},
-          {"repeats", "N", ""}},
+          {"repeats", "N", ""},
+          {"no-device-release", "", ""}},
          true},
         {"bench",
          "",
@@ -165,6 +176,33 @@ const std::vector<CommandSpec> &commands() {
          "write an HTML report of a results file",
          "Writes DIR/index.html from a results file written by `run --json`.",
          {{"results", "FILE", "the results file"}, {"out", "DIR", "the report directory"}}},
+        {"repro",
+         "<pipeline>/<profile>/<case>",
+         "a .tar.gz a driver vendor builds and runs without the harness",
+         "Packs one variant and case as a standalone reproducer: the variant's static library, header\n"
+         "and registration file, the Halide runtime, a small main that loads the inputs and compares\n"
+         "with the golden under the pipeline's tolerance, inputs/golden/output as .npy, the device code\n"
+         "as the driver gets it, the environment, a run.sh whose exit code is the verdict and a README.\n"
+         "Runs the case once here first (what the harness saw goes into the README). Needs the build tree.",
+         {{"out", "FILE", "the bundle (default repro-<pipeline>-<profile>-<case>.tar.gz)"},
+          kGoldenDir,
+          kBuildDir,
+          {"no-prebuilt", "", "do not put a binary built here into the bundle's bin/"}}},
+        {"bisect",
+         "<pipeline>",
+         "the first stage whose values differ between cpu and a profile",
+         "Re-runs the pipeline's generator (unmodified) with the harness's plugin to dump every\n"
+         "intermediate Func that can be materialised, builds it AOT for cpu and for --profile, runs both on\n"
+         "--case's inputs and names the first stage, in producer order, whose values differ beyond the\n"
+         "tolerance, with its worst coordinate and values. Two P builds: as scheduled (only what the schedule\n"
+         "computes at the root is dumped) and with every stage materialised; says which stages could not be\n"
+         "dumped and when materialising makes the difference vanish. Exit 0 no stage differs, 1 one does,\n"
+         "2 the bisect could not run. Needs the build tree and a C++ compiler.",
+         {{"profile", "P", "the profile to compare with cpu (required)"},
+          {"case", "C", "the case whose inputs are used (default small)"},
+          kGoldenDir,
+          kBuildDir,
+          {"keep", "DIR", "keep the builds, dumps and logs in DIR"}}},
         {"outcomes",
          "",
          "the outcome table: order, exit codes, colours",
@@ -287,7 +325,14 @@ Args parse_command_args(const std::string &command, const std::vector<std::strin
         throw Error("report needs --results FILE and --out DIR");
     }
     if (command == "__run-one" || command == "__run-batch") args.whole("repeats", 3, 1, 100);
-    if (command != "describe" && command != "golden" && !args.positional().empty()) {
+    if (command == "repro" && args.positional().size() != 1) {
+        throw Error("repro takes one test, <pipeline>/<profile>/<case>; see aot-harness list");
+    }
+    if (command == "bisect" && (args.positional().size() != 1 || !args.has("profile"))) {
+        throw Error("usage: aot-harness bisect <pipeline> --profile P [--case C]; see aot-harness list");
+    }
+    if (command != "describe" && command != "golden" && command != "repro" && command != "bisect" &&
+        !args.positional().empty()) {
         throw Error("'" + command + "' takes no argument '" + args.positional()[0] + "'; see aot-harness " + command +
                     " --help");
     }
@@ -328,6 +373,8 @@ RunOptions run_options(const Args &args) {
     r.flake_retries = static_cast<int>(args.whole("flake-retries", 1, 0, 10));
     r.baseline = args.get("baseline");
     r.baseline_out = args.get("baseline-out");
+    r.no_device_release = args.has("no-device-release");
+    r.repro_bundles = args.get("repro-bundles");
     return r;
 }
 

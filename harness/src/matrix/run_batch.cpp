@@ -174,7 +174,8 @@ BatchPolicy::BatchPolicy(const MatrixContext &ctx, const std::vector<RunTask> &t
 
 size_t BatchPolicy::chunk(const std::string &group, const std::deque<size_t> &queue) {
     const size_t max_batch = static_cast<size_t>(std::max(1, ctx_.opts.batch));
-    if (max_batch == 1 || !ctx_.opts.fail_on_output.empty()) return 1;  // output matching is per child
+    // Output matching is per child; so is the teardown check (--no-device-release: each child's exit).
+    if (max_batch == 1 || !ctx_.opts.fail_on_output.empty() || ctx_.opts.no_device_release) return 1;
     if (heavy_.at(queue.front())) return 1;
     size_t pending = 0;  // the light tasks up to the next heavy one
     while (pending < queue.size() && !heavy_.at(queue[pending]))

@@ -7,7 +7,8 @@
 //   - a child that dies at exit (signal, exit code, hang) after its records re-runs each of them alone
 //     (a TEARDOWN_FAULT belongs to one case), and the group's remaining cases run one child each.
 // The first batch of each group is small (a probe): a device whose every child dies at exit (NVIDIA's
-// Vulkan driver, docs/evidence/h100/vulkan-2026-11-24) then costs one wasted batch, not one per slot.
+// Vulkan driver with children that did not release the device, docs/evidence/h100/vulkan-2026-11-24;
+// batch children release it since issue 25) then costs one wasted batch, not one per slot.
 #pragma once
 #include <atomic>
 #include <map>

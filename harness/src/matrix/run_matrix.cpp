@@ -27,6 +27,7 @@
 #include "matrix/run_batch.h"
 #include "matrix/shard.h"
 #include "run/supervisor.h"
+#include "run/teardown_triage.h"
 #include "devices/vulkan_probe.h"
 #include "spec/xfail.h"
 
@@ -235,7 +236,10 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
     cmd.record_path = slot_file(ctx, "record", slot);
     cmd.stderr_path = slot_file(ctx, "stderr", slot);
     cmd.fail_on_output = ctx.opts.fail_on_output;
-    RunRecord r = supervise(id, cmd);
+    ChildCommand released = cmd;  // the teardown triage's re-run releases the device before exit
+    if (ctx.opts.no_device_release) cmd.argv.push_back("--no-device-release");
+    RunRecord r =
+        triage_teardown(supervise(id, cmd), find_profile(t.profile).runtime, [&] { return supervise(id, released); });
     add_device(ctx, &r);
     return r;
 }

@@ -32,6 +32,8 @@ struct RunOptions {
     int flake_retries = 1;           // --flake-retries: re-runs of an unexpected failure (flake.h)
     std::string baseline;            // --baseline FILE: expected failures and flakes (baseline.h)
     std::string baseline_out;        // --baseline-out FILE: write this run's
+    bool no_device_release = false;  // --no-device-release: children exit with the GPU runtime live
+    std::string repro_bundles;       // --repro-bundles DIR: a repro bundle of each failure ("" = none)
 };
 
 }  // namespace harness

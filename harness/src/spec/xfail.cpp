@@ -31,8 +31,8 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
     const JsonAt top(doc, what, "");
     XfailList list;
     for (const JsonAt &e : top.get("xfail").items()) {
-        e.only_keys({"pipeline", "profile", "case", "mode", "platform", "device", "driver", "outcomes", "reason",
-                     "blame", "evidence"});
+        e.only_keys({"pipeline", "profile", "case", "mode", "platform", "device", "driver", "device_release",
+                     "outcomes", "reason", "blame", "evidence"});
         XfailEntry x;
         for (const auto &[k, v] : e.members()) {
             if (k == "outcomes") {
@@ -76,6 +76,8 @@ XfailList XfailList::parse(const std::string &json_text, const std::string &what
                 x.device = s;
             else if (k == "driver")
                 x.driver = s;
+            else if (k == "device_release")
+                x.device_release = s;
             else if (k == "blame") {
                 const auto &b = xfail_blames();
                 if (std::find(b.begin(), b.end(), s) == b.end())
@@ -150,7 +152,8 @@ void XfailList::apply(RunRecord &r, const nlohmann::json &device) const {
     for (const auto &x : entries_) {
         if (!glob(x.pipeline, r.pipeline) || !glob(x.profile, r.profile) || !glob(x.case_name, r.case_name) ||
             !glob(x.mode, r.mode) || !glob(x.platform, field("platform")) || !glob(x.device, field("device")) ||
-            !(glob(x.driver, field("driver_version")) || glob(x.driver, field("driver_info")))) {
+            !(glob(x.driver, field("driver_version")) || glob(x.driver, field("driver_info"))) ||
+            !glob(x.device_release, r.metrics.is_object() ? r.metrics.value("device_release", "") : "")) {
             continue;
         }
         const std::string why = (x.blame.empty() ? "" : x.blame + "'s bug: ") + x.reason;

@@ -7,6 +7,9 @@
 // OpenCL platform name, device name and driver version the run used (or "" for CPU/CUDA runs); for
 // Vulkan, "Vulkan <driverName>", the device name, and `driver` either the driverVersion or the
 // driverInfo ("Mesa 22.3.6*").
+// `device_release` matches the run's metrics.device_release ("released", "skipped
+// (--no-device-release)", "" for CPU profiles; device_release.h): an exit crash that only programs
+// which do not release show is listed with "device_release": "skipped*".
 // `outcomes` lists the failure outcomes the entry expects (default: any of FAIL, ERROR, CRASH,
 // TEARDOWN_FAULT, TIMEOUT). A matching failure becomes XFAIL; a matching PASS becomes XPASS so the
 // entry can be removed. SKIP is never changed.
@@ -28,7 +31,7 @@ namespace harness {
 
 struct XfailEntry {
     std::string pipeline = "*", profile = "*", case_name = "*", mode = "*";
-    std::string platform = "*", device = "*", driver = "*";
+    std::string platform = "*", device = "*", driver = "*", device_release = "*";
     std::vector<std::string> outcomes;
     std::string reason;
     std::string blame;                                   // "" when not stated

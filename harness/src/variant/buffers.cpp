@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "devices/device_release.h"
 #include "base/error.h"
 
 #ifdef HARNESS_HAVE_OPENCL
@@ -264,20 +265,6 @@ ModeBinding::ModeBinding(BufferMode mode, const std::string &runtime) : mode_(mo
 ModeBinding::~ModeBinding() {
     for (Wrapped *w : wrapped_)
         delete w;
-}
-
-static const halide_device_interface_t *device_interface_for(const std::string &runtime) {
-#ifdef HARNESS_HAVE_OPENCL
-    if (runtime == "opencl") return halide_opencl_device_interface();
-#endif
-#ifdef HARNESS_HAVE_CUDA
-    if (runtime == "cuda") return halide_cuda_device_interface();
-#endif
-#ifdef HARNESS_HAVE_VULKAN
-    if (runtime == "vulkan") return halide_vulkan_device_interface();
-#endif
-    (void)runtime;
-    return nullptr;
 }
 
 int ModeBinding::prepare(std::vector<HBuffer *> &inputs, std::vector<HBuffer *> &outputs, std::string *error) {

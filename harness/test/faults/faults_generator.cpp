@@ -160,6 +160,45 @@ private:
 
 }  // namespace
 
+namespace {
+
+// A planted GPU-only error in a middle stage (aot-harness bisect's test): widen -> blur_x -> blur_y ->
+// scaled -> output, where blur_y adds 81 at (5,3) in the gpu and mali schedules only. On the GPU,
+// blur_x is computed inside blur_y's kernel (bisect cannot dump it as scheduled), widen and scaled are
+// inlined.
+class FaultMiddleStage : public Halide::Generator<FaultMiddleStage> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", "portable"};
+    Input<Buffer<uint8_t, 2>> input{"input"};
+    Output<Buffer<uint8_t, 2>> output{"output"};
+
+    void generate() {
+        const std::string s = schedule;
+        const bool gpu = s == "gpu" || s == "mali";
+        Func clamped = BoundaryConditions::repeat_edge(input);
+        Func widen("widen"), blur_x("blur_x"), blur_y("blur_y"), scaled("scaled");
+        widen(x, y) = cast<uint16_t>(clamped(x, y)) * 3;
+        blur_x(x, y) = widen(x - 1, y) + widen(x, y) + widen(x + 1, y);
+        Expr sum = blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1);
+        blur_y(x, y) = gpu ? select(x == 5 && y == 3, sum + 81, sum) : sum;
+        scaled(x, y) = blur_y(x, y) / 27;
+        output(x, y) = cast<uint8_t>(min(scaled(x, y), 255));
+        if (gpu) {  // widen stays inlined: lavapipe cannot allocate its 66-wide region
+            blur_y.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+            blur_x.compute_at(blur_y, xo).gpu_threads(x, y);
+            output.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+        } else if (s == "host") {
+            blur_x.compute_at(output, y);
+        }
+    }
+
+private:
+    Var x{"x"}, y{"y"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(FaultMiddleStage, fault_middle_stage)
 HALIDE_REGISTER_GENERATOR(ExternFault, fault_extern)
 HALIDE_REGISTER_GENERATOR(FaultError, fault_error)
 HALIDE_REGISTER_GENERATOR(FaultNan, fault_nan)

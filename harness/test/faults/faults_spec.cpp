@@ -7,7 +7,16 @@
 #include <functional>
 
 #include "HalideRuntime.h"
+#ifdef HARNESS_HAVE_VULKAN
+#include "HalideRuntimeVulkan.h"
+#endif
 #include "harness/spec.h"
+
+#ifdef HARNESS_HAVE_OPENCL
+// Halide's OpenCL runtime defines these (not in its public header); create = false only looks.
+extern "C" int halide_acquire_cl_context(void *user_context, void **ctx, void **q, bool create);
+extern "C" int halide_release_cl_context(void *user_context);
+#endif
 
 namespace {
 
@@ -49,7 +58,47 @@ struct TeardownBomb {
     }
 } teardown_bomb;
 
+// Like NVIDIA 580's Vulkan driver (docs/evidence/h100/vulkan-2026-11-24): a crash at exit only while
+// a GPU context is still live. Registered with atexit, so it runs before Halide's runtime destructor
+// (which would release the context itself): a process that released its device first exits cleanly.
+void abort_if_device_live() {
+    bool live = false;
+#ifdef HARNESS_HAVE_VULKAN
+    halide_vulkan_memory_allocator *allocator = nullptr;
+    VkInstance instance = nullptr;
+    VkDevice device = nullptr;
+    VkPhysicalDevice physical = nullptr;
+    VkQueue queue = nullptr;
+    uint32_t family = 0;
+    VkDebugUtilsMessengerEXT messenger{};
+    if (halide_vulkan_acquire_context(nullptr, &allocator, &instance, &device, &physical, &queue, &family, &messenger,
+                                      false) == 0) {
+        live |= instance != nullptr;
+        halide_vulkan_release_context(nullptr, instance, device, queue, messenger);
+    }
+#endif
+#ifdef HARNESS_HAVE_OPENCL
+    void *ctx = nullptr, *q = nullptr;
+    if (halide_acquire_cl_context(nullptr, &ctx, &q, false) == 0) {
+        live |= ctx != nullptr;
+        halide_release_cl_context(nullptr);
+    }
+#endif
+    if (live) {
+        const char msg[] = "fault_teardown_live: a GPU context is still live at exit\n";
+        (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+        std::abort();
+    }
+}
+
 }  // namespace
+
+extern "C" int fault_teardown_live_extern(halide_buffer_t *in, halide_buffer_t *out) {
+    static bool armed = false;
+    const int q = invert(in, out);
+    if (q == 0 && !armed) armed = std::atexit(abort_if_device_live) == 0;
+    return q == 1 ? 0 : q;
+}
 
 extern "C" int fault_teardown_extern(halide_buffer_t *in, halide_buffer_t *out) {
     const int q = invert(in, out);
@@ -107,6 +156,9 @@ harness::PipelineSpec u8_spec(const char *name, const char *summary) {
 harness::PipelineSpec make_fault_teardown() {
     return u8_spec("fault_teardown", "correct result, then abort() at exit");
 }
+harness::PipelineSpec make_fault_teardown_live() {
+    return u8_spec("fault_teardown_live", "correct result, then abort() at exit while a GPU context is live");
+}
 harness::PipelineSpec make_fault_hang() {
     return u8_spec("fault_hang", "never returns");
 }
@@ -154,6 +206,21 @@ harness::PipelineSpec make_fault_read_past_edge() {
     harness::PipelineSpec spec = u8_spec("fault_read_past_edge", "reads one pixel past the input's right edge");
     spec.tolerance_reason = "integer average";
     spec.reference = clamped_reference([](auto at, int x, int y) { return (at(x, y) + at(x + 1, y)) / 2; });
+    return spec;
+}
+
+// fault_middle_stage: min((3x3 sum of 3 * in, edges clamped) / 27, 255), i.e. the 3x3 mean.
+harness::PipelineSpec make_fault_middle_stage() {
+    harness::PipelineSpec spec = u8_spec("fault_middle_stage", "a GPU-only error in the middle stage blur_y at (5,3)");
+    spec.tolerance_reason = "integer 3x3 mean";
+    spec.reference = clamped_reference([](auto at, int x, int y) {
+        int sum = 0;
+        for (int dy = -1; dy <= 1; dy++) {
+            for (int dx = -1; dx <= 1; dx++)
+                sum += 3 * at(x + dx, y + dy);
+        }
+        return std::min(sum / 27, 255);
+    });
     return spec;
 }
 
@@ -219,6 +286,7 @@ harness::PipelineSpec make_fault_nan() {
 }  // namespace
 
 HARNESS_REGISTER_SPEC(make_fault_teardown);
+HARNESS_REGISTER_SPEC(make_fault_teardown_live);
 HARNESS_REGISTER_SPEC(make_fault_hang);
 HARNESS_REGISTER_SPEC(make_fault_oob_write);
 HARNESS_REGISTER_SPEC(make_fault_nondeterministic);
@@ -228,4 +296,5 @@ HARNESS_REGISTER_SPEC(make_fault_nan);
 HARNESS_REGISTER_SPEC(make_fault_stale_input);
 HARNESS_REGISTER_SPEC(make_fault_read_past_edge);
 HARNESS_REGISTER_SPEC(make_fault_boundary);
+HARNESS_REGISTER_SPEC(make_fault_middle_stage);
 HARNESS_REGISTER_SPEC(make_fault_race);

@@ -1,0 +1,100 @@
+// The case of a repro bundle or a bisect run as files: inputs/*.npy, golden/*.npy and case.txt, the
+// list the bundle's main reads (repro.h).
+#include <cstdio>
+
+#include "base/error.h"
+#include "base/files.h"
+#include "golden/golden.h"
+#include "variant/invocation.h"
+#include "values/npy.h"
+#include "harness/registry.h"
+#include "triage/repro.h"
+
+namespace harness {
+
+namespace {
+
+// case.txt's words for a tolerance (the bundle's main reads them): exact | absolute A | abs_rel A R |
+// ulp N | psnr DB | fraction F <inner>, then nan_equal where NaN matches NaN.
+std::string tolerance_words(const Tolerance &t) {
+    char buf[128];
+    std::string w;
+    switch (t.kind) {
+    case Tolerance::Kind::Exact:
+        w = "exact";
+        break;
+    case Tolerance::Kind::Absolute:
+        std::snprintf(buf, sizeof buf, "absolute %.17g", t.atol);
+        w = buf;
+        break;
+    case Tolerance::Kind::AbsRel:
+        std::snprintf(buf, sizeof buf, "abs_rel %.17g %.17g", t.atol, t.rtol);
+        w = buf;
+        break;
+    case Tolerance::Kind::Ulp:
+        w = "ulp " + std::to_string(t.ulp);
+        break;
+    case Tolerance::Kind::Psnr:
+        std::snprintf(buf, sizeof buf, "psnr %.17g", t.min_db);
+        w = buf;
+        break;
+    case Tolerance::Kind::MismatchFraction:
+        std::snprintf(buf, sizeof buf, "fraction %.17g ", t.max_fraction);
+        w = buf + (t.inner ? tolerance_words(*t.inner) : std::string("exact"));
+        break;
+    }
+    return w + (t.nan_equal ? " nan_equal" : "");
+}
+
+// The goldens of the case, verified against the manifest; a golden the repository does not store
+// (nightly sizes) is reproduced by the cpu variant and checked against the manifest's sha256.
+std::vector<Array> case_goldens(const std::string &dir, const PipelineSpec &spec, const CaseSpec &c,
+                                std::vector<Array> &inputs) {
+    const Manifest manifest = Manifest::load(dir);
+    std::vector<std::string> reproduced;
+    std::vector<Array> goldens;
+    for (size_t i = 0; i < c.outputs.size(); i++) {
+        const std::string rel = golden_relpath(spec.name, c.name, c.outputs[i].name, c.outputs.size());
+        const GoldenEntry *entry = manifest.find(rel);
+        if (entry && !entry->stored && reproduced.empty()) {
+            const Variant *cpu = Registry::instance().find(spec.name, "cpu");
+            if (!cpu) throw Error("pipeline " + spec.name + " has no cpu variant to reproduce its golden");
+            Invocation inv(*cpu, c, inputs);
+            std::string err;
+            if (inv.call(&err) != 0) throw Error("the cpu variant failed while reproducing the golden: " + err);
+            for (const auto &o : inv.outputs())
+                reproduced.push_back(npy_encode(o));
+        }
+        goldens.push_back(load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i)));
+    }
+    return goldens;
+}
+
+}  // namespace
+
+void write_repro_case(const std::string &dir, const PipelineSpec &spec, const CaseSpec &c,
+                      const std::string &golden_dir, std::vector<Array> *inputs, std::vector<Array> *goldens) {
+    make_dirs(dir + "/inputs");
+    make_dirs(dir + "/golden");
+    *inputs = case_inputs(c);
+    const std::string id = spec.name + "/" + c.name;
+    std::string case_txt = "# " + id + ": one argument per line (made by aot-harness)\n";
+    for (size_t i = 0; i < c.inputs.size(); i++) {
+        npy_save(dir + "/inputs/" + c.inputs[i].name + ".npy", (*inputs)[i]);
+        case_txt += "input " + c.inputs[i].name + " inputs/" + c.inputs[i].name + ".npy\n";
+    }
+    for (const auto &[k, value] : c.scalars) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", value);
+        case_txt += "scalar " + k + " " + buf + "\n";
+    }
+    *goldens = case_goldens(golden_dir, spec, c, *inputs);
+    for (size_t i = 0; i < c.outputs.size(); i++) {
+        npy_save(dir + "/golden/" + c.outputs[i].name + ".npy", (*goldens)[i]);
+        case_txt += "output " + c.outputs[i].name + " golden/" + c.outputs[i].name + ".npy " +
+                    tolerance_words(spec.tolerance_for(c.outputs[i].name)) + "\n";
+    }
+    write_file_atomic(dir + "/case.txt", case_txt);
+}
+
+}  // namespace harness
