@@ -26,6 +26,7 @@
 #include "report/junit.h"
 #include "base/profile.h"
 #include "harness/registry.h"
+#include "spec/shape_query.h"
 #include "report/report.h"
 #include "report/results.h"
 #include "matrix/executor.h"
@@ -59,13 +60,6 @@ std::string golden_dir_of(const Args &args) {
 
 int cmd_run(const Args &args) {
     const RunOptions opts = run_options(args);
-    // Derived specs settle their cases once here (GPU variants' bounds queries in a forked child) and
-    // the run's children read the shapes from this folder instead of forking again (shape_query.h).
-    std::unique_ptr<TempDir> shapes;
-    if (!std::getenv("AOT_HARNESS_SHAPE_CACHE")) {
-        shapes = std::make_unique<TempDir>("aot-harness-shapes");
-        setenv("AOT_HARNESS_SHAPE_CACHE", shapes->path().c_str(), 1);
-    }
     const std::vector<RunTask> tasks = plan_runs(opts);
     const bool json_stdout = opts.json == "-";
     FILE *console = json_stdout ? stderr : stdout;  // with --json -, stdout holds only the JSON
@@ -75,6 +69,14 @@ int cmd_run(const Args &args) {
     if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
     install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups, removes the temp dir
     const MatrixContext ctx = make_context(opts);
+    // Derived specs settled their cases while planning (GPU variants' bounds queries in a forked
+    // child); the children read those shapes from the run's temp dir instead of forking again.
+    if (!std::getenv("AOT_HARNESS_SHAPE_CACHE")) {
+        const std::string shapes = ctx.tmp + "/shapes";
+        make_dirs(shapes);
+        save_settled_shapes(shapes);
+        setenv("AOT_HARNESS_SHAPE_CACHE", shapes.c_str(), 1);
+    }
     RunResults results;
     results.runs = run_matrix(ctx, tasks, [console](const RunRecord &r, const MatrixProgress &p) {
         std::fprintf(

@@ -310,6 +310,16 @@ SettledShapes settled_from(const nlohmann::json &j) {
     return s;
 }
 
+// Settled shapes of this process, by key (settle_shapes), for save_settled_shapes().
+std::map<std::string, nlohmann::json> &settled_memo() {
+    static std::map<std::string, nlohmann::json> memo;
+    return memo;
+}
+
+std::string cache_file(const std::string &dir, const std::string &key) {
+    return dir + "/shapes-" + key.substr(0, 32) + ".json";
+}
+
 bool on_a_device(const Variant &v) {
     for (const auto &p : profiles()) {
         if (profile_ident(p.name) == v.profile) return p.is_gpu();
@@ -335,11 +345,11 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
         key += v->function_name + ";";
     key += nlohmann::json(scalars).dump() + shapes_json(outputs).dump() + shapes_json(initial_proposals).dump();
     key = sha256_hex(key);
-    static std::map<std::string, nlohmann::json> memo;
+    std::map<std::string, nlohmann::json> &memo = settled_memo();
     auto it = memo.find(key);
     if (it != memo.end()) return settled_from(it->second);
     const char *dir = std::getenv("AOT_HARNESS_SHAPE_CACHE");
-    const std::string file = dir && *dir ? std::string(dir) + "/shapes-" + key.substr(0, 32) + ".json" : "";
+    const std::string file = dir && *dir ? cache_file(dir, key) : "";
     std::string cached;
     if (!file.empty() && read_file_if_exists(file, &cached)) {
         try {
@@ -366,6 +376,11 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
         }
     }
     return settled_from(r);
+}
+
+void save_settled_shapes(const std::string &dir) {
+    for (const auto &[key, j] : settled_memo())
+        write_file_atomic(cache_file(dir, key), j.dump());
 }
 
 }  // namespace harness

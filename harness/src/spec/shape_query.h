@@ -49,8 +49,13 @@ struct SettledShapes {
 // `outputs` (min 0) and are settled as described above; `proposals` gives each input's size for the
 // dimensions it reads only within its own bounds. When a GPU variant is among them, the queries run in
 // a forked child (a GPU variant's bounds query initialises its device runtime and compiles its
-// kernels), remembered per process and, under $AOT_HARNESS_SHAPE_CACHE, on disk for a run's children.
+// kernels), remembered per process and, under $AOT_HARNESS_SHAPE_CACHE, on disk for a run's children
+// (save_settled_shapes).
 SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
                             const ShapeMap &outputs, const ShapeMap &proposals);
+
+// Writes the shapes this process settled with a fork into `dir`, where other processes given
+// AOT_HARNESS_SHAPE_CACHE=dir read them (run's parent for its children).
+void save_settled_shapes(const std::string &dir);
 
 }  // namespace harness
