@@ -10,7 +10,6 @@
 #include <ctime>
 #include <iostream>
 #include <map>
-#include <memory>
 
 #include "cli/cli_commands.h"
 #include "run/bless.h"
@@ -19,7 +18,6 @@
 #include "cli/cli_options.h"
 #include "report/environment.h"
 #include "base/error.h"
-#include "base/temp_dir.h"
 #include "base/files.h"
 #include "golden/golden.h"
 #include "golden/golden_transaction.h"
