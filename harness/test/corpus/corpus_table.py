@@ -19,6 +19,8 @@ import sys
 
 import numpy as np
 
+from rungen_compare import distinct_values, is_degenerate
+
 PROFILES = ["cpu", "host", "opencl"]
 VERDICTS = {"PASS", "FAIL", "XFAIL", "XPASS", "FLAKE"}
 
@@ -28,21 +30,15 @@ def load(path):
         return json.load(f)
 
 
-def distinct_values(golden_dir, pipeline, case, outputs):
-    values, n = set(), 0
+def golden_distinct_values(golden_dir, pipeline, case, outputs):
+    """(distinct values up to 1000, elements) of a case's stored goldens, or (None, 0) if not stored."""
+    arrays = []
     for o in outputs:
         f = os.path.join(golden_dir, pipeline, "%s.npy" % case if len(outputs) == 1 else "%s.%s.npy" % (case, o))
         if not os.path.exists(f):
             return None, 0
-        a = np.load(f)
-        n += a.size
-        flat = np.unique(np.ascontiguousarray(a).reshape(-1).view(np.dtype((np.void, a.dtype.itemsize))))
-        values.update(bytes(v) for v in flat[:1000])
-    return len(values), n
-
-
-def degenerate(distinct, n):
-    return distinct is not None and ((n > 1 and distinct == 1) or (n >= 1024 and distinct <= 3))
+        arrays.append(np.load(f))
+    return distinct_values(arrays, 1000)
 
 
 def main():
@@ -78,9 +74,9 @@ def main():
             outs = list(c.get("outputs", {}).keys())
             shape = "x".join(str(e) for e in c["outputs"][outs[0]]["shape"]) if outs else "-"
             shapes.append("%s %s" % (c["name"], shape))
-            k, n = distinct_values(golden, name, c["name"], outs)
+            k, n = golden_distinct_values(golden, name, c["name"], outs)
             dv.append("%s" % (k if k is not None else "?") + ("" if k is None or k < 1000 else "+"))
-            if k is not None and not degenerate(k, n):
+            if k is not None and not is_degenerate(k, n):
                 meaningful_cases.append(c["name"])
             elif k is None:
                 # A nightly-size golden is not stored: the runs reproduce it and flag it when degenerate.
