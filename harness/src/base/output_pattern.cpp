@@ -12,6 +12,17 @@ namespace harness {
 
 namespace {
 
+// The offset of the ']' that closes the bracket expression opening at p[open] ("[]a]" and "[^]a]" hold a
+// literal ']'), or p.size() when it is not closed.
+size_t bracket_end(const std::string &p, size_t open) {
+    size_t j = open + 1;
+    if (j < p.size() && p[j] == '^') j++;
+    if (j < p.size() && p[j] == ']') j++;
+    while (j < p.size() && p[j] != ']')
+        j++;
+    return j;
+}
+
 // POSIX leaves adjacent duplication symbols ("a++", "a*{2}") undefined in an ERE, and glibc's
 // regcomp copies the subtree once per symbol: "0" followed by 70 '+' took 2 GB (args fuzz target).
 // Returns the offset of the second symbol, or npos. Escapes and bracket expressions are skipped.
@@ -23,12 +34,7 @@ size_t stacked_duplication(const std::string &p) {
             i++;
             prev_dup = false;
         } else if (c == '[') {
-            size_t j = i + 1;
-            if (j < p.size() && p[j] == '^') j++;
-            if (j < p.size() && p[j] == ']') j++;
-            while (j < p.size() && p[j] != ']')
-                j++;
-            i = j;
+            i = bracket_end(p, i);
             prev_dup = false;
         } else if (c == '*' || c == '+' || c == '?' || c == '{') {
             if (prev_dup) return i;
@@ -68,12 +74,7 @@ double expanded_size(const std::string &p, double limit) {
             i++;
             atom(1);
         } else if (c == '[') {
-            size_t j = i + 1;
-            if (j < p.size() && p[j] == '^') j++;
-            if (j < p.size() && p[j] == ']') j++;
-            while (j < p.size() && p[j] != ']')
-                j++;
-            i = j;
+            i = bracket_end(p, i);
             atom(1);
         } else if (c == '(') {
             stack.emplace_back();
