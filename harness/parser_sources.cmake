@@ -26,6 +26,7 @@ function(harness_parser_sources out profiles_json platform)
       ${src}/base/args.cpp ${src}/base/files.cpp ${src}/base/json_reader.cpp ${src}/base/number_text.cpp ${src}/base/outcome.cpp
       ${src}/base/output_pattern.cpp ${src}/base/profile.cpp ${src}/base/sha256.cpp
       ${src}/values/array.cpp ${src}/values/compare.cpp ${src}/values/element_type.cpp ${src}/values/npy.cpp
+      ${src}/values/tolerance.cpp
       ${src}/golden/golden.cpp ${src}/golden/manifest.cpp
       ${src}/spec/json_spec.cpp ${src}/spec/xfail.cpp
       ${src}/variant/buffer_modes.cpp
