@@ -1,0 +1,39 @@
+// Which tasks of the run matrix share a child process, and in which order the children start: pure
+// functions of the tasks' groups, units and costs (run_batch.h turns RunTasks into them), so that the
+// rules are unit-tested without children.
+//   - A unit is the tasks whose device code one child compiles once (one pipeline on one profile):
+//     a chunk holds whole units, so a variant's kernels are built in one child, not in one per chunk.
+//   - A task that runs alone (heavy CPU work; a failure golden/xfail.json expects, whose lone run is
+//     the verdict anyway) is a unit of its own.
+//   - Units start longest first (their summed cost), each group's in that order: the work that would
+//     otherwise end last starts first.
+#pragma once
+#include <cstddef>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace harness {
+
+struct PlanTask {
+    std::string group;   // the device group (executor.h ParallelTask::group)
+    std::string unit;    // tasks that share compiled device code: "pipeline/profile"
+    double cost = 0;     // expected cost (task_cost, run_batch.h)
+    bool alone = false;  // a child of its own
+};
+
+// The start order: a permutation of the task indices, units by cost (most expensive first; ties in
+// task order), each unit's tasks together in task order.
+std::vector<size_t> plan_start_order(const std::vector<PlanTask> &tasks);
+
+// How many of `pending` (a group's tasks not started, in start order) the next child takes: 1 for a
+// task that runs alone; else whole units, one at least, adding units while the count stays within
+// `target` (a unit larger than `max_batch` is cut at max_batch), never an `alone` task.
+size_t plan_chunk(const std::vector<PlanTask> &tasks, const std::deque<size_t> &pending, size_t target,
+                  size_t max_batch);
+
+// The chunk size a group aims at so that its `limit` slots stay busy to the end: about pending /
+// (2 x limit), 1 to max_batch; all pending (up to max_batch) when the group has one slot.
+size_t plan_target(size_t pending, size_t limit, size_t max_batch);
+
+}  // namespace harness
