@@ -26,7 +26,7 @@ std::vector<size_t> plan_start_order(const std::vector<PlanTask> &tasks) {
                 continue;
             }
         }
-        units.push_back({t.cost, i, {i}});
+        units.push_back({t.setup + t.cost, i, {i}});
     }
     std::stable_sort(units.begin(), units.end(), [](const Unit &a, const Unit &b) { return a.cost > b.cost; });
     std::vector<size_t> order;

@@ -18,12 +18,13 @@ namespace harness {
 struct PlanTask {
     std::string group;   // the device group (executor.h ParallelTask::group)
     std::string unit;    // tasks that share compiled device code: "pipeline/profile"
-    double cost = 0;     // expected cost (task_cost, run_batch.h)
+    double cost = 0;     // expected cost (task_cost, batch_policy.h)
+    double setup = 0;    // what a child pays once per unit (a GPU variant's kernel compilation)
     bool alone = false;  // a child of its own
 };
 
-// The start order: a permutation of the task indices, units by cost (most expensive first; ties in
-// task order), each unit's tasks together in task order.
+// The start order: a permutation of the task indices, units by cost (their tasks' costs plus one
+// setup; most expensive first, ties in task order), each unit's tasks together in task order.
 std::vector<size_t> plan_start_order(const std::vector<PlanTask> &tasks);
 
 // How many of `pending` (a group's tasks not started, in start order) the next child takes: 1 for a

@@ -36,6 +36,10 @@ double task_cost(const RunTask &t) {
     return find_profile(t.profile).schedule == "portable" ? bytes : bytes / 16;
 }
 
+// A GPU child's kernel compilation in task_cost's unit: more than a light CPU unit (so device work,
+// the longer part of a run, starts first), less than a heavy CPU task.
+const double kGpuSetupCost = 2.0 * 1024 * 1024;
+
 bool is_heavy(double cost) {
     return cost >= 4.0 * 1024 * 1024;
 }
@@ -72,6 +76,7 @@ BatchPolicy::BatchPolicy(const MatrixContext &ctx, const std::vector<RunTask> &t
         p.unit = units ? t.pipeline + "/" + t.profile : std::to_string(i);
         p.cost = task_cost(t);
         const bool gpu = find_profile(t.profile).is_gpu();
+        p.setup = gpu ? kGpuSetupCost : 0;
         p.alone = ((!gpu || !units) && is_heavy(p.cost)) || (xfail_alone && expected_to_fail(ctx, t));
         plan_.push_back(p);
     }
