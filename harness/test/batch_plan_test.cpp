@@ -47,8 +47,8 @@ TEST(BatchPlan, AloneTasksAreUnitsOfTheirOwn) {
 
 TEST(BatchPlan, AChunkHoldsWholeUnits) {
     // Units of 3, 2 and 4 tasks in start order.
-    const std::vector<PlanTask> tasks{task("a", 1), task("a", 1), task("a", 1), task("b", 1),
-                                      task("b", 1), task("c", 1), task("c", 1), task("c", 1), task("c", 1)};
+    const std::vector<PlanTask> tasks{task("a", 1), task("a", 1), task("a", 1), task("b", 1), task("b", 1),
+                                      task("c", 1), task("c", 1), task("c", 1), task("c", 1)};
     const std::deque<size_t> pending = as_deque({0, 1, 2, 3, 4, 5, 6, 7, 8});
     EXPECT_EQ(plan_chunk(tasks, pending, 1, 16), 3u);   // at least one whole unit, over the target
     EXPECT_EQ(plan_chunk(tasks, pending, 4, 16), 3u);   // a + b would be 5 > 4

@@ -28,6 +28,10 @@ RunRecord timeout_record(const MatrixContext &ctx, const RunTask &t, const Batch
     return r;
 }
 
+std::string task_id(const RunTask &t) {
+    return t.pipeline + "/" + t.profile + "/" + t.case_name;
+}
+
 void remove_batch_files(const std::string &prefix, size_t n) {
     for (size_t i = 0; i < n; i++) {
         unlink((prefix + "." + std::to_string(i) + ".start").c_str());
@@ -62,7 +66,11 @@ std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<Run
         const double t0 = wall_seconds();
         BatchEnd end = supervise_batch(cmd);
         static const char *const kinds[] = {"finished", "stopped", "died-at-exit", "crashed", "timed-out", "no-start"};
-        log_child(tasks[begin], n, kinds[end.kind], end.records.size(), t0, wall_seconds());
+        const size_t k_at = end.kind == BatchEnd::Stopped ? end.records.size() - 1 : end.records.size();
+        const bool has_at =
+            end.kind == BatchEnd::Stopped || end.kind == BatchEnd::Crashed || end.kind == BatchEnd::TimedOut;
+        log_child(tasks[begin], has_at ? &tasks[begin + k_at] : nullptr, n, kinds[end.kind], end.records.size(), t0,
+                  wall_seconds());
         remove_batch_files(prefix, n);
         unlink(tasks_path.c_str());
         unlink(cmd.output_path.c_str());
@@ -122,13 +130,14 @@ double wall_seconds() {
     return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
 
-void log_child(const RunTask &first, size_t cases, const char *end, size_t records, double t0, double t1) {
+void log_child(const RunTask &first, const RunTask *at, size_t cases, const char *end, size_t records, double t0,
+               double t1) {
     const char *path = std::getenv("HARNESS_BATCH_LOG");
     if (!path || !*path) return;
     char times[64];
     std::snprintf(times, sizeof times, " t0=%.3f t1=%.3f\n", t0, t1);
     const std::string line = "cases=" + std::to_string(cases) + " end=" + end + " records=" + std::to_string(records) +
-                             " first=" + first.pipeline + "/" + first.profile + "/" + first.case_name + times;
+                             " first=" + task_id(first) + (at ? " at=" + task_id(*at) : std::string()) + times;
     const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0) return;
     (void)!write(fd, line.data(), line.size());  // one write: lines of parallel children do not interleave

@@ -33,9 +33,11 @@ std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<Run
 int default_gpu_jobs(int jobs);
 
 // $HARNESS_BATCH_LOG (tests, tuning): one line per child of the run matrix, appended in one write:
-// `cases=N end=KIND records=R first=P/PROFILE/CASE t0=S t1=S` (KIND: how a batch ended, or `alone` for a
-// child of one case; t0/t1: wall-clock seconds of its start and end). No-op when the variable is unset.
-void log_child(const RunTask &first, size_t cases, const char *end, size_t records, double t0, double t1);
+// `cases=N end=KIND records=R first=P/PROFILE/CASE [at=P/PROFILE/CASE] t0=S t1=S` (KIND: how a batch
+// ended, or `alone` for a child of one case; `at`: the case a batch stopped, crashed or timed out in;
+// t0/t1: wall-clock seconds of its start and end). No-op when the variable is unset.
+void log_child(const RunTask &first, const RunTask *at, size_t cases, const char *end, size_t records, double t0,
+               double t1);
 // The wall clock in seconds (the log's t0/t1).
 double wall_seconds();
 

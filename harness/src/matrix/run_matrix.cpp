@@ -242,7 +242,7 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
     const double t0 = wall_seconds();
     RunRecord r =
         triage_teardown(supervise(id, cmd), find_profile(t.profile).runtime, [&] { return supervise(id, released); });
-    log_child(t, 1, "alone", 1, t0, wall_seconds());
+    log_child(t, nullptr, 1, "alone", 1, t0, wall_seconds());
     add_device(ctx, &r);
     return r;
 }
