@@ -4,7 +4,8 @@
 matrix_timeline.py DIR [NAME ...]: for each run NAME (default: every NAME.batches in DIR), reads
 NAME.batches (HARNESS_BATCH_LOG: one line per child with t0/t1), NAME.cpu (/proc/stat samples:
 "<epoch> cpu user nice system idle iowait irq softirq ...") and summary.txt (start/end of the run), and
-prints: wall time, the parent's start-up (first child's start - run start) and wind-down, children per
+prints: wall time, the parent's start-up (first child's start - run start; the `matrix` line: after the
+probes and planning) and wind-down, children per
 device group and runtime (batches and lone children), child-seconds, when each group's last child
 ended, the CPU use over the run (busy cores out of all), and the longest children.
 """
@@ -26,9 +27,18 @@ def read_summary(d):
     return runs
 
 
+def read_matrix_start(path):
+    for line in open(path):
+        if line.startswith("matrix "):
+            return float(dict(kv.split("=", 1) for kv in line.split() if "=" in kv)["t0"])
+    return None
+
+
 def read_children(path):
     kids = []
     for line in open(path):
+        if line.startswith("matrix "):
+            continue
         f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
         if "t0" not in f:
             continue
@@ -82,7 +92,9 @@ def report(d, name, summary):
     rc, start, end, counts = summary.get(name, (None, min(k["t0"] for k in kids), max(k["t1"] for k in kids), ""))
     print(f"== {name}: rc={rc} wall {end - start:.2f} s  {counts}")
     first_t0, last_t1 = min(k["t0"] for k in kids), max(k["t1"] for k in kids)
-    print(f"   parent start-up {first_t0 - start:.2f} s, children {first_t0 - start:.2f}..{last_t1 - start:.2f} s,"
+    matrix_t0 = read_matrix_start(os.path.join(d, name + ".batches"))
+    planned = f" (probes and planning {matrix_t0 - start:.2f} s)" if matrix_t0 else ""
+    print(f"   parent start-up {first_t0 - start:.2f} s{planned}, children {first_t0 - start:.2f}..{last_t1 - start:.2f} s,"
           f" wind-down {end - last_t1:.2f} s")
     by = collections.defaultdict(list)
     for k in kids:

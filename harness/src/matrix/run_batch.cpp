@@ -130,18 +130,33 @@ double wall_seconds() {
     return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
 
-void log_child(const RunTask &first, const RunTask *at, size_t cases, const char *end, size_t records, double t0,
-               double t1) {
+namespace {
+
+void append_log_line(const std::string &line) {
     const char *path = std::getenv("HARNESS_BATCH_LOG");
     if (!path || !*path) return;
-    char times[64];
-    std::snprintf(times, sizeof times, " t0=%.3f t1=%.3f\n", t0, t1);
-    const std::string line = "cases=" + std::to_string(cases) + " end=" + end + " records=" + std::to_string(records) +
-                             " first=" + task_id(first) + (at ? " at=" + task_id(*at) : std::string()) + times;
     const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0) return;
     (void)!write(fd, line.data(), line.size());  // one write: lines of parallel children do not interleave
     close(fd);
+}
+
+}  // namespace
+
+void log_matrix_start(size_t tasks, int jobs, int gpu_jobs) {
+    char line[128];
+    std::snprintf(line, sizeof line, "matrix tasks=%zu jobs=%d gpu_jobs=%d t0=%.3f\n", tasks, jobs, gpu_jobs,
+                  wall_seconds());
+    append_log_line(line);
+}
+
+void log_child(const RunTask &first, const RunTask *at, size_t cases, const char *end, size_t records, double t0,
+               double t1) {
+    char times[64];
+    std::snprintf(times, sizeof times, " t0=%.3f t1=%.3f\n", t0, t1);
+    const std::string line = "cases=" + std::to_string(cases) + " end=" + end + " records=" + std::to_string(records) +
+                             " first=" + task_id(first) + (at ? " at=" + task_id(*at) : std::string()) + times;
+    append_log_line(line);
 }
 
 }  // namespace harness

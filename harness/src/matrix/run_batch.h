@@ -38,6 +38,9 @@ int default_gpu_jobs(int jobs);
 // t0/t1: wall-clock seconds of its start and end). No-op when the variable is unset.
 void log_child(const RunTask &first, const RunTask *at, size_t cases, const char *end, size_t records, double t0,
                double t1);
+// The log's first line, when the matrix starts (after planning and the device probes):
+// `matrix tasks=N jobs=J gpu_jobs=G t0=S`.
+void log_matrix_start(size_t tasks, int jobs, int gpu_jobs);
 // The wall clock in seconds (the log's t0/t1).
 double wall_seconds();
 

@@ -289,6 +289,7 @@ std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<Ru
             groups.push_back({"cpu", ctx.jobs});
         }
     }
+    log_matrix_start(tasks.size(), ctx.jobs, gpu_jobs);
     BatchPolicy policy(ctx, tasks, groups);
     std::vector<std::vector<RunRecord>> done(tasks.size());
     std::mutex m;
