@@ -21,8 +21,9 @@ namespace harness {
 double task_cost(const RunTask &task);
 bool is_heavy(double cost);
 
-// Whether golden/xfail.json (or the JSON specs' entries) expects this task to fail on the device its
-// profile selected: its lone run is its verdict anyway, so it runs alone from the start.
+// Whether golden/xfail.json (or --xfail, or the JSON specs' entries) or the --baseline expects this task
+// to fail on the device its profile selected, before its child's exit: its lone run is its verdict
+// anyway, so it runs alone from the start.
 bool expected_to_fail(const MatrixContext &ctx, const RunTask &task);
 
 class BatchPolicy {
