@@ -64,6 +64,9 @@ std::vector<std::string> exec_wrapper() {
 
 Availability check_availability() {
     Availability a;
+    start_probe_opencl();  // the three probes' children at once: each starts a driver (~0.1-0.5 s)
+    start_probe_cuda();
+    start_probe_vulkan();
     const nlohmann::json opencl = probe_opencl(), cuda = probe_cuda();
     for (const auto &p : profiles()) {
         nlohmann::json sel;
