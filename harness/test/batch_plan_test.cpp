@@ -45,6 +45,40 @@ TEST(BatchPlan, AloneTasksAreUnitsOfTheirOwn) {
     EXPECT_EQ(plan_chunk(tasks, as_deque({0, 2, 1, 3}), 16, 16), 2u);  // stops before the alone task
 }
 
+PlanTask lead(const std::string &unit, double cost, const std::string &group = "gpu") {
+    PlanTask t = task(unit, cost, false, group);
+    t.lead = true;
+    return t;
+}
+
+TEST(BatchPlan, EachLeadingTaskGoesBeforeAUnitOfItsGroup) {
+    // Units a (cost 6) and b (cost 2) in group gpu, c (cost 4) in group cpu; leaders x (cost 3) and y (1)
+    // in gpu, z in cpu: the most expensive leader before gpu's first unit, the next before its second.
+    const std::vector<PlanTask> tasks{task("a", 3),       task("a", 3), task("b", 2),
+                                      lead("x", 3),       lead("y", 1), task("c", 4, false, "cpu"),
+                                      lead("z", 1, "cpu")};
+    EXPECT_EQ(plan_start_order(tasks), (std::vector<size_t>{3, 0, 1, 6, 5, 4, 2}));
+}
+
+TEST(BatchPlan, LeadingTasksLeftOverComeLast) {
+    // Three leaders, one unit: one leads it, the other two have nothing to lead.
+    const std::vector<PlanTask> tasks{lead("x", 5), task("a", 1), lead("y", 4), lead("z", 3)};
+    EXPECT_EQ(plan_start_order(tasks), (std::vector<size_t>{0, 1, 2, 3}));
+}
+
+TEST(BatchPlan, ALeadingTaskStartsAChunkOfWholeUnits) {
+    // pending: x (lead), a a a, y (lead), b b
+    const std::vector<PlanTask> tasks{lead("x", 1), task("a", 1), task("a", 1), task("a", 1),
+                                      lead("y", 1), task("b", 1), task("b", 1)};
+    const std::deque<size_t> pending = as_deque({0, 1, 2, 3, 4, 5, 6});
+    EXPECT_EQ(plan_chunk(tasks, pending, 1, 16), 4u);   // the leader does not count: x + unit a
+    EXPECT_EQ(plan_chunk(tasks, pending, 16, 16), 4u);  // never a second leader: y leads its own chunk
+    EXPECT_EQ(plan_chunk(tasks, as_deque({4, 5, 6}), 16, 16), 3u);
+    EXPECT_EQ(plan_chunk(tasks, as_deque({1, 2, 3, 4, 5, 6}), 16, 16), 3u);  // a leader mid-queue ends it
+    EXPECT_EQ(plan_chunk(tasks, as_deque({0}), 16, 16), 1u);                 // nothing to lead: alone
+    EXPECT_EQ(plan_chunk(tasks, pending, 16, 2), 2u);                        // --batch 2: x + a
+}
+
 TEST(BatchPlan, AChunkHoldsWholeUnits) {
     // Units of 3, 2 and 4 tasks in start order.
     const std::vector<PlanTask> tasks{task("a", 1), task("a", 1), task("a", 1), task("b", 1), task("b", 1),

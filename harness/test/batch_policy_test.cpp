@@ -1,5 +1,5 @@
 // Unit tests of the batching policy's rule for expected failures (matrix/batch_policy.h): a task that
-// golden/xfail.json or the --baseline expects to fail before its child's exit runs alone.
+// golden/xfail.json or the --baseline expects to fail before its child's exit leads a child.
 #include "matrix/batch_policy.h"
 
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@ MatrixContext context(const std::string &xfail, const std::string &baseline = ""
     return ctx;
 }
 
-TEST(BatchPolicy, AnXfailEntryForAFailureBeforeExitMakesATaskRunAlone) {
+TEST(BatchPolicy, AnXfailEntryForAFailureBeforeExitMakesATaskLead) {
     const MatrixContext ctx = context(R"({"format": 1, "xfail": [
         {"pipeline": "p", "profile": "host", "case": "small", "outcomes": ["FAIL"], "reason": "r"},
         {"pipeline": "q", "profile": "opencl*", "reason": "any failure"}]})");
@@ -39,7 +39,7 @@ TEST(BatchPolicy, AnEntryForAnotherDeviceDoesNot) {
     EXPECT_FALSE(expected_to_fail(ctx, {"p", "opencl", "small", "host"}));
 }
 
-TEST(BatchPolicy, ABaselineFailureMakesATaskRunAlone) {
+TEST(BatchPolicy, ABaselineFailureMakesATaskLead) {
     const MatrixContext ctx = context(R"({"format": 1, "xfail": []})",
                                       R"({"format": "aot-harness-baseline", "version": 1,
         "failures": {"p/host/small/host": "ERROR", "p/host/odd/host": "TEARDOWN_FAULT"}, "flakes": []})");

@@ -2,6 +2,7 @@
 #include "matrix/batch_plan.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 
 namespace harness {
@@ -9,7 +10,6 @@ namespace harness {
 std::vector<size_t> plan_start_order(const std::vector<PlanTask> &tasks) {
     struct Unit {
         double cost = 0;
-        size_t first = 0;
         std::vector<size_t> members;
     };
     std::vector<Unit> units;
@@ -17,7 +17,7 @@ std::vector<size_t> plan_start_order(const std::vector<PlanTask> &tasks) {
     for (size_t i = 0; i < tasks.size(); i++) {
         const PlanTask &t = tasks[i];
         size_t u = units.size();
-        if (!t.alone) {
+        if (!t.alone && !t.lead) {
             const auto [it, added] = index.emplace(std::make_pair(t.group, t.unit), units.size());
             u = it->second;
             if (!added) {
@@ -26,12 +26,28 @@ std::vector<size_t> plan_start_order(const std::vector<PlanTask> &tasks) {
                 continue;
             }
         }
-        units.push_back({t.setup + t.cost, i, {i}});
+        units.push_back({t.setup + t.cost, {i}});
     }
     std::stable_sort(units.begin(), units.end(), [](const Unit &a, const Unit &b) { return a.cost > b.cost; });
+    std::map<std::string, std::deque<size_t>> leads;  // group -> its leading tasks, most expensive first
+    for (const auto &u : units) {
+        if (tasks[u.members[0]].lead) leads[tasks[u.members[0]].group].push_back(u.members[0]);
+    }
     std::vector<size_t> order;
-    for (const auto &u : units)
+    for (const auto &u : units) {
+        const PlanTask &t = tasks[u.members[0]];
+        if (t.lead) continue;
+        std::deque<size_t> &mine = leads[t.group];
+        if (!t.alone && !mine.empty()) {
+            order.push_back(mine.front());
+            mine.pop_front();
+        }
         order.insert(order.end(), u.members.begin(), u.members.end());
+    }
+    for (const auto &u : units) {  // leading tasks left over: no unit of their group to lead
+        const size_t i = u.members[0];
+        if (tasks[i].lead && std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
+    }
     return order;
 }
 
@@ -40,17 +56,18 @@ size_t plan_chunk(const std::vector<PlanTask> &tasks, const std::deque<size_t> &
     if (pending.empty()) return 0;
     max_batch = std::max<size_t>(1, max_batch);
     if (tasks.at(pending[0]).alone || max_batch == 1) return 1;
-    size_t count = 0;
+    const size_t lead = tasks.at(pending[0]).lead ? 1 : 0;  // it does not count towards the target
+    size_t count = lead;
     while (count < pending.size()) {
         const PlanTask &head = tasks.at(pending[count]);
-        if (head.alone) break;
+        if (head.alone || head.lead) break;
         size_t end = count + 1;  // the unit's tasks: consecutive in the start order
-        while (end < pending.size() && !tasks.at(pending[end]).alone && tasks.at(pending[end]).unit == head.unit &&
-               tasks.at(pending[end]).group == head.group)
+        while (end < pending.size() && !tasks.at(pending[end]).alone && !tasks.at(pending[end]).lead &&
+               tasks.at(pending[end]).unit == head.unit && tasks.at(pending[end]).group == head.group)
             end++;
-        if (count > 0 && (end > target || end > max_batch)) break;  // the next unit would overshoot
+        if (count > lead && (end - lead > target || end > max_batch)) break;  // the next unit would overshoot
         count = end;
-        if (count >= target) break;
+        if (count - lead >= target) break;
     }
     return std::min(count, max_batch);
 }

@@ -78,7 +78,8 @@ BatchPolicy::BatchPolicy(const MatrixContext &ctx, const std::vector<RunTask> &t
         p.cost = task_cost(t);
         const bool gpu = find_profile(t.profile).is_gpu();
         p.setup = gpu ? kGpuSetupCost : 0;
-        p.alone = ((!gpu || !units) && is_heavy(p.cost)) || (xfail_alone && expected_to_fail(ctx, t));
+        p.alone = (!gpu || !units) && is_heavy(p.cost);
+        p.lead = !p.alone && xfail_alone && expected_to_fail(ctx, t);
         plan_.push_back(p);
     }
     if (lpt) {

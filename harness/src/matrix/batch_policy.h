@@ -22,8 +22,8 @@ double task_cost(const RunTask &task);
 bool is_heavy(double cost);
 
 // Whether golden/xfail.json (or --xfail, or the JSON specs' entries) or the --baseline expects this task
-// to fail on the device its profile selected, before its child's exit: its lone run is its verdict
-// anyway, so it runs alone from the start.
+// to fail on the device its profile selected, before its child's exit: it leads a child (batch_plan.h),
+// where its run is a lone child's, instead of stopping a batch and running again alone.
 bool expected_to_fail(const MatrixContext &ctx, const RunTask &task);
 
 class BatchPolicy {

@@ -1,7 +1,9 @@
 // Batches of the run matrix: several cases of one device group in one child process (`__run-batch`,
 // batch_supervisor.h), with every verdict the one a child of its own would give:
 //   - a case whose record is not PASS (the child stops there) is re-run alone, and its lone record is
-//     the verdict; the batch goes on after it in a new child;
+//     the verdict; the batch goes on after it in a new child. Not the child's first case: it ran in a
+//     fresh process, as a lone child's case does, so its record stands and the child goes on (a case
+//     golden/xfail.json expects to fail leads a batch for this reason, batch_plan.h);
 //   - a crash during a case re-runs that case alone (a CRASH, or what it gives by itself), then goes on;
 //   - a case past the time limit is TIMEOUT (the limit counts from its own start), then goes on;
 //   - a child that dies at exit (signal, exit code, hang) after its records re-runs each of them alone
