@@ -2,7 +2,6 @@
 #include "matrix/batch_policy.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "base/profile.h"
 #include "harness/registry.h"
@@ -10,17 +9,6 @@
 #include "spec/xfail.h"
 
 namespace harness {
-
-namespace {
-
-// Tuning switches (round-1 measurements only): "0" turns a rule off, "1" on.
-bool env_flag(const char *name, bool fallback) {
-    const char *v = std::getenv(name);
-    if (!v || !*v) return fallback;
-    return std::string(v) != "0";
-}
-
-}  // namespace
 
 double task_cost(const RunTask &t) {
     const CaseSpec &c = Registry::instance().spec(t.pipeline).find_case(t.case_name);
@@ -67,47 +55,30 @@ bool expected_to_fail(const MatrixContext &ctx, const RunTask &t) {
 BatchPolicy::BatchPolicy(const MatrixContext &ctx, const std::vector<RunTask> &tasks,
                          const std::vector<ParallelTask> &groups)
     : ctx_(ctx) {
-    const bool units = env_flag("HARNESS_BATCH_UNITS", true), lpt = env_flag("HARNESS_BATCH_LPT", true),
-               xfail_alone = env_flag("HARNESS_BATCH_XFAIL_ALONE", true);
-    probe_ = env_flag("HARNESS_BATCH_PROBE", false);
     for (size_t i = 0; i < tasks.size(); i++) {
         const RunTask &t = tasks[i];
         PlanTask p;
         p.group = groups.at(i).group;
-        p.unit = units ? t.pipeline + "/" + t.profile : std::to_string(i);
+        p.unit = t.pipeline + "/" + t.profile;
         p.cost = task_cost(t);
         const bool gpu = find_profile(t.profile).is_gpu();
         p.setup = gpu ? kGpuSetupCost : 0;
-        p.alone = (!gpu || !units) && is_heavy(p.cost);
-        p.lead = !p.alone && xfail_alone && expected_to_fail(ctx, t);
+        p.alone = !gpu && is_heavy(p.cost);  // a GPU task shares its unit's kernel compilation
+        p.lead = !p.alone && expected_to_fail(ctx, t);
         plan_.push_back(p);
     }
-    if (lpt) {
-        order_ = plan_start_order(plan_);
-    } else {  // before: heavy tasks first (most expensive first), the rest in task order
-        for (size_t i = 0; i < tasks.size(); i++)
-            order_.push_back(i);
-        std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
-            const bool ha = is_heavy(plan_[a].cost), hb = is_heavy(plan_[b].cost);
-            if (ha != hb) return ha;
-            return ha && plan_[a].cost > plan_[b].cost;
-        });
-    }
+    order_ = plan_start_order(plan_);
     for (const auto &g : groups)
         limit_[g.group] = std::max(1, g.group_limit);
     for (const auto &[g, limit] : limit_)
-        state_[g] = probe_ ? Probing + 10 : Batches;  // Probing + 10: no probe started yet
+        state_[g] = Batches;
 }
 
 size_t BatchPolicy::chunk(const std::string &group, const std::deque<size_t> &queue) {
     const size_t max_batch = static_cast<size_t>(std::max(1, ctx_.opts.batch));
     // Output matching is per child; so is the teardown check (--no-device-release: each child's exit).
     if (max_batch == 1 || !ctx_.opts.fail_on_output.empty() || ctx_.opts.no_device_release) return 1;
-    std::atomic<int> &state = state_.at(group);
-    int s = state.load();
-    if (s == Singles) return 1;
-    if (s == Probing + 10 && state.compare_exchange_strong(s, Probing)) return plan_chunk(plan_, queue, 2, 2);
-    if (s == Probing) return 0;  // one small batch first: does this device's child exit cleanly?
+    if (state_.at(group).load() == Singles) return 1;
     const size_t target = plan_target(queue.size(), static_cast<size_t>(limit_.at(group)), max_batch);
     return plan_chunk(plan_, queue, target, max_batch);
 }
@@ -131,15 +102,9 @@ std::vector<RunRecord> BatchPolicy::first_records(const std::string &group, cons
         for (size_t j = 0; j < got.size(); j++)
             out[where[j]] = got[j];
     }
-    std::atomic<int> &state = state_.at(group);
-    int probing = Probing;
-    if (exits.died) {
-        state = Singles;  // a child of this device dies at exit: batches would all be re-run alone
-    } else if (exits.clean) {
-        state.compare_exchange_strong(probing, Batches);
-    } else {
-        state.compare_exchange_strong(probing, Probing + 10);  // nothing learnt: the next chunk probes again
-    }
+    // A child of this device died at exit: its batches would all be re-run alone, so a child per case
+    // from now on (the batches running now are re-run alone as they end).
+    if (exits.died) state_.at(group) = Singles;
     return out;
 }
 

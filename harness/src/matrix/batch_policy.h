@@ -40,13 +40,12 @@ public:
     std::vector<RunRecord> first_records(const std::string &group, const std::vector<RunTask> &tasks, int slot);
 
 private:
-    enum State { Batches, Probing, Singles };
+    enum State { Batches, Singles };
     const MatrixContext &ctx_;
     std::vector<PlanTask> plan_;
     std::vector<size_t> order_;
     std::map<std::string, int> limit_;
     std::map<std::string, std::atomic<int>> state_;
-    bool probe_ = false;  // $HARNESS_BATCH_PROBE=1: one small batch per device before the others
 };
 
 }  // namespace harness
