@@ -156,8 +156,10 @@ int cmd_run_one(const Args &args) {
 }
 
 // The child side of a batch (run_batch.h): the cases of --tasks in order, each announced by a start marker
-// (PREFIX.<i>.start: the output's byte offset) and recorded (PREFIX.<i>.json); stops after the first case
-// that does not PASS, which `run` re-runs alone; then releases the device, as a lone child does.
+// (PREFIX.<i>.start: the output's byte offset) and recorded (PREFIX.<i>.json); stops after a case that
+// does not PASS, which `run` re-runs alone, unless it is the first: the first case runs in a fresh
+// process as a lone child's does, so its record is its verdict and the batch goes on; then releases the
+// device, as a lone child does.
 int cmd_run_batch(const Args &args) {
     install_halide_error_handler();
     const nlohmann::json tasks = nlohmann::json::parse(read_file(args.get("tasks")));
@@ -181,7 +183,7 @@ int cmd_run_batch(const Args &args) {
         std::fflush(stderr);
         write_file_atomic(prefix + "." + std::to_string(i) + ".json", r.to_json().dump() + "\n");
         recorded.emplace_back(r, prefix + "." + std::to_string(i) + ".json");
-        if (r.outcome != Outcome::Pass) break;
+        if (r.outcome != Outcome::Pass && i > 0) break;
     }
     release_after_records(recorded, true);  // a batch's cases share one device group: one release
     return 0;

@@ -77,8 +77,8 @@ const std::vector<CommandSpec> &commands() {
           {"gpu-jobs", "K", "runs at once on one GPU device (default: half the jobs, 1 to 8)"},
           {"batch", "N",
            "cases per child process at most (default 16; 1 = a child of its own per case).\n"
-           "A case that does not PASS, crashes or dies at exit is re-run alone: the verdicts\n"
-           "are those of one child per case"},
+           "A case that does not PASS (unless it was the child's first), crashes or dies at\n"
+           "exit is re-run alone: the verdicts are those of one child per case"},
           {"shard", "i/n", "only shard i of n: a partition by test name, the same on every machine"},
           {"flake-retries", "N", "re-runs of an unexpected failure (default 1, 0 = none); one that passes is FLAKE"},
           {"baseline", "FILE", "expected failures and flakes (from --baseline-out): only new failures fail"},

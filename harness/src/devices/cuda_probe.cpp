@@ -77,9 +77,21 @@ nlohmann::json probe_cuda_here() {
 
 }  // namespace
 
+namespace {
+
+ProbeOnce &cuda_probe_once() {
+    static ProbeOnce probe(probe_cuda_here, "CUDA");  // once per process
+    return probe;
+}
+
+}  // namespace
+
+void start_probe_cuda() {
+    cuda_probe_once().start();
+}
+
 nlohmann::json probe_cuda() {
-    static const nlohmann::json result = probe_in_child(probe_cuda_here, "CUDA");
-    return result;
+    return cuda_probe_once().get();
 }
 
 }  // namespace harness

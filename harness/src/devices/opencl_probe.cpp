@@ -111,9 +111,21 @@ nlohmann::json probe_opencl_here() {
 
 }  // namespace
 
+namespace {
+
+ProbeOnce &opencl_probe_once() {
+    static ProbeOnce probe(probe_opencl_here, "OpenCL");  // once per process
+    return probe;
+}
+
+}  // namespace
+
+void start_probe_opencl() {
+    opencl_probe_once().start();
+}
+
 nlohmann::json probe_opencl() {
-    static const nlohmann::json result = probe_in_child(probe_opencl_here, "OpenCL");  // once per process
-    return result;
+    return opencl_probe_once().get();
 }
 
 }  // namespace harness

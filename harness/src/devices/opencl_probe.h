@@ -10,5 +10,8 @@ namespace harness {
 //                "extensions", "compute_units", "global_mem_bytes", "local_mem_bytes",
 //                "max_work_group_size"}]}]}
 nlohmann::json probe_opencl();
+// Starts that probe's child now (probe_opencl() then waits for it), so that the probes of the runtimes run
+// at the same time.
+void start_probe_opencl();
 
 }  // namespace harness

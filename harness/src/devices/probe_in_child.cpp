@@ -11,18 +11,21 @@
 
 namespace harness {
 
-// Runs `fn` in a forked child and returns the JSON it produced; a child that dies or prints
-// garbage becomes {"error": ...}. Only async-signal-safe work happens in the parent.
-nlohmann::json probe_in_child(const std::function<nlohmann::json()> &fn, const char *what) {
+namespace {
+
+// Forks a child that runs `fn` and writes its JSON to a pipe; the read end in *fd. {"error": ...} if the
+// fork or the pipe failed (then *pid is -1).
+nlohmann::json start_child(const std::function<nlohmann::json()> &fn, int *pid, int *fd) {
+    *pid = -1;
     int fds[2];
     if (pipe(fds) != 0) return {{"error", std::string("pipe failed: ") + std::strerror(errno)}};
-    const pid_t pid = fork();
-    if (pid < 0) {
+    const pid_t child = fork();
+    if (child < 0) {
         close(fds[0]);
         close(fds[1]);
         return {{"error", std::string("fork failed: ") + std::strerror(errno)}};
     }
-    if (pid == 0) {
+    if (child == 0) {
         close(fds[0]);
         std::string out;
         try {
@@ -41,12 +44,20 @@ nlohmann::json probe_in_child(const std::function<nlohmann::json()> &fn, const c
         _exit(0);  // no atexit handlers, no driver teardown
     }
     close(fds[1]);
+    *pid = child;
+    *fd = fds[0];
+    return nullptr;
+}
+
+// Reads the child's JSON to the end and reaps it; a child that dies or prints garbage becomes {"error": ...}.
+// Only async-signal-safe work happens in the parent.
+nlohmann::json finish_child(int pid, int fd, const char *what) {
     std::string text;
     char buf[4096];
     ssize_t n;
-    while ((n = read(fds[0], buf, sizeof buf)) > 0)
+    while ((n = read(fd, buf, sizeof buf)) > 0)
         text.append(buf, static_cast<size_t>(n));
-    close(fds[0]);
+    close(fd);
     int status = 0;
     waitpid(pid, &status, 0);
     if (WIFSIGNALED(status)) {
@@ -57,6 +68,36 @@ nlohmann::json probe_in_child(const std::function<nlohmann::json()> &fn, const c
     } catch (const nlohmann::json::exception &) {
         return {{"error", std::string(what) + " probe produced no result"}};
     }
+}
+
+}  // namespace
+
+nlohmann::json probe_in_child(const std::function<nlohmann::json()> &fn, const char *what) {
+    int pid = -1, fd = -1;
+    nlohmann::json failed = start_child(fn, &pid, &fd);
+    return pid < 0 ? failed : finish_child(pid, fd, what);
+}
+
+void ProbeOnce::start_locked() {
+    if (done_ || pid_ >= 0) return;
+    result_ = start_child(fn_, &pid_, &fd_);
+    done_ = pid_ < 0;  // the fork failed: that is the result
+}
+
+void ProbeOnce::start() {
+    const std::lock_guard<std::mutex> lock(m_);
+    start_locked();
+}
+
+const nlohmann::json &ProbeOnce::get() {
+    const std::lock_guard<std::mutex> lock(m_);
+    start_locked();
+    if (!done_) {
+        result_ = finish_child(pid_, fd_, what_);
+        done_ = true;
+        pid_ = fd_ = -1;
+    }
+    return result_;
 }
 
 }  // namespace harness

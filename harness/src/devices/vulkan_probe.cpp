@@ -266,9 +266,21 @@ bool type_matches(const std::string &want, const std::string &type) {
 
 }  // namespace
 
+namespace {
+
+ProbeOnce &vulkan_probe_once() {
+    static ProbeOnce probe(probe_vulkan_here, "Vulkan");  // once per process
+    return probe;
+}
+
+}  // namespace
+
+void start_probe_vulkan() {
+    vulkan_probe_once().start();
+}
+
 nlohmann::json probe_vulkan() {
-    static const nlohmann::json result = probe_in_child(probe_vulkan_here, "Vulkan");  // once per process
-    return result;
+    return vulkan_probe_once().get();
 }
 
 std::string vulkan_unavailable_reason(const nlohmann::json &vulkan, nlohmann::json *selected) {

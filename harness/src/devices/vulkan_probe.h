@@ -19,6 +19,9 @@ namespace harness {
 //               "memory_types": [{"flags": "device-local host-visible ...", "heap": 0}],
 //               "memory_heaps": [{"bytes", "device_local"}]}]}
 nlohmann::json probe_vulkan();
+// Starts that probe's child now (probe_vulkan() then waits for it), so that the probes of the runtimes run
+// at the same time.
+void start_probe_vulkan();
 
 // Why a Vulkan profile cannot run here, given probe_vulkan()'s result and HL_VK_DEVICE_TYPE: no loader, no
 // device, no device of the requested type; "" if it can, and then `selected` receives the device

@@ -5,12 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #include "run/batch_supervisor.h"
 #include "base/files.h"
-#include "base/profile.h"
-#include "harness/registry.h"
 
 namespace harness {
 
@@ -28,18 +28,8 @@ RunRecord timeout_record(const MatrixContext &ctx, const RunTask &t, const Batch
     return r;
 }
 
-// $HARNESS_BATCH_LOG: one line per batch child (for tests and for tuning): its size and how it ended.
-void log_batch(const RunTask &first, size_t cases, const BatchEnd &end) {
-    const char *path = std::getenv("HARNESS_BATCH_LOG");
-    if (!path || !*path) return;
-    static const char *const kinds[] = {"finished", "stopped", "died-at-exit", "crashed", "timed-out", "no-start"};
-    const std::string line = "cases=" + std::to_string(cases) + " end=" + kinds[end.kind] +
-                             " records=" + std::to_string(end.records.size()) + " first=" + first.pipeline + "/" +
-                             first.profile + "/" + first.case_name + "\n";
-    const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0) return;
-    (void)!write(fd, line.data(), line.size());  // one write: lines of parallel batches do not interleave
-    close(fd);
+std::string task_id(const RunTask &t) {
+    return t.pipeline + "/" + t.profile + "/" + t.case_name;
 }
 
 void remove_batch_files(const std::string &prefix, size_t n) {
@@ -73,8 +63,14 @@ std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<Run
         cmd.output_path = prefix + ".txt";
         cmd.timeout_s = ctx.opts.timeout;
         cmd.cases = n;
+        const double t0 = wall_seconds();
         BatchEnd end = supervise_batch(cmd);
-        log_batch(tasks[begin], n, end);
+        static const char *const kinds[] = {"finished", "stopped", "died-at-exit", "crashed", "timed-out", "no-start"};
+        const size_t k_at = end.kind == BatchEnd::Stopped ? end.records.size() - 1 : end.records.size();
+        const bool has_at =
+            end.kind == BatchEnd::Stopped || end.kind == BatchEnd::Crashed || end.kind == BatchEnd::TimedOut;
+        log_child(tasks[begin], has_at ? &tasks[begin + k_at] : nullptr, n, kinds[end.kind], end.records.size(), t0,
+                  wall_seconds());
         remove_batch_files(prefix, n);
         unlink(tasks_path.c_str());
         unlink(cmd.output_path.c_str());
@@ -128,97 +124,39 @@ int default_gpu_jobs(int jobs) {
     return std::clamp(jobs / 2, 1, 8);
 }
 
-double task_cost(const RunTask &t) {
-    const CaseSpec &c = Registry::instance().spec(t.pipeline).find_case(t.case_name);
-    double bytes = 0;
-    for (const auto *list : {&c.inputs, &c.outputs}) {
-        for (const auto &b : *list) {
-            double n = b.type.bytes();
-            for (int d : b.shape)
-                n *= d;
-            bytes += n;
-        }
-    }
-    return find_profile(t.profile).schedule == "portable" ? bytes : bytes / 16;
+double wall_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
 
-bool is_heavy(double cost) {
-    return cost >= 4.0 * 1024 * 1024;
+namespace {
+
+void append_log_line(const std::string &line) {
+    const char *path = std::getenv("HARNESS_BATCH_LOG");
+    if (!path || !*path) return;
+    const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) return;
+    (void)!write(fd, line.data(), line.size());  // one write: lines of parallel children do not interleave
+    close(fd);
 }
 
-std::vector<size_t> start_order(const std::vector<RunTask> &tasks) {
-    std::vector<double> cost;
-    std::vector<size_t> order;
-    for (size_t i = 0; i < tasks.size(); i++) {
-        cost.push_back(task_cost(tasks[i]));
-        order.push_back(i);
-    }
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const bool ha = is_heavy(cost[a]), hb = is_heavy(cost[b]);
-        if (ha != hb) return ha;
-        return ha && cost[a] > cost[b];
-    });
-    return order;
+}  // namespace
+
+void log_matrix_start(size_t tasks, int jobs, int gpu_jobs) {
+    char line[128];
+    std::snprintf(line, sizeof line, "matrix tasks=%zu jobs=%d gpu_jobs=%d t0=%.3f\n", tasks, jobs, gpu_jobs,
+                  wall_seconds());
+    append_log_line(line);
 }
 
-BatchPolicy::BatchPolicy(const MatrixContext &ctx, const std::vector<RunTask> &tasks,
-                         const std::vector<ParallelTask> &groups)
-    : ctx_(ctx) {
-    for (const auto &t : tasks)
-        heavy_.push_back(is_heavy(task_cost(t)));
-    for (const auto &g : groups)
-        limit_[g.group] = std::max(1, g.group_limit);
-    for (const auto &[g, limit] : limit_)
-        state_[g] = Unprobed;
-}
-
-size_t BatchPolicy::chunk(const std::string &group, const std::deque<size_t> &queue) {
-    const size_t max_batch = static_cast<size_t>(std::max(1, ctx_.opts.batch));
-    // Output matching is per child; so is the teardown check (--no-device-release: each child's exit).
-    if (max_batch == 1 || !ctx_.opts.fail_on_output.empty() || ctx_.opts.no_device_release) return 1;
-    if (heavy_.at(queue.front())) return 1;
-    size_t pending = 0;  // the light tasks up to the next heavy one
-    while (pending < queue.size() && !heavy_.at(queue[pending]))
-        pending++;
-    std::atomic<int> &state = state_.at(group);
-    int s = state.load();
-    if (s == Unprobed && state.compare_exchange_strong(s, Probing)) return std::min<size_t>(pending, 2);
-    if (s == Probing) return 0;  // one small batch first: does this device's child exit cleanly?
-    if (s == Singles) return 1;
-    const size_t limit = static_cast<size_t>(limit_.at(group));
-    if (limit == 1) return std::min(pending, max_batch);  // one slot: nothing to balance
-    return std::clamp<size_t>((pending + 2 * limit - 1) / (2 * limit), 1, max_batch);
-}
-
-std::vector<RunRecord> BatchPolicy::first_records(const std::string &group, const std::vector<RunTask> &tasks,
-                                                  int slot) {
-    std::vector<RunRecord> out(tasks.size());
-    std::vector<RunTask> children;
-    std::vector<size_t> where;
-    for (size_t i = 0; i < tasks.size(); i++) {
-        if (!resolve_without_child(ctx_, tasks[i], &out[i])) {
-            children.push_back(tasks[i]);
-            where.push_back(i);
-        }
-    }
-    BatchExits exits;
-    if (children.size() == 1) {
-        out[where[0]] = run_task(ctx_, children[0], slot);
-    } else if (!children.empty()) {
-        const std::vector<RunRecord> got = run_batch(ctx_, children, slot, &exits);
-        for (size_t j = 0; j < got.size(); j++)
-            out[where[j]] = got[j];
-    }
-    std::atomic<int> &state = state_.at(group);
-    int probing = Probing;
-    if (exits.died) {
-        state = Singles;  // a child of this device dies at exit: batches would all be re-run alone
-    } else if (exits.clean) {
-        state.compare_exchange_strong(probing, Batches);
-    } else {
-        state.compare_exchange_strong(probing, Unprobed);  // nothing learnt: the next chunk probes again
-    }
-    return out;
+void log_child(const RunTask &first, const RunTask *at, size_t cases, const char *end, size_t records, double t0,
+               double t1) {
+    char times[64];
+    std::snprintf(times, sizeof times, " t0=%.3f t1=%.3f\n", t0, t1);
+    const std::string line = "cases=" + std::to_string(cases) + " end=" + end + " records=" + std::to_string(records) +
+                             " first=" + task_id(first) + (at ? " at=" + task_id(*at) : std::string()) + times;
+    append_log_line(line);
 }
 
 }  // namespace harness

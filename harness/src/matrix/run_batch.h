@@ -1,21 +1,21 @@
 // Batches of the run matrix: several cases of one device group in one child process (`__run-batch`,
 // batch_supervisor.h), with every verdict the one a child of its own would give:
 //   - a case whose record is not PASS (the child stops there) is re-run alone, and its lone record is
-//     the verdict; the batch goes on after it in a new child;
+//     the verdict; the batch goes on after it in a new child. Not the child's first case: it ran in a
+//     fresh process, as a lone child's case does, so its record stands and the child goes on (a case
+//     golden/xfail.json expects to fail leads a batch for this reason, batch_plan.h);
 //   - a crash during a case re-runs that case alone (a CRASH, or what it gives by itself), then goes on;
 //   - a case past the time limit is TIMEOUT (the limit counts from its own start), then goes on;
 //   - a child that dies at exit (signal, exit code, hang) after its records re-runs each of them alone
 //     (a TEARDOWN_FAULT belongs to one case), and the group's remaining cases run one child each.
-// The first batch of each group is small (a probe): a device whose every child dies at exit (NVIDIA's
-// Vulkan driver with children that did not release the device, docs/evidence/h100/vulkan-2026-11-24;
-// batch children release it since issue 25) then costs one wasted batch, not one per slot.
+// No probe batch first: a device whose every child dies at exit (NVIDIA's Vulkan driver with children
+// that did not release the device, docs/evidence/h100/vulkan-2026-11-24; children release it since
+// issue 25) wastes at most one batch per slot before its group runs a child per case; waiting for a
+// probe cost every device its first seconds (the H100's OpenCL group 4 s, docs/evidence/h100/matrix-2026-11-25).
 #pragma once
-#include <atomic>
-#include <map>
 #include <string>
 #include <vector>
 
-#include "matrix/executor.h"
 #include "matrix/run_matrix.h"
 
 namespace harness {
@@ -35,35 +35,16 @@ std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<Run
 // once; a 2-core machine: 1, as before).
 int default_gpu_jobs(int jobs);
 
-// A task's expected cost, for the start order: the bytes of its case's inputs and outputs, divided by
-// 16 unless the profile runs the portable single-threaded schedule (the cpu profile's 1920x1080 cases
-// take seconds; matmul's 1024^3 at 5.5 s a call is the matrix's longest run). Heavy (at least 4 MiB
-// after the division): started first and alone, since batching saves them nothing.
-double task_cost(const RunTask &task);
-bool is_heavy(double cost);
-// The start order: heavy tasks first, most expensive first; the rest in task order.
-std::vector<size_t> start_order(const std::vector<RunTask> &tasks);
-
-// How many tasks of a group the next chunk takes (run_chunked, executor.h), and their first records.
-class BatchPolicy {
-public:
-    BatchPolicy(const MatrixContext &ctx, const std::vector<RunTask> &tasks, const std::vector<ParallelTask> &groups);
-    // 1 with --batch 1 or --fail-on-output (output is matched per child); 2 for a group's probe (0 =
-    // wait while it runs); 1 after a child of the group died at exit; else about pending / (2 x the
-    // group's limit) (all pending for a limit of 1), at most --batch (default 16), so that the group's
-    // slots stay busy to the end. A heavy
-    // task runs alone, and a chunk ends before one.
-    size_t chunk(const std::string &group, const std::deque<size_t> &pending);
-    // The first records of a chunk's tasks: those that need no child resolved here, the rest alone
-    // (one) or as one batch; what the batch showed updates the group's state.
-    std::vector<RunRecord> first_records(const std::string &group, const std::vector<RunTask> &tasks, int slot);
-
-private:
-    enum State { Unprobed, Probing, Batches, Singles };
-    const MatrixContext &ctx_;
-    std::vector<bool> heavy_;
-    std::map<std::string, int> limit_;
-    std::map<std::string, std::atomic<int>> state_;
-};
+// $HARNESS_BATCH_LOG (tests, tuning): one line per child of the run matrix, appended in one write:
+// `cases=N end=KIND records=R first=P/PROFILE/CASE [at=P/PROFILE/CASE] t0=S t1=S` (KIND: how a batch
+// ended, or `alone` for a child of one case; `at`: the case a batch stopped, crashed or timed out in;
+// t0/t1: wall-clock seconds of its start and end). No-op when the variable is unset.
+void log_child(const RunTask &first, const RunTask *at, size_t cases, const char *end, size_t records, double t0,
+               double t1);
+// The log's first line, when the matrix starts (after planning and the device probes):
+// `matrix tasks=N jobs=J gpu_jobs=G t0=S`.
+void log_matrix_start(size_t tasks, int jobs, int gpu_jobs);
+// The wall clock in seconds (the log's t0/t1).
+double wall_seconds();
 
 }  // namespace harness

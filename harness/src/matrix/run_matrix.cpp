@@ -24,6 +24,7 @@
 #include "devices/runtime_availability.h"
 #include "base/profile.h"
 #include "harness/registry.h"
+#include "matrix/batch_policy.h"
 #include "matrix/run_batch.h"
 #include "matrix/shard.h"
 #include "run/supervisor.h"
@@ -63,6 +64,9 @@ std::vector<std::string> exec_wrapper() {
 
 Availability check_availability() {
     Availability a;
+    start_probe_opencl();  // the three probes' children at once: each starts a driver (~0.1-0.5 s)
+    start_probe_cuda();
+    start_probe_vulkan();
     const nlohmann::json opencl = probe_opencl(), cuda = probe_cuda();
     for (const auto &p : profiles()) {
         nlohmann::json sel;
@@ -238,8 +242,10 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
     cmd.fail_on_output = ctx.opts.fail_on_output;
     ChildCommand released = cmd;  // the teardown triage's re-run releases the device before exit
     if (ctx.opts.no_device_release) cmd.argv.push_back("--no-device-release");
+    const double t0 = wall_seconds();
     RunRecord r =
         triage_teardown(supervise(id, cmd), find_profile(t.profile).runtime, [&] { return supervise(id, released); });
+    log_child(t, nullptr, 1, "alone", 1, t0, wall_seconds());
     add_device(ctx, &r);
     return r;
 }
@@ -286,6 +292,7 @@ std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<Ru
             groups.push_back({"cpu", ctx.jobs});
         }
     }
+    log_matrix_start(tasks.size(), ctx.jobs, gpu_jobs);
     BatchPolicy policy(ctx, tasks, groups);
     std::vector<std::vector<RunRecord>> done(tasks.size());
     std::mutex m;
@@ -293,7 +300,7 @@ std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<Ru
     progress.total = tasks.size();
     const auto start = std::chrono::steady_clock::now();
     run_chunked(
-        groups, ctx.jobs, start_order(tasks),
+        groups, ctx.jobs, policy.order(),
         [&](const std::string &group, const std::deque<size_t> &pending) { return policy.chunk(group, pending); },
         [&](const std::vector<size_t> &chunk, int slot) {
             std::vector<RunTask> mine;

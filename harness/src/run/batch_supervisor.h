@@ -1,10 +1,10 @@
 // Batch supervisor: runs several cases, one after another, in one child process (`aot-harness
 // __run-batch`), so that process start, device context creation and kernel compilation are paid once
 // per batch instead of once per case. The child marks the start of case i (a file holding its output's
-// byte offset) and writes case i's record when it is done; it stops after the first case that does
-// not PASS. The supervisor times each case from its start marker, kills the group when one case runs
-// past the time limit, and says where the batch ended; run_batch (run_batch.h) decides what to re-run
-// alone so that every verdict is the one a child of its own would give.
+// byte offset) and writes case i's record when it is done; it stops after a case that does not PASS,
+// other than its first (a first case runs as a lone child's does). The supervisor times each case from its start
+// marker, kills the group when one case runs past the time limit, and says where the batch ended; run_batch
+// (run_batch.h) decides what to re-run alone so that every verdict is the one a child of its own would give.
 #pragma once
 #include <string>
 #include <vector>
