@@ -1,0 +1,61 @@
+// The fatal-signal report of pipeline-benchmarks (crash_trace.h).
+#include "crash_trace.h"
+
+#include <execinfo.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace bench {
+namespace {
+
+char g_running[256] = "before the first benchmark";
+
+void say(const char *s) {
+    ssize_t r = write(STDERR_FILENO, s, std::strlen(s));
+    (void)r;
+}
+
+void on_fatal(int sig) {
+    say("\npipeline-benchmarks: fatal signal ");
+    say(strsignal(sig));
+    say(" in ");
+    say(g_running);
+    say("\n");
+    void *frames[64];
+    const int n = backtrace(frames, 64);
+    backtrace_symbols_fd(frames, n, STDERR_FILENO);
+    // The executable mappings, for addr2line (offset = address - start + file offset).
+    const int fd = open("/proc/self/maps", O_RDONLY);
+    if (fd >= 0) {
+        char buf[4096];
+        ssize_t got;
+        say("executable mappings:\n");
+        while ((got = read(fd, buf, sizeof buf)) > 0) {
+            ssize_t r = write(STDERR_FILENO, buf, static_cast<size_t>(got));
+            (void)r;
+        }
+        close(fd);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+}  // namespace
+
+void install_crash_trace() {
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+        signal(sig, on_fatal);
+}
+
+void set_running(const std::string &name) {
+    std::strncpy(g_running, name.empty() ? "between benchmarks" : name.c_str(), sizeof g_running - 1);
+}
+
+void mark_exiting() {
+    std::strncpy(g_running, "at exit (static destructors / library teardown)", sizeof g_running - 1);
+}
+
+}  // namespace bench
