@@ -104,7 +104,7 @@ public:
         fin.compute_root().gpu_tile(q, qo, qi, 32);
         fin.update().reorder(rbo, q).gpu_tile(q, qo, qi, 32).unroll(rbo);
         acc.gpu_single_thread();
-        acc.update().gpu_single_thread().unroll(rbi);
+        acc.update().gpu_single_thread();  // not unrolled: the unrolled guards become bool kernel arguments, invalid SPIR-V
     }
 
 private:
