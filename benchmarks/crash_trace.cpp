@@ -46,6 +46,10 @@ void on_fatal(int sig) {
 }  // namespace
 
 void install_crash_trace() {
+    // backtrace() loads libgcc_s on its first call, which a signal handler must not do (at exit, with
+    // the libraries being torn down, the H100 run's first report died there): load it now.
+    void *frame[1];
+    backtrace(frame, 1);
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
         signal(sig, on_fatal);
 }

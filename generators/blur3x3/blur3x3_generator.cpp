@@ -12,7 +12,6 @@ using namespace harness;
 class Blur3x3 : public Generator<Blur3x3> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> gpu_candidate{"gpu_candidate", 0};
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<uint8_t, 2>> output{"output"};
@@ -53,9 +52,7 @@ public:
             // 4 x 8 outputs per thread (4-byte vector stores), its 6x10 input block and row sums in registers
             // first: H100 opencl 4096^2 0.042 -> 0.039 ms, 16384^2 0.321 -> 0.271 ms (61 -> 70 % of copy);
             // cuda 0.031 -> 0.029 ms, 0.263 -> 0.264 ms (issue 27 round 1, 2026-11-25).
-            ThreadBlock tb{4, 8, true, 32, 8};
-            if (gpu_candidate == 4) tb = {4, 4, true, 64, 4};  // round-2 rider (opencl 4096^2 0.038 ms in round 1)
-            const ThreadBlockVars v = gpu_thread_block(output, x, y, tb);
+            const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 8, true, 32, 8});
             in16.compute_at(output, v.xi).unroll(x).unroll(y);
             sum_x.compute_at(output, v.xi).unroll(x).unroll(y);
             break;

@@ -16,7 +16,6 @@ using namespace harness;
 class HistEqualize : public Generator<HistEqualize> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> gpu_candidate{"gpu_candidate", 0};
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<int32_t, 1>> histogram{"histogram"};
@@ -105,24 +104,21 @@ public:
     // serial scan there, not 255 dependent round trips through global memory). The LUT pass: `lanes`
     // bytes per thread (vector loads and stores, gathers from the 256-byte LUT).
     void gpu_shared_histogram(const RDom &r) {
-        // 1024 blocks of 256 threads, 4 loads in flight per thread, 4 output bytes per thread: H100 cuda 4096^2
-        // 0.345 -> 0.068 ms (1.11x NPP), opencl 0.404 -> 0.090 ms (issue 27 round 1; 512 blocks, 8 bytes per
-        // thread, 128-thread blocks, 1 load in flight: 0.073-0.121 ms).
-        int threads = 256, blocks = 1024, unroll = 4;
-        ThreadBlock out_block{4, 1, true, 64, 4};
-        if (gpu_candidate == 4) threads = 1024, blocks = 264;       // round-2 rider: 1/4 of the global atomics
-        if (gpu_candidate == 5) out_block = {16, 1, true, 16, 16};  // round-2 rider: 16 bytes per thread
+        // OpenCL: 1024 blocks of 256 threads; CUDA: 264 blocks (2 per SM) of 1024 threads, a quarter of the
+        // global atomics. 4 loads in flight per thread, 4 output bytes per thread. H100 4096^2: cuda 0.345 ->
+        // 0.069 ms (1024 x 256) -> 0.062 ms (264 x 1024; opencl 0.079 -> 0.085 ms with it), opencl 0.404 ->
+        // 0.079 ms; 16384^2 3.66 -> 0.443 ms (cuda, 1024 x 256), 3.65 -> 0.497 ms (opencl) (issue 27 rounds
+        // 1-2; 512 blocks, 8 or 16 bytes per thread, 128-thread blocks, 1 load in flight: all slower).
+        const bool cuda = get_target().has_feature(Target::CUDA);
+        const int threads = cuda ? 1024 : 256, blocks = cuda ? 264 : 1024, unroll = 4;
+        const ThreadBlock out_block{4, 1, true, 64, 4};
         RVar ryo("ryo"), ryi("ryi"), rxo("rxo"), rxi("rxi"), rxu("rxu");
         hist.compute_root().gpu_tile(i, io, ii, 64);
         hist.update().split(r.y, ryo, ryi, blocks).split(r.x, rxo, rxi, threads);
         Func block_hist = hist.update().rfactor(ryi, u);  // block_hist(i, u): rows u, u + blocks, ...
         hist.update().reorder(i, ryi).atomic().gpu_blocks(ryi).gpu_threads(i);
         block_hist.compute_at(hist, ryi).store_in(MemoryType::GPUShared).gpu_threads(i);
-        if (unroll > 1) {
-            block_hist.update().split(rxo, rxo, rxu, unroll).reorder(rxu, rxo, ryo, rxi, u).unroll(rxu);
-        } else {
-            block_hist.update().reorder(rxo, ryo, rxi, u);
-        }
+        block_hist.update().split(rxo, rxo, rxu, unroll).reorder(rxu, rxo, ryo, rxi, u).unroll(rxu);
         block_hist.update().atomic().gpu_threads(rxi);
         lut.compute_root().gpu_tile(i, io, ii, 256);
         cdf.compute_at(lut, io).store_in(MemoryType::GPUShared).gpu_threads(i);
