@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace bench {
@@ -32,7 +34,7 @@ void on_fatal(int sig) {
     if (fd >= 0) {
         char buf[4096];
         ssize_t got;
-        say("executable mappings:\n");
+        say("mappings (/proc/self/maps):\n");
         while ((got = read(fd, buf, sizeof buf)) > 0) {
             ssize_t r = write(STDERR_FILENO, buf, static_cast<size_t>(got));
             (void)r;
@@ -58,8 +60,10 @@ void set_running(const std::string &name) {
     std::strncpy(g_running, name.empty() ? "between benchmarks" : name.c_str(), sizeof g_running - 1);
 }
 
-void mark_exiting() {
-    std::strncpy(g_running, "at exit (static destructors / library teardown)", sizeof g_running - 1);
+void exit_without_teardown(int rc) {
+    std::strncpy(g_running, "at exit", sizeof g_running - 1);
+    std::fflush(nullptr);
+    std::_Exit(rc);
 }
 
 }  // namespace bench

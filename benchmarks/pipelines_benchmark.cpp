@@ -391,12 +391,14 @@ int main(int argc, char **argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    bench::mark_exiting();
-    if (g_opt.thresholds.empty()) return 0;
-    try {
-        return check_floors();
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());
-        return 2;
+    int rc = 0;
+    if (!g_opt.thresholds.empty()) {
+        try {
+            rc = check_floors();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());
+            rc = 2;
+        }
     }
+    bench::exit_without_teardown(rc);
 }
