@@ -123,7 +123,7 @@ public:
         lut.compute_root().gpu_tile(i, io, ii, 256);
         cdf.compute_at(lut, io).store_in(MemoryType::GPUShared).gpu_threads(i);
         cdf.update().unscheduled();  // the scan stays serial: one thread of the block, in shared memory
-        histogram.gpu_tile(i, io, ii, 64);
+        histogram.gpu_tile(i, io, ii, 256).compute_with(lut, io);  // in the LUT's kernel: one launch less
         gpu_thread_block(output, x, y, out_block);
     }
 

@@ -95,19 +95,18 @@ public:
         // storage is bounded explicitly (without it Halide lifts them to a global scratch buffer).
         prod.compute_at(c, jt).store_in(MemoryType::Register).bound_extent(j, 4).bound_extent(i, 8).unroll(j).unroll(i);
         prod.update().reorder(j, i, k).unroll(j).unroll(i).split(k, ko, ki, 8).unroll(ki);
-        Func a_reg = ac.in(prod), b_reg = bc.in(prod);
-        a_reg.compute_at(prod, ko)
-            .store_in(MemoryType::Register)
-            .bound_storage(a_reg.args()[0], 8)
-            .bound_storage(a_reg.args()[1], 8)
-            .unroll(a_reg.args()[0])
-            .unroll(a_reg.args()[1]);
-        b_reg.compute_at(prod, ko)
-            .store_in(MemoryType::Register)
-            .bound_storage(b_reg.args()[0], 4)
-            .bound_storage(b_reg.args()[1], 8)
-            .unroll(b_reg.args()[0])
-            .unroll(b_reg.args()[1]);
+        // The k step's operands in registers: A's 8 x 8 (k, i), B's 4 x 8 (j, k).
+        const auto in_registers = [&](Func f, int extent0, int extent1) {
+            const Var v0 = f.args()[0], v1 = f.args()[1];
+            f.compute_at(prod, ko)
+                .store_in(MemoryType::Register)
+                .bound_storage(v0, extent0)
+                .bound_storage(v1, extent1)
+                .unroll(v0)
+                .unroll(v1);
+        };
+        in_registers(ac.in(prod), 8, 8);
+        in_registers(bc.in(prod), 4, 8);
     }
 
 private:
