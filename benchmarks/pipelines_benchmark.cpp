@@ -43,6 +43,7 @@
 #include "baselines/npp_baselines.h"
 #include "baselines/opencv_baselines.h"
 #include "bench_common.h"
+#include "crash_trace.h"
 #include "harness_overhead.h"
 #include "memcpy_benchmarks.h"
 #include "report/environment.h"
@@ -127,6 +128,7 @@ void run_baseline(benchmark::State &state, const Bench *b) {
 // BM_npp: the NPP equivalent, each iteration followed by a device-to-device copy of the same bytes in
 // NPP's own context (pct_of_copy_bw); its median per-iteration time is what speedup_vs_npp divides.
 void run_npp(benchmark::State &state, const Bench *b) {
+    bench::set_running(b->name);
     const std::vector<Array> &inputs = cached_case_inputs(*b->c);
     bench::NppCall call, copy;
     try {
@@ -164,6 +166,7 @@ void run_npp(benchmark::State &state, const Bench *b) {
 // The shared pipeline loop, with the OpenCV equivalent paired (speedup_vs_opencv) and NPP's median
 // of the same case, measured just before, as speedup_vs_npp.
 void run_pipeline(benchmark::State &state, const Bench *b) {
+    bench::set_running(b->name);
     const std::vector<Array> &inputs = cached_case_inputs(*b->c);
     bench::opencv_set_threads(b->threads);
     harness::perf::PipelineBench pb{b->name, b->variant, b->c, b->roundtrip, b->threads, b->gpu_runtime};
@@ -376,6 +379,7 @@ int check_floors() {
 }  // namespace
 
 int main(int argc, char **argv) {
+    bench::install_crash_trace();
     parse_own_flags(&argc, argv);
     try {
         register_all();
@@ -387,11 +391,14 @@ int main(int argc, char **argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    if (g_opt.thresholds.empty()) return 0;
-    try {
-        return check_floors();
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());
-        return 2;
+    int rc = 0;
+    if (!g_opt.thresholds.empty()) {
+        try {
+            rc = check_floors();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());
+            rc = 2;
+        }
     }
+    bench::exit_without_teardown(rc);
 }

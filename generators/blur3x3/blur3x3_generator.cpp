@@ -49,9 +49,10 @@ public:
             mali_work_items(output, x, y, 8);  // 8 x u16 (128-bit); row sums recomputed in registers
             break;
         case Schedule::Gpu: {
-            // 4 x 8 outputs per thread, its 6x10 input block and row sums in registers first: H100 16384^2
-            // opencl 0.43 -> 0.30 ms (45 -> 63 % of copy), cuda 0.45 -> 0.27 ms (71 %).
-            const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 8, false, 32, 8});
+            // 4 x 8 outputs per thread (4-byte vector stores), its 6x10 input block and row sums in registers
+            // first: H100 opencl 4096^2 0.042 -> 0.039 ms, 16384^2 0.321 -> 0.271 ms (61 -> 70 % of copy);
+            // cuda 0.031 -> 0.029 ms, 0.263 -> 0.264 ms (issue 27 round 1, 2026-11-25).
+            const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 8, true, 32, 8});
             in16.compute_at(output, v.xi).unroll(x).unroll(y);
             sum_x.compute_at(output, v.xi).unroll(x).unroll(y);
             break;

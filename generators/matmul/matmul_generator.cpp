@@ -1,8 +1,8 @@
 // matmul: f32 matrix product C = A * B, in Halide (column, row) order:
 //   A(k, i): M rows of K,   B(j, k): K rows of N,   C(j, i) = sum_k A(k, i) * B(j, k)
 // Reads outside A and B are 0 (constant_exterior), so tiles may overhang odd sizes. The `gpu`
-// schedule stages 16x16 tiles of A and B in local (workgroup) memory: the allocation and the
-// barriers that seed 002 was about.
+// schedule keeps a 4 x 8 block of C per thread in registers, its operands loaded straight from
+// global memory (L1), as Halide's apps/cuda_mat_mul does.
 #include "Halide.h"
 #include "harness/schedule.h"
 
@@ -74,19 +74,43 @@ public:
             prod.compute_at(c, jt).vectorize(j);
             prod.update().vectorize(j);
             break;
-        case Schedule::Gpu: {
-            // 16x16 outputs per block, one per thread; k in steps of 16 with 16x16 tiles of A and B staged
-            // in local memory (the barriers seed 002 was about): H100 1024^3 0.85 ms (2026-11-23).
-            c.gpu_tile(j, i, jo, io, ji, ii, 16, 16, TailStrategy::GuardWithIf);
-            prod.compute_at(c, jo).gpu_threads(j, i);
-            RVar ko("ko"), ki("ki");
-            prod.update().split(k, ko, ki, 16).reorder(ki, j, i, ko).gpu_threads(j, i);
-            Func a_tile = ac.in(prod), b_tile = bc.in(prod);
-            a_tile.compute_at(prod, ko).gpu_threads(a_tile.args()[0], a_tile.args()[1]);
-            b_tile.compute_at(prod, ko).gpu_threads(b_tile.args()[0], b_tile.args()[1]);
+        case Schedule::Gpu:
+            // Register blocking (Halide's apps/cuda_mat_mul): 64 x 16 outputs per block, 4 x 8 per thread:
+            // H100 1024^3 opencl 0.850 -> 0.164 ms (13.1 TFLOP/s; cuBLAS sgemm 0.073 ms, 29.4), cuda 1.17 ->
+            // 0.697 ms (3.1 TFLOP/s; the same schedule's PTX, not diagnosed); 128 x 32 per block: cuda 0.705 ms
+            // (issue 27 round 2; benchmarks/h100/issue27/matmul/README.md: what stops it short of cuBLAS).
+            register_blocked(ac, bc, k, 64, 16);
             break;
         }
-        }
+    }
+
+    // Each thread 4 x 8 outputs in registers (4 columns x 8 rows), operands straight from global memory
+    // (L1), k unrolled by 8: blocks of tile_j x tile_i outputs.
+    void register_blocked(Func ac, Func bc, const RDom &k, int tile_j, int tile_i) {
+        Var jt("jt"), it("it"), jv("jv"), iv("iv");
+        RVar ko("ko"), ki("ki");
+        c.tile(j, i, jt, it, tile_j, tile_i, TailStrategy::GuardWithIf)
+            .tile(jt, it, jv, iv, 4, 8, TailStrategy::GuardWithIf)
+            .gpu_blocks(j, i)
+            .gpu_threads(jt, it)
+            .unroll(jv)
+            .unroll(iv);
+        // Registers need constant sizes: the guarded tails make the regions' extents min(8, ...), so the
+        // storage is bounded explicitly (without it Halide lifts them to a global scratch buffer).
+        prod.compute_at(c, jt).store_in(MemoryType::Register).bound_extent(j, 4).bound_extent(i, 8).unroll(j).unroll(i);
+        prod.update().reorder(j, i, k).unroll(j).unroll(i).split(k, ko, ki, 8).unroll(ki);
+        // The k step's operands in registers: A's 8 x 8 (k, i), B's 4 x 8 (j, k).
+        const auto in_registers = [&](Func f, int extent0, int extent1) {
+            const Var v0 = f.args()[0], v1 = f.args()[1];
+            f.compute_at(prod, ko)
+                .store_in(MemoryType::Register)
+                .bound_storage(v0, extent0)
+                .bound_storage(v1, extent1)
+                .unroll(v0)
+                .unroll(v1);
+        };
+        in_registers(ac.in(prod), 8, 8);
+        in_registers(bc.in(prod), 4, 8);
     }
 
 private:

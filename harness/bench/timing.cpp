@@ -52,13 +52,31 @@ Work work_of(const CaseSpec &c) {
     return w;
 }
 
+// What case_inputs() makes of a case: equal keys, equal arrays (another pipeline's case of the same
+// inputs, e.g. a schedule variant's, reuses them instead of making 1 GB again).
+static std::string inputs_key(const CaseSpec &c) {
+    std::string k;
+    for (const auto &b : c.inputs) {
+        k += b.name + ":" + std::to_string(b.type.code) + "/" + std::to_string(b.type.bits) + "/" +
+             std::to_string(b.type.lanes) + ":";
+        for (const auto *v : {&b.shape, &b.min, &b.storage_order}) {
+            for (int e : *v)
+                k += std::to_string(e) + ",";
+            k += ":";
+        }
+        k += b.recipe.describe() + " cell=" + std::to_string(b.recipe.cell) + ";";
+    }
+    return k;
+}
+
 const std::vector<Array> &cached_case_inputs(const CaseSpec &c) {
-    static const CaseSpec *cached = nullptr;
+    static std::string cached;
     static std::vector<Array> inputs;
-    if (cached != &c) {
+    const std::string key = inputs_key(c);
+    if (cached.empty() || cached != key) {
         inputs.clear();
         inputs = case_inputs(c);
-        cached = &c;
+        cached = key;
     }
     return inputs;
 }

@@ -45,8 +45,8 @@ struct Work {
 };
 Work work_of(const CaseSpec &c);
 
-// The inputs of a case (harness::case_inputs), kept for the last case asked for: consecutive benchmarks
-// share a case, and one slot keeps big inputs from piling up.
+// The inputs of a case (harness::case_inputs), kept for the last inputs asked for: consecutive benchmarks
+// share a case (or another pipeline's case of the same inputs), and one slot keeps big inputs from piling up.
 const std::vector<Array> &cached_case_inputs(const CaseSpec &c);
 
 // A call measured after every timed iteration (e.g. {"opencv", <the OpenCV equivalent>}).
