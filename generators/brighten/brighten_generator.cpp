@@ -2,6 +2,7 @@
 //   output(x, y, c) = clamp(((input(x, y, c) * gain + 8) >> 4) + offset, 0, 255)
 // gain is Q4 fixed point (16 = 1.0); offset is signed. Memory-bound: one read, one write per pixel.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -12,6 +13,7 @@ using namespace harness;
 class Brighten : public Generator<Brighten> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Input<uint8_t> gain{"gain"};
@@ -38,10 +40,13 @@ public:
             // 32-row chunks of the fused y*c per task, not one row: 4096^2 x 3 7.5-9.1 -> 5.2-6.1 ms (AVX2 VM,
             // 2026-11-23).
             // GuardWithIf: images of fewer than 32 rows stay correct.
-            output.fuse(y, c, yc)
-                .split(yc, yo, yi, 32, TailStrategy::GuardWithIf)
-                .parallel(yo)
-                .vectorize(x, natural_vector_size<uint8_t>());
+            output.fuse(y, c, yc);
+            strips_by_threads(output, output.dim(1).extent() * output.dim(2).extent(),
+                              strip_heights(strip_rows, {128, 64, 32}), 4, [&](Stage s, int rows) {
+                                  s.split(yc, yo, yi, rows, TailStrategy::GuardWithIf)
+                                      .parallel(yo)
+                                      .vectorize(x, natural_vector_size<uint8_t>());
+                              });
             break;
         case Schedule::Mali:
             mali_work_items(output, x, y, 16);  // 16 x u8: one 128-bit vload/vstore per work-item

@@ -5,6 +5,7 @@
 // Built with FEATURES cl_half: OpenCL kernels use `half` arithmetic and need cl_khr_fp16; the spec
 // lists it in required_extensions so that devices without it SKIP. CPU targets emulate f16 exactly.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -15,6 +16,7 @@ using namespace harness;
 class Conv3x3F16 : public Generator<Conv3x3F16> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
@@ -61,8 +63,11 @@ public:
             // f32 math on x86 (above), the row sums sliding: 0.55x -> 1.10x OpenCV at 1080p (AVX-512 VM,
             // 2026-11-24, paired). The new row sums and the output row in 256-column chunks (column_chunks, as
             // gaussian5x5): 4096^2 6.5-7.2 -> 5.9-6.7 ms, 1080p 0.67-0.83 -> 0.67-0.75 ms (3 A/B rounds).
-            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo);
-            column_chunks(output, x, xo, xi, 256, 16);
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+                              [&](Stage s, int rows) {
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
+                                  column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, 16);
+                              });
             if (f32_math) {
                 rows.store_at(output, yo).compute_at(output, xo).vectorize(x, 16);  // each row sum once
             } else {

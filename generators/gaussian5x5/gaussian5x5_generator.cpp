@@ -4,6 +4,7 @@
 // Float stencil: the sums round differently across devices (FMA contraction, order), so the spec
 // compares with AbsRel.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -14,6 +15,7 @@ using namespace harness;
 class Gaussian5x5 : public Generator<Gaussian5x5> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
@@ -48,8 +50,11 @@ public:
             // 1080p cost 15 %). 4096^2 moves 19-20 GB/s + the output's read-for-ownership: the ~30 GB/s of a
             // 2-thread store loop here, the DRAM limit without non-temporal stores (Halide 21 emits none).
             const int v = natural_vector_size<float>();
-            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo);
-            column_chunks(output, x, xo, xi, 256, v);
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+                              [&](Stage s, int rows) {
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
+                                  column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, v);
+                              });
             blur_x.store_at(output, yo).compute_at(output, xo).vectorize(x, v);
             break;
         }

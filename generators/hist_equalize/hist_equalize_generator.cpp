@@ -6,6 +6,7 @@
 // The LUT is computed in 64 bits: cdf(i) * 255 passes i32 from 8.4 Mpixels (the `huge` case, 4096^2);
 // counts are i32: images up to 2^31 - 1 pixels.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -16,6 +17,7 @@ using namespace harness;
 class HistEqualize : public Generator<HistEqualize> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<int32_t, 1>> histogram{"histogram"};
@@ -56,7 +58,10 @@ public:
             hist.update().split(r.y, ryo, ryi, 32).split(r.x, rxo, rxi, 4);
             Func partial = hist.update().rfactor({{ryo, u}, {rxi, w}});
             partial.compute_root().update().reorder(w, rxo, ryi, u).parallel(u).unroll(w);
-            output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {64, 32, 16}), 4,
+                              [&](Stage s, int rows) {
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
+                              });
             break;
         }
         case Schedule::Gpu:

@@ -4,6 +4,7 @@
 //   output(x, y, c) = round(lerp(lerp(in(ix, iy), in(ix+1, iy), fx), lerp(... iy+1 ...), fy))
 // A gather: data-dependent, out-of-order reads whose indices are clamped at the borders.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -14,6 +15,7 @@ using namespace harness;
 class ResizeBilinear : public Generator<ResizeBilinear> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<uint8_t, 3>> output{"output"};
@@ -92,12 +94,11 @@ public:
             // 512-column chunk slower (0.74-0.84x).
             // bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
             const int v = 2 * natural_vector_size<float>();
-            output.bound(c, 0, 3)
-                .reorder(c, x, y)
-                .unroll(c)
-                .split(y, yo, yi, 16, TailStrategy::GuardWithIf)
-                .parallel(yo)
-                .vectorize(x, v);
+            output.bound(c, 0, 3).reorder(c, x, y).unroll(c);
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+                              [&](Stage s, int rows) {
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, v);
+                              });
             colx.compute_root().vectorize(x, v);
             if (fixed_point) {
                 vy.compute_at(output, yi).reorder(x, c).vectorize(x, natural_vector_size<uint16_t>());

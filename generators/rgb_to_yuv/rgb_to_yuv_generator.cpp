@@ -6,6 +6,7 @@
 // >> of a negative value is an arithmetic (floor) shift. Three outputs of different sizes: each
 // must be copied back from the device.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -16,6 +17,7 @@ using namespace harness;
 class RgbToYuv : public Generator<RgbToYuv> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<uint8_t, 2>> out_y{"out_y"};
@@ -49,9 +51,14 @@ public:
             // 32-row Y strips in parallel, the strip's 16 U and V rows in the same task (compute_with) while
             // its input rows are in cache: one pass over the input instead of three: 4096^2 one thread
             // 15.6 -> 12.3 ms (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows.
-            out_y.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
+            strips_by_threads(out_y, out_y.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+                              [&](Stage s, int rows) {
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
+                              });
             for (Func out : {Func(out_u), Func(out_v)}) {
-                out.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+                // Funcs computed with another take no specialisations: half the rows of the tallest strips.
+                const int rows = strip_rows > 0 ? std::max(1, strip_rows / 2) : 16;
+                out.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
                 out.compute_with(out_y, yo);
             }
             break;

@@ -6,6 +6,7 @@
 // on every profile: Halide 21 calls libm's scalar atan2f per lane on x86.
 #include "Halide.h"
 #include "fast_atan2.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -16,6 +17,7 @@ using namespace harness;
 class Sobel : public Generator<Sobel> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<float, 2>> magnitude{"magnitude"};
@@ -47,9 +49,12 @@ public:
             // than a round trip through memory). GuardWithIf: with ShiftInwards the last two strips
             // overlap and two threads write the same rows (the repeat check, 16-core host, 2026-11-23).
             for (Func out : {Func(magnitude), Func(angle)}) {
-                out.split(y, yo, yi, 16, TailStrategy::GuardWithIf)
-                    .parallel(yo)
-                    .vectorize(x, natural_vector_size<float>());
+                strips_by_threads(out, out.output_buffer().dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+                                  [&](Stage s, int rows) {
+                                      s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+                                          .parallel(yo)
+                                          .vectorize(x, natural_vector_size<float>());
+                                  });
             }
             break;
         case Schedule::Mali:

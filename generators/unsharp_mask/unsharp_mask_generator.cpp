@@ -5,6 +5,7 @@
 // The intermediates are materialised (portable, mali) or fused into tiles (host, gpu): the same
 // integers either way. >> of a negative difference is an arithmetic (floor) shift.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -15,6 +16,7 @@ using namespace harness;
 class UnsharpMask : public Generator<UnsharpMask> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Input<uint8_t> amount{"amount"};
@@ -47,7 +49,10 @@ public:
         case Schedule::Host:
             // Fused: 32-row strips in parallel, blur_x sliding per strip, blur_y inlined: 1.4-1.9x OpenCV
             // (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows.
-            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+                              [&](Stage s, int rows) {
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+                              });
             blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, 16);
             break;
         case Schedule::Mali:

@@ -1,0 +1,63 @@
+// harness/host_strips.h: row strips of the host schedules whose height is chosen per call from the
+// image's rows and the thread count of Halide's pool. Header-only, Halide.h only.
+//
+// A strip height that is not a compile-time constant defeats Halide's sliding windows and storage
+// folding (a producer stored per strip is then recomputed per row: gaussian5x5 ~100x slower, issue
+// 27), so each candidate height is a constant in its own specialisation; the condition that picks one
+// is evaluated once per call, before any strip runs, so a thread count that changes during the call
+// cannot make strips and rows disagree. The rule: the tallest candidate height that still gives every
+// thread `tasks_per_thread` strips (load balance on many cores), else the shortest.
+#pragma once
+
+#include <vector>
+
+#include "Halide.h"
+
+namespace harness {
+
+// The thread count of Halide's pool at the start of a call: halide_get_num_threads() (what the app set
+// with halide_set_num_threads(), else HL_NUM_THREADS, else one per CPU). Before the pool's first
+// parallel loop it reads 0; then halide_set_num_threads(halide_set_num_threads(0)) sets the pool's own
+// default (what its first loop would set) and returns it, so the first call and every later one pick
+// the same strips. (Picking by another count on the first call made float outputs differ between the
+// first call and the next ones: the last, guarded strip of another height rounds some sums
+// differently.) The two reads must differ in form: Halide's CSE merges equal calls, pure or not.
+inline Halide::Expr pool_threads() {
+    using Halide::Internal::Call;
+    const auto call = [](const char *fn, std::vector<Halide::Expr> args) {
+        return Call::make(Halide::Int(32), fn, args, Call::Extern);
+    };
+    const Halide::Expr get = call("halide_get_num_threads", {});
+    const Halide::Expr set_default = call("halide_set_num_threads", {call("halide_set_num_threads", {0})});
+    return Call::make(Halide::Int(32), Call::if_then_else, {get > 0, get, set_default}, Call::PureIntrinsic);
+}
+
+// Schedules f once per candidate strip height: `apply(stage, rows_per_strip)` schedules one
+// specialisation of f (split of its rows by the constant rows_per_strip, parallel strips, ...; the same
+// loop names in every one, so producers computed at a strip's loops find them in each). `heights`:
+// tallest first. `rows`: the rows split into strips (the output's extent in y, or y * c when fused).
+template<typename Apply>
+void strips_by_threads(Halide::Func f, const Halide::Expr &rows, const std::vector<int> &heights, int tasks_per_thread,
+                       Apply apply) {
+    const Halide::Expr threads = pool_threads();
+    for (size_t i = 0; i + 1 < heights.size(); i++)
+        apply(f.specialize(rows >= threads * (tasks_per_thread * heights[i])), heights[i]);
+    apply(Halide::Stage(f), heights.back());
+}
+
+// Host stencils: a stage's columns in chunks of `chunk` (loop xo; the vectorized xi inside), so that a
+// producer computed at xo streams its new row's chunk next to the consumer's (reads and stores
+// together). Rows of at least `chunk` (`width`) shift the last chunk inwards (no scalar tail; the overlap
+// is rewritten by the same thread); narrower rows guard it (GuardWithIf): any width works.
+inline void column_chunks(Halide::Stage s, const Halide::Expr &width, const Halide::Var &x, const Halide::Var &xo,
+                          const Halide::Var &xi, int chunk, int lanes) {
+    s.specialize(width >= chunk).split(x, xo, xi, chunk, Halide::TailStrategy::ShiftInwards).vectorize(xi, lanes);
+    s.split(x, xo, xi, chunk, Halide::TailStrategy::GuardWithIf).vectorize(xi, lanes);
+}
+
+// The candidate heights: `automatic` unless `forced` (a generator's strip_rows parameter) names one.
+inline std::vector<int> strip_heights(int forced, std::vector<int> automatic) {
+    return forced > 0 ? std::vector<int>{forced} : automatic;
+}
+
+}  // namespace harness
