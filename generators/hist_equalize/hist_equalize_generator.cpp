@@ -60,7 +60,7 @@ public:
             partial.compute_root().update().reorder(w, rxo, ryi, u).parallel(u).unroll(w);
             strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {64, 32, 16}), 4,
                               [&](Stage s, int rows) {
-                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).unroll(x, 8);
                               });
             break;
         }
