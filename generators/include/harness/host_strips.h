@@ -45,16 +45,6 @@ void strips_by_threads(Halide::Func f, const Halide::Expr &rows, const std::vect
     apply(Halide::Stage(f), heights.back());
 }
 
-// Host stencils: a stage's columns in chunks of `chunk` (loop xo; the vectorized xi inside), so that a
-// producer computed at xo streams its new row's chunk next to the consumer's (reads and stores
-// together). Rows of at least `chunk` (`width`) shift the last chunk inwards (no scalar tail; the overlap
-// is rewritten by the same thread); narrower rows guard it (GuardWithIf): any width works.
-inline void column_chunks(Halide::Stage s, const Halide::Expr &width, const Halide::Var &x, const Halide::Var &xo,
-                          const Halide::Var &xi, int chunk, int lanes) {
-    s.specialize(width >= chunk).split(x, xo, xi, chunk, Halide::TailStrategy::ShiftInwards).vectorize(xi, lanes);
-    s.split(x, xo, xi, chunk, Halide::TailStrategy::GuardWithIf).vectorize(xi, lanes);
-}
-
 // The candidate heights: `automatic` unless `forced` (a generator's strip_rows parameter) names one.
 inline std::vector<int> strip_heights(int forced, std::vector<int> automatic) {
     return forced > 0 ? std::vector<int>{forced} : automatic;
