@@ -39,10 +39,14 @@ public:
         case Schedule::Host:
             // 32-row chunks of the fused y*c per task, not one row: 4096^2 x 3 7.5-9.1 -> 5.2-6.1 ms (AVX2 VM,
             // 2026-11-23).
-            // GuardWithIf: images of fewer than 32 rows stay correct.
+            // GuardWithIf: images of fewer than 32 rows stay correct. No other height measured better on 16
+            // threads (1080p: 0.87x OpenCV with 16 rows, 0.81-0.90x with 32, 0.88x with 64, 0.75x with 128;
+            // 4096^2 1.05x with 128, 1.25-1.31x with 32 on 2026-11-24/25) or on 2 (1.14-1.58x with 16, 32 or
+            // 128) (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/):
+            // one height.
             output.fuse(y, c, yc);
-            strips_by_threads(output, output.dim(1).extent() * output.dim(2).extent(),
-                              strip_heights(strip_rows, {128, 64, 32}), 4, [&](Stage s, int rows) {
+            strips_by_threads(output, output.dim(1).extent() * output.dim(2).extent(), strip_heights(strip_rows, {32}),
+                              4, [&](Stage s, int rows) {
                                   s.split(yc, yo, yi, rows, TailStrategy::GuardWithIf)
                                       .parallel(yo)
                                       .vectorize(x, natural_vector_size<uint8_t>());

@@ -63,7 +63,10 @@ public:
             // f32 math on x86 (above), the row sums sliding: 0.55x -> 1.10x OpenCV at 1080p (AVX-512 VM,
             // 2026-11-24, paired). The new row sums and the output row in 256-column chunks (column_chunks, as
             // gaussian5x5): 4096^2 6.5-7.2 -> 5.9-6.7 ms, 1080p 0.67-0.83 -> 0.67-0.75 ms (3 A/B rounds).
-            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+            // Strip height per call (host_strips.h): the tallest of 32/16/8 rows giving every thread 8 strips
+            // (1080p on 16 threads: 8 rows, 0.93x -> 1.25x OpenCV against 32; 4096^2 and 2 threads: 32)
+            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8,
                               [&](Stage s, int rows) {
                                   s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
                                   column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, 16);

@@ -49,8 +49,11 @@ public:
             // (AVX-512 VM, 3 interleaved A/B rounds; 128 and 1024 columns slower; a guarded scalar tail at
             // 1080p cost 15 %). 4096^2 moves 19-20 GB/s + the output's read-for-ownership: the ~30 GB/s of a
             // 2-thread store loop here, the DRAM limit without non-temporal stores (Halide 21 emits none).
+            // Strip height per call (host_strips.h): 8 rows where rows >= 64 x threads x 8 does not hold (1080p on
+            // 16 threads: 0.82x OpenCV with 32-row strips, 1.07x with 16, 1.01x with 8), else 32 as before
+            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
             const int v = natural_vector_size<float>();
-            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8,
                               [&](Stage s, int rows) {
                                   s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
                                   column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, v);

@@ -45,11 +45,14 @@ public:
         case Schedule::Portable:
             break;  // plain loops, everything inlined
         case Schedule::Host:
-            // 16-row strips in parallel, native f32 vectors, gradients inlined (integer adds are cheaper
-            // than a round trip through memory). GuardWithIf: with ShiftInwards the last two strips
-            // overlap and two threads write the same rows (the repeat check, 16-core host, 2026-11-23).
+            // Strips in parallel, native f32 vectors, gradients inlined (integer adds are cheaper than a round
+            // trip through memory). GuardWithIf: with ShiftInwards the last two strips overlap and two threads
+            // write the same rows (the repeat check, 16-core host, 2026-11-23). Strip height per call
+            // (host_strips.h): the tallest of 32/16/8 rows giving every thread 8 strips (1080p on 16 threads:
+            // 0.53x OpenCV with 32 rows, 0.90x with 16, 0.92x with 8; 4096^2 and 2 threads: 32)
+            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
             for (Func out : {Func(magnitude), Func(angle)}) {
-                strips_by_threads(out, out.output_buffer().dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+                strips_by_threads(out, out.output_buffer().dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8,
                                   [&](Stage s, int rows) {
                                       s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
                                           .parallel(yo)

@@ -49,7 +49,10 @@ public:
         case Schedule::Host:
             // Fused: 32-row strips in parallel, blur_x sliding per strip, blur_y inlined: 1.4-1.9x OpenCV
             // (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows.
-            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 4,
+            // Strip height per call (host_strips.h): the tallest of 32/16/8 rows giving every thread 8 strips
+            // (1080p on 16 threads: 8 rows, 0.50x -> 0.70x OpenCV against 32; 4096^2 and 2 threads: 32)
+            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8,
                               [&](Stage s, int rows) {
                                   s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
                               });
