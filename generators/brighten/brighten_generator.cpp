@@ -13,7 +13,9 @@ using namespace harness;
 class Brighten : public Generator<Brighten> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Input<uint8_t> gain{"gain"};
@@ -36,7 +38,7 @@ public:
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops: the golden reference variant
-        case Schedule::Host:
+        case Schedule::Host: {
             // 32-row chunks of the fused y*c per task, not one row: 4096^2 x 3 7.5-9.1 -> 5.2-6.1 ms (AVX2 VM,
             // 2026-11-23).
             // GuardWithIf: images of fewer than 32 rows stay correct. No other height measured better on 16
@@ -45,13 +47,18 @@ public:
             // 128) (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/):
             // one height.
             output.fuse(y, c, yc);
-            strips_by_threads(output, output.dim(1).extent() * output.dim(2).extent(), strip_heights(strip_rows, {32}),
-                              4, [&](Stage s, int rows) {
-                                  s.split(yc, yo, yi, rows, TailStrategy::GuardWithIf)
-                                      .parallel(yo)
-                                      .vectorize(x, natural_vector_size<uint8_t>());
-                              });
+            const auto strips = [&](Stage s, const Expr &rows) {
+                s.split(yc, yo, yi, rows, TailStrategy::GuardWithIf)
+                    .parallel(yo)
+                    .vectorize(x, natural_vector_size<uint8_t>());
+            };
+            const Expr rows = output.dim(1).extent() * output.dim(2).extent();
+            if (per_thread > 0)
+                strips_per_thread(output, rows, per_thread, 8, strips);
+            else
+                strips_by_threads(output, rows, strip_heights(strip_rows, {32}), 4, strips);
             break;
+        }
         case Schedule::Mali:
             mali_work_items(output, x, y, 16);  // 16 x u8: one 128-bit vload/vstore per work-item
             output.gpu_blocks(c);

@@ -16,7 +16,9 @@ using namespace harness;
 class Conv3x3F16 : public Generator<Conv3x3F16> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
@@ -57,7 +59,7 @@ public:
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops, conversion inlined
-        case Schedule::Host:
+        case Schedule::Host: {
             // 32-row strips in parallel, each input pixel converted to f16 once into a 3-row sliding window
             // (not once per tap): 1080p one thread 4.6-4.9 -> 3.7-3.9 ms (AVX2 VM, 2026-11-23). Separable
             // f32 math on x86 (above), the row sums sliding: 0.55x -> 1.10x OpenCV at 1080p (AVX-512 VM,
@@ -66,17 +68,21 @@ public:
             // Strip height per call (host_strips.h): the tallest of 32/16/8 rows giving every thread 8 strips
             // (1080p on 16 threads: 8 rows, 0.93x -> 1.25x OpenCV against 32; 4096^2 and 2 threads: 32)
             // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
-            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8,
-                              [&](Stage s, int rows) {
-                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
-                                  column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, 16);
-                              });
+            const auto strips = [&](Stage s, const Expr &rows) {
+                s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
+                column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, 16);
+            };
+            if (per_thread > 0)
+                strips_per_thread(output, output.dim(1).extent(), per_thread, 8, strips);
+            else
+                strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8, strips);
             if (f32_math) {
                 rows.store_at(output, yo).compute_at(output, xo).vectorize(x, 16);  // each row sum once
             } else {
                 in16.store_at(output, yo).compute_at(output, xo).vectorize(x, 16);
             }
             break;
+        }
         case Schedule::Mali:
             mali_work_items(output, x, y, 8);  // 8 x f16 (one half8 op); conversions per tap in registers
             break;

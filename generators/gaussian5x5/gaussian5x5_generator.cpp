@@ -15,7 +15,9 @@ using namespace harness;
 class Gaussian5x5 : public Generator<Gaussian5x5> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
@@ -53,11 +55,14 @@ public:
             // 16 threads: 0.82x OpenCV with 32-row strips, 1.07x with 16, 1.01x with 8), else 32 as before
             // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
             const int v = natural_vector_size<float>();
-            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8,
-                              [&](Stage s, int rows) {
-                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
-                                  column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, v);
-                              });
+            const auto strips = [&](Stage s, const Expr &rows) {
+                s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
+                column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, v);
+            };
+            if (per_thread > 0)
+                strips_per_thread(output, output.dim(1).extent(), per_thread, 8, strips);
+            else
+                strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8, strips);
             blur_x.store_at(output, yo).compute_at(output, xo).vectorize(x, v);
             break;
         }

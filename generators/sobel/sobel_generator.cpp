@@ -17,7 +17,9 @@ using namespace harness;
 class Sobel : public Generator<Sobel> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<float, 2>> magnitude{"magnitude"};
@@ -52,12 +54,16 @@ public:
             // 0.53x OpenCV with 32 rows, 0.90x with 16, 0.92x with 8; 4096^2 and 2 threads: 32)
             // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
             for (Func out : {Func(magnitude), Func(angle)}) {
-                strips_by_threads(out, out.output_buffer().dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8,
-                                  [&](Stage s, int rows) {
-                                      s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
-                                          .parallel(yo)
-                                          .vectorize(x, natural_vector_size<float>());
-                                  });
+                const auto strips = [&](Stage s, const Expr &rows) {
+                    s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+                        .parallel(yo)
+                        .vectorize(x, natural_vector_size<float>());
+                };
+                const Expr rows = out.output_buffer().dim(1).extent();
+                if (per_thread > 0)
+                    strips_per_thread(out, rows, per_thread, 8, strips);
+                else
+                    strips_by_threads(out, rows, strip_heights(strip_rows, {32, 16, 8}), 8, strips);
             }
             break;
         case Schedule::Mali:

@@ -45,6 +45,19 @@ void strips_by_threads(Halide::Func f, const Halide::Expr &rows, const std::vect
     apply(Halide::Stage(f), heights.back());
 }
 
+// Schedules f with about `per_thread` strips per thread of the pool, all of one height
+// ceil(rows / (per_thread x threads)) (at least `min_rows`): `apply(stage, rows_per_strip)` with a height
+// that is pure (the output's extent and a constant), so sliding windows survive; one specialisation per
+// thread count 2, 4, 8, 16, 32 (a count between two gets the larger one's strips), else 64.
+template<typename Apply>
+void strips_per_thread(Halide::Func f, const Halide::Expr &rows, int per_thread, int min_rows, Apply apply) {
+    const Halide::Expr threads = pool_threads();
+    for (int t : {2, 4, 8, 16, 32}) {
+        apply(f.specialize(threads <= t), Halide::max(min_rows, (rows + per_thread * t - 1) / (per_thread * t)));
+    }
+    apply(Halide::Stage(f), Halide::max(min_rows, (rows + per_thread * 64 - 1) / (per_thread * 64)));
+}
+
 // The candidate heights: `automatic` unless `forced` (a generator's strip_rows parameter) names one.
 inline std::vector<int> strip_heights(int forced, std::vector<int> automatic) {
     return forced > 0 ? std::vector<int>{forced} : automatic;
