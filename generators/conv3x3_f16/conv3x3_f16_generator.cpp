@@ -65,17 +65,20 @@ public:
             // f32 math on x86 (above), the row sums sliding: 0.55x -> 1.10x OpenCV at 1080p (AVX-512 VM,
             // 2026-11-24, paired). The new row sums and the output row in 256-column chunks (column_chunks, as
             // gaussian5x5): 4096^2 6.5-7.2 -> 5.9-6.7 ms, 1080p 0.67-0.83 -> 0.67-0.75 ms (3 A/B rounds).
-            // Strip height per call (host_strips.h): the tallest of 32/16/8 rows giving every thread 8 strips
-            // (1080p on 16 threads: 8 rows, 0.93x -> 1.25x OpenCV against 32; 4096^2 and 2 threads: 32)
-            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
+            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads:
+            // 0.268 ms against 0.346 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
+            // benchmarks/h100/issue27/cores_round2/)), else the tallest of 32/16/8 rows giving each thread 8 (4096^2
+            // and 2 threads: 32, as before).
             const auto strips = [&](Stage s, const Expr &rows) {
                 s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
                 column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, 16);
             };
             if (per_thread > 0)
                 strips_per_thread(output, output.dim(1).extent(), per_thread, 8, strips);
+            else if (strip_rows > 0)
+                strips_by_threads(output, output.dim(1).extent(), {(int)strip_rows}, 8, strips);
             else
-                strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8, strips);
+                strips_per_thread_or_fixed(output, output.dim(1).extent(), 2, 96, {32, 16, 8}, 8, strips);
             if (f32_math) {
                 rows.store_at(output, yo).compute_at(output, xo).vectorize(x, 16);  // each row sum once
             } else {

@@ -49,10 +49,11 @@ public:
         case Schedule::Host:
             // Strips in parallel, native f32 vectors, gradients inlined (integer adds are cheaper than a round
             // trip through memory). GuardWithIf: with ShiftInwards the last two strips overlap and two threads
-            // write the same rows (the repeat check, 16-core host, 2026-11-23). Strip height per call
-            // (host_strips.h): the tallest of 32/16/8 rows giving every thread 8 strips (1080p on 16 threads:
-            // 0.53x OpenCV with 32 rows, 0.90x with 16, 0.92x with 8; 4096^2 and 2 threads: 32)
-            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
+            // write the same rows (the repeat check, 16-core host, 2026-11-23). Strips per call (host_strips.h):
+            // 2 per thread where they are at most 96 rows (1080p on 16 threads: 0.545 ms, 1.18x OpenCV, against
+            // 0.748 ms, 0.82x with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
+            // benchmarks/h100/issue27/cores_round2/); 1.53 ms with 32, round 1), else the tallest of 32/16/8 rows
+            // giving each thread 8 (4096^2 and 2 threads: 32).
             for (Func out : {Func(magnitude), Func(angle)}) {
                 const auto strips = [&](Stage s, const Expr &rows) {
                     s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
@@ -62,8 +63,10 @@ public:
                 const Expr rows = out.output_buffer().dim(1).extent();
                 if (per_thread > 0)
                     strips_per_thread(out, rows, per_thread, 8, strips);
+                else if (strip_rows > 0)
+                    strips_by_threads(out, rows, {(int)strip_rows}, 8, strips);
                 else
-                    strips_by_threads(out, rows, strip_heights(strip_rows, {32, 16, 8}), 8, strips);
+                    strips_per_thread_or_fixed(out, rows, 2, 96, {32, 16, 8}, 8, strips);
             }
             break;
         case Schedule::Mali:

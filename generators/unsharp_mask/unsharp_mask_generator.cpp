@@ -51,16 +51,19 @@ public:
         case Schedule::Host: {
             // Fused: 32-row strips in parallel, blur_x sliding per strip, blur_y inlined: 1.4-1.9x OpenCV
             // (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows.
-            // Strip height per call (host_strips.h): the tallest of 32/16/8 rows giving every thread 8 strips
-            // (1080p on 16 threads: 8 rows, 0.50x -> 0.70x OpenCV against 32; 4096^2 and 2 threads: 32)
-            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
+            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads:
+            // 0.379 ms against 0.505 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
+            // benchmarks/h100/issue27/cores_round2/); 32-row strips 0.581 ms, round 1), else the tallest of 32/16/8
+            // rows giving each thread 8 (4096^2 and 2 threads: 32, as before).
             const auto strips = [&](Stage s, const Expr &rows) {
                 s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
             };
             if (per_thread > 0)
                 strips_per_thread(output, output.dim(1).extent(), per_thread, 8, strips);
+            else if (strip_rows > 0)
+                strips_by_threads(output, output.dim(1).extent(), {(int)strip_rows}, 8, strips);
             else
-                strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 8, strips);
+                strips_per_thread_or_fixed(output, output.dim(1).extent(), 2, 96, {32, 16, 8}, 8, strips);
             blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, 16);
             break;
         }

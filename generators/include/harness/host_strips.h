@@ -58,6 +58,21 @@ void strips_per_thread(Halide::Func f, const Halide::Expr &rows, int per_thread,
     apply(Halide::Stage(f), Halide::max(min_rows, (rows + per_thread * 64 - 1) / (per_thread * 64)));
 }
 
+// Schedules f with `per_thread` strips per thread of one pure height ceil(rows / (per_thread x threads))
+// where that height is at most `max_rows` (one specialisation per thread-count bucket (t/2, t], t = 2 ..
+// 64), else as strips_by_threads(heights, tasks_per_thread). A pure but not constant split keeps sliding
+// windows but not storage folding: a strip's intermediate then spans its whole height, hence the cap.
+template<typename Apply>
+void strips_per_thread_or_fixed(Halide::Func f, const Halide::Expr &rows, int per_thread, int max_rows,
+                                const std::vector<int> &heights, int tasks_per_thread, Apply apply) {
+    const Halide::Expr threads = pool_threads();
+    for (int t = 2; t <= 64; t *= 2) {
+        const Halide::Expr height = (rows + per_thread * t - 1) / (per_thread * t);
+        apply(f.specialize(threads > t / 2 && threads <= t && height <= max_rows), height);
+    }
+    strips_by_threads(f, rows, heights, tasks_per_thread, apply);
+}
+
 // The candidate heights: `automatic` unless `forced` (a generator's strip_rows parameter) names one.
 inline std::vector<int> strip_heights(int forced, std::vector<int> automatic) {
     return forced > 0 ? std::vector<int>{forced} : automatic;
