@@ -5,6 +5,7 @@
 //   BM_opencv/<pipeline>/<size>/threads:<n> the OpenCV equivalent (baselines/opencv_baselines.h)
 //   BM_<pipeline>/<profile>/<size>/<mode>  every compiled variant whose profile can run here
 //   BM_harness_overhead/...                what the harness adds to a call (harness_overhead.h)
+//   BM_pool/...                            a parallel call on Halide's pool and OpenCV's (pool_overhead.h)
 //
 // Sizes: 1920x1080 and 4096x4096 for pipelines whose spec has make_case (else the spec's `large`
 // case), plus 16384x16384 for GPU profiles with --harness_big (past a 50 MB L2: inputs + outputs
@@ -28,6 +29,7 @@
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
 // --harness_big (the GPU size past L2), --no_opencv_pairing (no OpenCV call after each iteration),
+// --halide_spin_pool (a diagnostic: Halide's parallel loops on a pool whose idle workers spin, spin_pool.h),
 // --check-thresholds=FILE (exit 1 listing floors not met).
 #include <benchmark/benchmark.h>
 
@@ -46,6 +48,8 @@
 #include "crash_trace.h"
 #include "harness_overhead.h"
 #include "memcpy_benchmarks.h"
+#include "pool_overhead.h"
+#include "spin_pool.h"
 #include "report/environment.h"
 #include "base/error.h"
 #include "devices/opencl_probe.h"
@@ -253,7 +257,12 @@ void register_all() {
         } else {
             cases.emplace_back(&spec.find_case(g_opt.quick ? "small" : "large"), false);
         }
-        const auto cv_it = bench::opencv_baselines().find(p);
+        // A strip-height candidate (generators/CMakeLists.txt, HARNESS_STRIP_CANDIDATES), <name>_strips<rows>,
+        // is paired with <name>'s baseline.
+        const size_t strips_at = p.rfind("_strips");
+        const std::string base =
+            bench::opencv_baselines().count(p) || strips_at == std::string::npos ? p : p.substr(0, strips_at);
+        const auto cv_it = bench::opencv_baselines().find(base);
         const bench::OpenCvBaseline *cv = cv_it == bench::opencv_baselines().end() ? nullptr : &cv_it->second;
         if (cv) benchmark::AddCustomContext("opencv_baseline." + p, cv->what);
         const auto npp_it = bench::npp_baselines().find(p);
@@ -292,7 +301,7 @@ void register_all() {
                 }
                 if (gpu_only && !prof.is_gpu()) continue;
                 const int t = bench::profile_threads(prof);
-                const std::string base_name = "BM_opencv/" + p + "/" + c->name + "/threads:" + std::to_string(t);
+                const std::string base_name = "BM_opencv/" + base + "/" + c->name + "/threads:" + std::to_string(t);
                 if (cv && std::none_of(baselines.begin(), baselines.end(),
                                        [&](const Bench &x) { return x.name == base_name; })) {
                     baselines.push_back({base_name, nullptr, cv, nullptr, c, false, t, "", cpu_model, ""});
@@ -319,6 +328,7 @@ void register_all() {
     for (const Bench &b : pipelines)
         bench::configure(benchmark::RegisterBenchmark(b.name.c_str(), b.variant ? run_pipeline : run_npp, &b));
     bench::register_harness_overhead(g_opt.quick);
+    if (!g_opt.quick) bench::register_pool_overhead(nthreads);
 
     benchmark::AddCustomContext("halide_version", env.value("halide_version", std::string("?")));
     nlohmann::json targets;
@@ -352,6 +362,8 @@ void parse_own_flags(int *argc, char **argv) {
             g_opt.big = true;
         else if (a == "--no_opencv_pairing")
             g_opt.no_opencv_pairing = true;
+        else if (a == "--halide_spin_pool")
+            bench::install_halide_spin_pool();
         else if (a.rfind("--check-thresholds=", 0) == 0)
             g_opt.thresholds = a.substr(std::strlen("--check-thresholds="));
         else

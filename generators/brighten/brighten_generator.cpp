@@ -2,6 +2,7 @@
 //   output(x, y, c) = clamp(((input(x, y, c) * gain + 8) >> 4) + offset, 0, 255)
 // gain is Q4 fixed point (16 = 1.0); offset is signed. Memory-bound: one read, one write per pixel.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -12,6 +13,9 @@ using namespace harness;
 class Brighten : public Generator<Brighten> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Input<uint8_t> gain{"gain"};
@@ -34,15 +38,27 @@ public:
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops: the golden reference variant
-        case Schedule::Host:
+        case Schedule::Host: {
             // 32-row chunks of the fused y*c per task, not one row: 4096^2 x 3 7.5-9.1 -> 5.2-6.1 ms (AVX2 VM,
             // 2026-11-23).
-            // GuardWithIf: images of fewer than 32 rows stay correct.
-            output.fuse(y, c, yc)
-                .split(yc, yo, yi, 32, TailStrategy::GuardWithIf)
-                .parallel(yo)
-                .vectorize(x, natural_vector_size<uint8_t>());
+            // GuardWithIf: images of fewer than 32 rows stay correct. No other height measured better on 16
+            // threads (1080p: 0.87x OpenCV with 16 rows, 0.81-0.90x with 32, 0.88x with 64, 0.75x with 128;
+            // 4096^2 1.05x with 128, 1.25-1.31x with 32 on 2026-11-24/25) or on 2 (1.14-1.58x with 16, 32 or
+            // 128) (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/):
+            // one height.
+            output.fuse(y, c, yc);
+            const auto strips = [&](Stage s, const Expr &rows) {
+                s.split(yc, yo, yi, rows, TailStrategy::GuardWithIf)
+                    .parallel(yo)
+                    .vectorize(x, natural_vector_size<uint8_t>());
+            };
+            const Expr rows = output.dim(1).extent() * output.dim(2).extent();
+            if (per_thread > 0)
+                strips_per_thread(output, rows, per_thread, 8, strips);
+            else
+                strips_by_threads(output, rows, strip_heights(strip_rows, {32}), 4, strips);
             break;
+        }
         case Schedule::Mali:
             mali_work_items(output, x, y, 16);  // 16 x u8: one 128-bit vload/vstore per work-item
             output.gpu_blocks(c);

@@ -5,6 +5,7 @@
 // Built with FEATURES cl_half: OpenCL kernels use `half` arithmetic and need cl_khr_fp16; the spec
 // lists it in required_extensions so that devices without it SKIP. CPU targets emulate f16 exactly.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -15,6 +16,9 @@ using namespace harness;
 class Conv3x3F16 : public Generator<Conv3x3F16> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
@@ -55,20 +59,33 @@ public:
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops, conversion inlined
-        case Schedule::Host:
+        case Schedule::Host: {
             // 32-row strips in parallel, each input pixel converted to f16 once into a 3-row sliding window
             // (not once per tap): 1080p one thread 4.6-4.9 -> 3.7-3.9 ms (AVX2 VM, 2026-11-23). Separable
             // f32 math on x86 (above), the row sums sliding: 0.55x -> 1.10x OpenCV at 1080p (AVX-512 VM,
             // 2026-11-24, paired). The new row sums and the output row in 256-column chunks (column_chunks, as
             // gaussian5x5): 4096^2 6.5-7.2 -> 5.9-6.7 ms, 1080p 0.67-0.83 -> 0.67-0.75 ms (3 A/B rounds).
-            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo);
-            column_chunks(output, x, xo, xi, 256, 16);
+            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads:
+            // 0.268 ms against 0.346 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
+            // benchmarks/h100/issue27/cores_round2/)), else the tallest of 32/16/8 rows giving each thread 8 (4096^2
+            // and 2 threads: 32, as before).
+            const auto strips = [&](Stage s, const Expr &rows) {
+                s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
+                column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, 16);
+            };
+            if (per_thread > 0)
+                strips_per_thread(output, output.dim(1).extent(), per_thread, 8, strips);
+            else if (strip_rows > 0)
+                strips_by_threads(output, output.dim(1).extent(), {(int)strip_rows}, 8, strips);
+            else
+                strips_per_thread_or_fixed(output, output.dim(1).extent(), 2, 96, {32, 16, 8}, 8, strips);
             if (f32_math) {
                 rows.store_at(output, yo).compute_at(output, xo).vectorize(x, 16);  // each row sum once
             } else {
                 in16.store_at(output, yo).compute_at(output, xo).vectorize(x, 16);
             }
             break;
+        }
         case Schedule::Mali:
             mali_work_items(output, x, y, 8);  // 8 x f16 (one half8 op); conversions per tap in registers
             break;

@@ -4,6 +4,7 @@
 // Float stencil: the sums round differently across devices (FMA contraction, order), so the spec
 // compares with AbsRel.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -14,6 +15,9 @@ using namespace harness;
 class Gaussian5x5 : public Generator<Gaussian5x5> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<float, 2>> input{"input"};
     Output<Buffer<float, 2>> output{"output"};
@@ -47,9 +51,21 @@ public:
             // (AVX-512 VM, 3 interleaved A/B rounds; 128 and 1024 columns slower; a guarded scalar tail at
             // 1080p cost 15 %). 4096^2 moves 19-20 GB/s + the output's read-for-ownership: the ~30 GB/s of a
             // 2-thread store loop here, the DRAM limit without non-temporal stores (Halide 21 emits none).
+            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads: 34
+            // rows, 0.299 ms against 0.405 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
+            // benchmarks/h100/issue27/cores_round2/); 32-row strips there 0.711 ms, round 1), else the tallest of
+            // 32/16/8 rows giving each thread 8 (4096^2 and 2 threads: 32, as before).
             const int v = natural_vector_size<float>();
-            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo);
-            column_chunks(output, x, xo, xi, 256, v);
+            const auto strips = [&](Stage s, const Expr &rows) {
+                s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
+                column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, v);
+            };
+            if (per_thread > 0)
+                strips_per_thread(output, output.dim(1).extent(), per_thread, 8, strips);
+            else if (strip_rows > 0)
+                strips_by_threads(output, output.dim(1).extent(), {(int)strip_rows}, 8, strips);
+            else
+                strips_per_thread_or_fixed(output, output.dim(1).extent(), 2, 96, {32, 16, 8}, 8, strips);
             blur_x.store_at(output, yo).compute_at(output, xo).vectorize(x, v);
             break;
         }

@@ -6,6 +6,7 @@
 // The LUT is computed in 64 bits: cdf(i) * 255 passes i32 from 8.4 Mpixels (the `huge` case, 4096^2);
 // counts are i32: images up to 2^31 - 1 pixels.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -16,6 +17,7 @@ using namespace harness;
 class HistEqualize : public Generator<HistEqualize> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<int32_t, 1>> histogram{"histogram"};
@@ -56,7 +58,16 @@ public:
             hist.update().split(r.y, ryo, ryi, 32).split(r.x, rxo, rxi, 4);
             Func partial = hist.update().rfactor({{ryo, u}, {rxi, w}});
             partial.compute_root().update().reorder(w, rxo, ryi, u).parallel(u).unroll(w);
-            output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
+            // The LUT pass as a scalar loop unrolled by 8: Halide 21 scalarises the 32-wide gathers into
+            // extract/load/insert, which on AVX-512 took 2.2x the unrolled loop (4096^2 one thread ~20 -> ~9 ms,
+            // JIT; 2 threads 0.53-0.66x -> 0.94-1.11x OpenCV, dev VM, 2026-11-25). Output strip height per call
+            // (host_strips.h): 16 rows where 32 would give a thread fewer than 16 strips (4096^2 on 16 threads:
+            // 0.90-0.97x OpenCV with 32-64 rows, 1.12x with 16), else 32
+            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16}), 16,
+                              [&](Stage s, int rows) {
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).unroll(x, 8);
+                              });
             break;
         }
         case Schedule::Gpu:

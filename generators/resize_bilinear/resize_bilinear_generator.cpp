@@ -4,6 +4,7 @@
 //   output(x, y, c) = round(lerp(lerp(in(ix, iy), in(ix+1, iy), fx), lerp(... iy+1 ...), fy))
 // A gather: data-dependent, out-of-order reads whose indices are clamped at the borders.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -14,6 +15,7 @@ using namespace harness;
 class ResizeBilinear : public Generator<ResizeBilinear> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<uint8_t, 3>> output{"output"};
@@ -90,14 +92,17 @@ public:
             // 1.24-1.37 ms, 4096^2 14.2-15.4 -> 10.8-11.2 ms, 0.70-0.83x -> 0.89-0.95x OpenCV (Zen 3 VM,
             // 2026-11-24 09:05 UTC, 3 A/B rounds); the f32 vertical-first 0.81-0.99x; vy/vpair per 256- or
             // 512-column chunk slower (0.74-0.84x).
+            // Strip height per call (host_strips.h): the tallest of 32/16/8 rows giving every thread 32 strips:
+            // 16 threads 8 rows (4096^2: 0.93x OpenCV with 32 or 16, 1.12x with 8), 2 threads 1080p 16 rows
+            // (0.86x with 32, 1.10x with 16), 4096^2 32 rows (0.84x with 16, 0.97x with 32)
+            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
             // bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
             const int v = 2 * natural_vector_size<float>();
-            output.bound(c, 0, 3)
-                .reorder(c, x, y)
-                .unroll(c)
-                .split(y, yo, yi, 16, TailStrategy::GuardWithIf)
-                .parallel(yo)
-                .vectorize(x, v);
+            output.bound(c, 0, 3).reorder(c, x, y).unroll(c);
+            strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 32,
+                              [&](Stage s, int rows) {
+                                  s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, v);
+                              });
             colx.compute_root().vectorize(x, v);
             if (fixed_point) {
                 vy.compute_at(output, yi).reorder(x, c).vectorize(x, natural_vector_size<uint16_t>());

@@ -16,6 +16,7 @@ using namespace harness;
 class RgbToYuv : public Generator<RgbToYuv> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: Y rows per strip (0 = 16; chroma half)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<uint8_t, 2>> out_y{"out_y"};
@@ -45,16 +46,25 @@ public:
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops, everything inlined
-        case Schedule::Host:
-            // 32-row Y strips in parallel, the strip's 16 U and V rows in the same task (compute_with) while
-            // its input rows are in cache: one pass over the input instead of three: 4096^2 one thread
-            // 15.6 -> 12.3 ms (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows.
-            out_y.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
+        case Schedule::Host: {
+            // Y strips in parallel, the strip's U and V rows in the same task (compute_with) while its input
+            // rows are in cache: one pass over the input instead of three: 4096^2 one thread 15.6 -> 12.3 ms
+            // (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows. One height for every size
+            // and thread count: Halide 21 refuses specialisations on a Func computed with another ("must not
+            // have any specializations"), and Y strips of another height than the chroma's (Y specialised
+            // alone) made 1080p on 16 threads 0.39x OpenCV. 16 Y rows (8 U, V): 1080p on 16 threads 0.43x
+            // OpenCV with 32, 0.64x with 16, 0.77x with 8 (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired,
+            // benchmarks/h100/issue27/cores_round1/); 2 threads 1.05-1.09x / 1.40-1.54x with 32, 1.29-1.33x
+            // / 1.42-1.47x with 16, 1.42-1.49x / 1.34-1.37x with 8 (1080p / 4096^2, dev VM, 2026-11-25 14:12 UTC); 8
+            // would make 4096^2 512 strips for 16 threads.
+            const int rows = strip_rows > 0 ? (int)strip_rows : 16;
+            out_y.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
             for (Func out : {Func(out_u), Func(out_v)}) {
-                out.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+                out.split(y, yo, yi, std::max(1, rows / 2), TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
                 out.compute_with(out_y, yo);
             }
             break;
+        }
         case Schedule::Mali:
             // Y 8 pixels per work-item; U and V one each: a vectorized 2x2 mean makes Halide 21's OpenCL
             // backend print C-backend syntax (`short8_ops::broadcast`) that clBuildProgram rejects (PoCL).

@@ -6,6 +6,7 @@
 // on every profile: Halide 21 calls libm's scalar atan2f per lane on x86.
 #include "Halide.h"
 #include "fast_atan2.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -16,6 +17,9 @@ using namespace harness;
 class Sobel : public Generator<Sobel> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<float, 2>> magnitude{"magnitude"};
@@ -43,13 +47,26 @@ public:
         case Schedule::Portable:
             break;  // plain loops, everything inlined
         case Schedule::Host:
-            // 16-row strips in parallel, native f32 vectors, gradients inlined (integer adds are cheaper
-            // than a round trip through memory). GuardWithIf: with ShiftInwards the last two strips
-            // overlap and two threads write the same rows (the repeat check, 16-core host, 2026-11-23).
+            // Strips in parallel, native f32 vectors, gradients inlined (integer adds are cheaper than a round
+            // trip through memory). GuardWithIf: with ShiftInwards the last two strips overlap and two threads
+            // write the same rows (the repeat check, 16-core host, 2026-11-23). Strips per call (host_strips.h):
+            // 2 per thread where they are at most 96 rows (1080p on 16 threads: 0.545 ms, 1.18x OpenCV, against
+            // 0.748 ms, 0.82x with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
+            // benchmarks/h100/issue27/cores_round2/); 1.53 ms with 32, round 1), else the tallest of 32/16/8 rows
+            // giving each thread 8 (4096^2 and 2 threads: 32).
             for (Func out : {Func(magnitude), Func(angle)}) {
-                out.split(y, yo, yi, 16, TailStrategy::GuardWithIf)
-                    .parallel(yo)
-                    .vectorize(x, natural_vector_size<float>());
+                const auto strips = [&](Stage s, const Expr &rows) {
+                    s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+                        .parallel(yo)
+                        .vectorize(x, natural_vector_size<float>());
+                };
+                const Expr rows = out.output_buffer().dim(1).extent();
+                if (per_thread > 0)
+                    strips_per_thread(out, rows, per_thread, 8, strips);
+                else if (strip_rows > 0)
+                    strips_by_threads(out, rows, {(int)strip_rows}, 8, strips);
+                else
+                    strips_per_thread_or_fixed(out, rows, 2, 96, {32, 16, 8}, 8, strips);
             }
             break;
         case Schedule::Mali:

@@ -5,6 +5,7 @@
 // The intermediates are materialised (portable, mali) or fused into tiles (host, gpu): the same
 // integers either way. >> of a negative difference is an arithmetic (floor) shift.
 #include "Halide.h"
+#include "harness/host_strips.h"
 #include "harness/schedule.h"
 
 namespace {
@@ -15,6 +16,9 @@ using namespace harness;
 class UnsharpMask : public Generator<UnsharpMask> {
 public:
     ScheduleParam schedule;
+    GeneratorParam<int> strip_rows{"strip_rows", 0};
+    GeneratorParam<int> per_thread{"per_thread", 0};  // host: > 0 = that many strips per thread  // host: 0 = chosen
+                                                      // per call (host_strips.h)
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Input<uint8_t> amount{"amount"};
@@ -44,12 +48,25 @@ public:
             blur_x.compute_root();  // every stage materialised over the whole image (big intermediates)
             blur_y.compute_root();
             break;
-        case Schedule::Host:
+        case Schedule::Host: {
             // Fused: 32-row strips in parallel, blur_x sliding per strip, blur_y inlined: 1.4-1.9x OpenCV
             // (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows.
-            output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads:
+            // 0.379 ms against 0.505 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
+            // benchmarks/h100/issue27/cores_round2/); 32-row strips 0.581 ms, round 1), else the tallest of 32/16/8
+            // rows giving each thread 8 (4096^2 and 2 threads: 32, as before).
+            const auto strips = [&](Stage s, const Expr &rows) {
+                s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+            };
+            if (per_thread > 0)
+                strips_per_thread(output, output.dim(1).extent(), per_thread, 8, strips);
+            else if (strip_rows > 0)
+                strips_by_threads(output, output.dim(1).extent(), {(int)strip_rows}, 8, strips);
+            else
+                strips_per_thread_or_fixed(output, output.dim(1).extent(), 2, 96, {32, 16, 8}, 8, strips);
             blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, 16);
             break;
+        }
         case Schedule::Mali:
             // blur_x and blur_y materialised in global memory (no local memory), 8 x 16-bit per work-item.
             mali_work_items(blur_x.compute_root(), x, y, 8);

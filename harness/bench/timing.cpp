@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "variant/invocation.h"
@@ -21,6 +22,13 @@ double seconds_since(Clock::time_point t0) {
 }  // namespace
 
 int all_threads() {
+    // Halide's pool takes HL_NUM_THREADS where it is set (else one thread per online CPU), so the
+    // OpenCV peer and the copy get the same count: `taskset -c 0,1` with HL_NUM_THREADS=2 measures
+    // two cores of a bigger machine (hardware_concurrency ignores the affinity mask).
+    if (const char *env = std::getenv("HL_NUM_THREADS")) {
+        const int n = std::atoi(env);
+        if (n > 0) return n;
+    }
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 

@@ -121,7 +121,7 @@ LoopResult run_pipeline_benchmark(benchmark::State &state, const PipelineBench &
 // Threads a profile's code uses on the CPU: the portable schedule is single-threaded, the others use
 // Halide's thread pool (one thread per core).
 int profile_threads(const Profile &p);
-// Hardware threads (at least 1).
+// HL_NUM_THREADS where set (as Halide's pool), else the hardware threads (at least 1).
 int all_threads();
 
 }  // namespace harness::perf

@@ -97,15 +97,14 @@ inline void mali_work_items(Halide::Func f, const Halide::Var &x, const Halide::
     f.gpu_tile(x, y, xo, yo, xi, yi, 8, 4);
 }
 
-// Host stencils: f's columns in chunks of `chunk` (loop xo; the vectorized xi inside), so that a producer
-// computed at xo streams its new row's chunk next to the consumer's (reads and stores together). Rows of
-// at least `chunk` shift the last chunk inwards (no scalar tail; the overlap is rewritten by the same
-// thread); narrower rows guard it (GuardWithIf): any width works.
-inline void column_chunks(Halide::Func f, const Halide::Var &x, const Halide::Var &xo, const Halide::Var &xi, int chunk,
-                          int lanes) {
-    f.specialize(f.output_buffer().dim(0).extent() >= chunk)
-        .split(x, xo, xi, chunk, Halide::TailStrategy::ShiftInwards)
-        .vectorize(xi, lanes);
-    f.split(x, xo, xi, chunk, Halide::TailStrategy::GuardWithIf).vectorize(xi, lanes);
+// Host stencils: a stage's columns in chunks of `chunk` (loop xo; the vectorized xi inside), so that a
+// producer computed at xo streams its new row's chunk next to the consumer's (reads and stores
+// together). Rows of at least `chunk` (`width`, the output's extent) shift the last chunk inwards (no
+// scalar tail; the overlap is rewritten by the same thread); narrower rows guard it (GuardWithIf): any
+// width works. `s`: a Func or one of its specialisations (harness/host_strips.h).
+inline void column_chunks(Halide::Stage s, const Halide::Expr &width, const Halide::Var &x, const Halide::Var &xo,
+                          const Halide::Var &xi, int chunk, int lanes) {
+    s.specialize(width >= chunk).split(x, xo, xi, chunk, Halide::TailStrategy::ShiftInwards).vectorize(xi, lanes);
+    s.split(x, xo, xi, chunk, Halide::TailStrategy::GuardWithIf).vectorize(xi, lanes);
 }
 }  // namespace harness
