@@ -52,8 +52,9 @@ public:
             // write the same rows (the repeat check, 16-core host, 2026-11-23). Strips per call (host_strips.h):
             // 2 per thread where they are at most 96 rows (1080p on 16 threads: 0.545 ms, 1.18x OpenCV, against
             // 0.748 ms, 0.82x with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
-            // benchmarks/h100/issue27/cores_round2/); 1.53 ms with 32, round 1), else the tallest of 32/16/8 rows
-            // giving each thread 8 (4096^2 and 2 threads: 32).
+            // benchmarks/h100/issue27/cores_round2/); 1.53 ms with 32, round 1), else the tallest of 16/8 rows
+            // giving each thread 8: 16 at 4096^2 and on 2 threads, main's height (32 there: 0.93-1.01x OpenCV at
+            // 4096^2 on 16 threads in rounds 2-3, main's 16 1.39-1.40x on the morning's host, call1/).
             for (Func out : {Func(magnitude), Func(angle)}) {
                 const auto strips = [&](Stage s, const Expr &rows) {
                     s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
@@ -66,7 +67,7 @@ public:
                 else if (strip_rows > 0)
                     strips_by_threads(out, rows, {(int)strip_rows}, 8, strips);
                 else
-                    strips_per_thread_or_fixed(out, rows, 2, 96, {32, 16, 8}, 8, strips);
+                    strips_per_thread_or_fixed(out, rows, 2, 96, {16, 8}, 8, strips);
             }
             break;
         case Schedule::Mali:
