@@ -4,8 +4,10 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,29 +22,57 @@ void say(const char *s) {
     (void)r;
 }
 
-void on_fatal(int sig) {
+void say_hex(const char *label, uintptr_t v) {
+    char buf[2 + 16 + 1];
+    buf[0] = '0', buf[1] = 'x';
+    for (int i = 0; i < 16; i++)
+        buf[2 + i] = "0123456789abcdef"[(v >> (60 - 4 * i)) & 0xf];
+    buf[18] = '\0';
+    say(label);
+    say(buf);
+}
+
+uintptr_t program_counter(void *context) {
+    const auto *uc = static_cast<const ucontext_t *>(context);
+#if defined(__x86_64__)
+    return static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return static_cast<uintptr_t>(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+void say_maps() {
+    const int fd = open("/proc/self/maps", O_RDONLY);
+    if (fd < 0) return;
+    char buf[4096];
+    ssize_t got;
+    say("mappings (/proc/self/maps; offset in the file = pc - start + offset):\n");
+    while ((got = read(fd, buf, sizeof buf)) > 0) {
+        ssize_t r = write(STDERR_FILENO, buf, static_cast<size_t>(got));
+        (void)r;
+    }
+    close(fd);
+}
+
+// The faulting pc and address and the mappings first: they need no unwinding, which itself faulted on
+// the H100's exit crash (round 3: the report stopped after its first line).
+void on_fatal(int sig, siginfo_t *info, void *context) {
     say("\npipeline-benchmarks: fatal signal ");
     say(strsignal(sig));
     say(" in ");
     say(g_running);
+    say_hex("\n  pc ", program_counter(context));
+    say_hex(" address ", reinterpret_cast<uintptr_t>(info->si_addr));
     say("\n");
+    say_maps();
+    say("stack:\n");
     void *frames[64];
     const int n = backtrace(frames, 64);
     backtrace_symbols_fd(frames, n, STDERR_FILENO);
-    // The executable mappings, for addr2line (offset = address - start + file offset).
-    const int fd = open("/proc/self/maps", O_RDONLY);
-    if (fd >= 0) {
-        char buf[4096];
-        ssize_t got;
-        say("mappings (/proc/self/maps):\n");
-        while ((got = read(fd, buf, sizeof buf)) > 0) {
-            ssize_t r = write(STDERR_FILENO, buf, static_cast<size_t>(got));
-            (void)r;
-        }
-        close(fd);
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
+    raise(sig);  // SA_RESETHAND: the default action now
 }
 
 }  // namespace
@@ -52,8 +82,12 @@ void install_crash_trace() {
     // the libraries being torn down, the H100 run's first report died there): load it now.
     void *frame[1];
     backtrace(frame, 1);
+    struct sigaction sa {};
+    sa.sa_sigaction = on_fatal;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
-        signal(sig, on_fatal);
+        sigaction(sig, &sa, nullptr);
 }
 
 void set_running(const std::string &name) {

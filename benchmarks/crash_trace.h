@@ -1,6 +1,6 @@
 // A fatal signal in pipeline-benchmarks (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) prints, before the
-// process dies of it, the benchmark that was running (or "at exit" / "before the first benchmark"),
-// the raw stack (backtrace_symbols_fd: library+offset frames) and the executable mappings, so that a
+// process dies of it, the benchmark that was running (or "at exit" / "before the first benchmark"), the
+// faulting pc and address, the mappings, then the raw stack (backtrace_symbols_fd), so that a
 // crash on a lent device machine says in which library and function it happened (addr2line on the
 // unstripped binary resolves our own frames); and how pipeline-benchmarks ends (exit_without_teardown).
 #pragma once

@@ -116,10 +116,10 @@ public:
     // bytes per thread (vector loads and stores, gathers from the 256-byte LUT).
     void gpu_shared_histogram(const RDom &r) {
         // OpenCL: 1024 blocks of 256 threads; CUDA: 264 blocks (2 per SM) of 1024 threads, a quarter of the
-        // global atomics. 4 loads in flight per thread, 4 output bytes per thread. H100 4096^2: cuda 0.345 ->
-        // 0.069 ms (1024 x 256) -> 0.062 ms (264 x 1024; opencl 0.079 -> 0.085 ms with it), opencl 0.404 ->
-        // 0.079 ms; 16384^2 3.66 -> 0.443 ms (cuda, 1024 x 256), 3.65 -> 0.497 ms (opencl) (issue 27 rounds
-        // 1-2; 512 blocks, 8 or 16 bytes per thread, 128-thread blocks, 1 load in flight: all slower).
+        // global atomics. 4 loads in flight per thread, 4 output bytes per thread. H100 against NPP's
+        // HistogramEven + LUT (issue 27 rounds 1-3): 4096^2 cuda 0.345 -> 0.058 ms (1.25x), opencl 0.404 ->
+        // 0.083 ms (0.88x; 264 x 1024 there: 0.085 ms); 16384^2 cuda 3.66 -> 0.435 ms (1.63x), opencl 3.65 ->
+        // 0.485 ms (1.47x). 512 blocks, 8 or 16 bytes per thread, 128-thread blocks, 1 load in flight: slower.
         const bool cuda = get_target().has_feature(Target::CUDA);
         const int threads = cuda ? 1024 : 256, blocks = cuda ? 264 : 1024, unroll = 4;
         const ThreadBlock out_block{4, 1, true, 64, 4};

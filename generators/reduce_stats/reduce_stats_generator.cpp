@@ -71,9 +71,11 @@ public:
     //   per block (b): its 256 thread partials, one thread (a serial loop over shared memory);
     //   one last kernel of 32 threads: fin(q) = 32 block partials each, then acc and stats (one thread),
     //     all in shared memory: one intermediate in device memory (block_part), not three (with three
-    //     kernels and intermediates for the tail, opencl took 0.183 ms at 4096^2 against cuda's 0.084 ms).
+    //     kernels and intermediates for the tail, opencl took 0.183 ms at 4096^2, now 0.088 ms).
     // The block count is fixed (a grid-stride over rows), so the serial tails stay short at any size.
-    // H100 16384^2: cuda 1.95 -> 0.436 ms (84 % of copy, 2.56x NPP), opencl 1.71 -> 0.526 ms (2.12x).
+    // H100 (issue 27 rounds 2-3, against NPP's Sum + MinMax): 4096^2 cuda 0.485 -> 0.064 ms (1.85x), opencl
+    // 0.449 -> 0.088 ms (1.34x); 16384^2 cuda 1.95 -> 0.436 ms (84 % of copy, 2.56x; three-kernel tail),
+    // opencl 1.71 -> 0.435 ms (86 %, 2.58x).
     // (A level of 32 lanes between thread and block, lane w combining the threads w, w + 32, ... or
     // [w * threads / 32, (w + 1) * threads / 32), gives PoCL 3.1 a wrong sum, 257x131: 16829 -> 16377;
     // oclgrind and the CPU get the right one.)
