@@ -73,12 +73,7 @@ public:
                 s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
                 column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, 16);
             };
-            if (per_thread > 0)
-                strips_per_thread(output, output.dim(1).extent(), per_thread, 8, strips);
-            else if (strip_rows > 0)
-                strips_by_threads(output, output.dim(1).extent(), {(int)strip_rows}, 8, strips);
-            else
-                strips_per_thread_or_fixed(output, output.dim(1).extent(), 2, 96, {32, 16, 8}, 8, strips);
+            stencil_strips(output, output.dim(1).extent(), per_thread, strip_rows, {32, 16, 8}, strips);
             if (f32_math) {
                 rows.store_at(output, yo).compute_at(output, xo).vectorize(x, 16);  // each row sum once
             } else {

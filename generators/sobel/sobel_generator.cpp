@@ -62,12 +62,7 @@ public:
                         .vectorize(x, natural_vector_size<float>());
                 };
                 const Expr rows = out.output_buffer().dim(1).extent();
-                if (per_thread > 0)
-                    strips_per_thread(out, rows, per_thread, 8, strips);
-                else if (strip_rows > 0)
-                    strips_by_threads(out, rows, {(int)strip_rows}, 8, strips);
-                else
-                    strips_per_thread_or_fixed(out, rows, 2, 96, {16, 8}, 8, strips);
+                stencil_strips(out, rows, per_thread, strip_rows, {16, 8}, strips);
             }
             break;
         case Schedule::Mali:

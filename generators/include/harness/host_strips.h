@@ -73,6 +73,20 @@ void strips_per_thread_or_fixed(Halide::Func f, const Halide::Expr &rows, int pe
     strips_by_threads(f, rows, heights, tasks_per_thread, apply);
 }
 
+// A stencil's host strips: `per_thread` > 0 (a candidate's GeneratorParam) gives that many strips per
+// thread, else `strip_rows` > 0 one height; by default 2 strips per thread where that height is at most
+// 96 rows, else the tallest of `heights` that gives each thread 8 strips.
+template<typename Apply>
+void stencil_strips(Halide::Func f, const Halide::Expr &rows, int per_thread, int strip_rows,
+                    const std::vector<int> &heights, Apply apply) {
+    if (per_thread > 0)
+        strips_per_thread(f, rows, per_thread, 8, apply);
+    else if (strip_rows > 0)
+        strips_by_threads(f, rows, {strip_rows}, 8, apply);
+    else
+        strips_per_thread_or_fixed(f, rows, 2, 96, heights, 8, apply);
+}
+
 // The candidate heights: `automatic` unless `forced` (a generator's strip_rows parameter) names one.
 inline std::vector<int> strip_heights(int forced, std::vector<int> automatic) {
     return forced > 0 ? std::vector<int>{forced} : automatic;
