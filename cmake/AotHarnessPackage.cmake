@@ -79,7 +79,9 @@ if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
                      "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
                      "${PROJECT_BINARY_DIR}/own-project" ${part})
   endforeach ()
-  set_tests_properties(package/own_project PROPERTIES LABELS "unit;package" TIMEOUT 1200 RUN_SERIAL ON
+  # The longest precommit tests: no RUN_SERIAL (the other tests fill the cores beside their nested
+  # builds); a COST (seconds, about) starts them first on a fresh clone, which has no timing history.
+  set_tests_properties(package/own_project PROPERTIES LABELS "unit;package" TIMEOUT 1200 COST 100
                        FIXTURES_SETUP own_project_built)
   set_tests_properties(package/own_project_tools PROPERTIES LABELS "nightly;package" TIMEOUT 1800 RUN_SERIAL ON
                        FIXTURES_REQUIRED own_project_built)
@@ -88,7 +90,7 @@ if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
            COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/isolation/isolation_test.sh" "${CMAKE_COMMAND}"
                    "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
                    "${PROJECT_BINARY_DIR}/isolation")
-  set_tests_properties(package/isolation PROPERTIES LABELS "unit;package" TIMEOUT 900 RUN_SERIAL ON)
+  set_tests_properties(package/isolation PROPERTIES LABELS "unit;package" TIMEOUT 900 COST 40)
   # Halide 21's own app generators, unchanged (third_party/halide-apps/), with no spec (nightly).
   add_test(NAME package/halide_apps_corpus
            COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/corpus/corpus_test.sh" "${CMAKE_COMMAND}"

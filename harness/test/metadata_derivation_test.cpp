@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "base/error.h"
 #include "spec/metadata_cases.h"
 #include "harness/metadata_spec.h"
 
@@ -249,4 +250,17 @@ TEST(Derivation, AStrideOneConstraintOnAPlaneOfExtentOneIsAStorageOrder) {
     Fake f("fake__cpu", one_plane, 3);
     const PipelineSpec s = derive({&f.v});
     EXPECT_EQ(s.cases.at(0).inputs.at(0).storage_order, (std::vector<int>{2, 0, 1}));
+}
+
+// `run` checks every pipeline's golden provenance (stale_generator_provenance): reading the built
+// generator's sha256 must not derive the spec, which would run every variant's bounds query (about
+// 0.5 s of CPU per pipeline in an outside project's ctest, one `run` per test). A derived spec is
+// cached, so had it been derived here, spec() would still know the pipeline once its source is gone.
+TEST(Derivation, GeneratorShaNeedsNoDerivation) {
+    const std::string name = "sha_without_derivation";
+    derived_spec_sources().push_back({name, "", "", "0123abcd"});
+    EXPECT_EQ(Registry::instance().generator_sha256(name), "0123abcd");
+    derived_spec_sources().pop_back();
+    EXPECT_THROW(Registry::instance().spec(name), Error);
+    EXPECT_THROW(Registry::instance().generator_sha256(name), Error);
 }

@@ -53,6 +53,9 @@ public:
     // Throws Error listing known ones. A pipeline without a C++ spec gets its spec derived from its
     // variants' metadata the first time it is asked for (metadata_spec.h).
     const PipelineSpec &spec(const std::string &pipeline) const;
+    // The sha256 of the generator the pipeline was built from, without deriving a spec (a derivation
+    // runs every variant's bounds query). Throws as spec() does for an unknown pipeline.
+    std::string generator_sha256(const std::string &pipeline) const;
     // Profiles built for `pipeline`, in profiles.json order.
     std::vector<std::string> profiles_of(const std::string &pipeline) const;
     // The variant, or nullptr if this pipeline was not built for that profile.

@@ -129,7 +129,7 @@ std::vector<std::string> stale_generator_provenance(const Manifest &manifest) {
     const Registry &reg = Registry::instance();
     std::vector<std::string> lines;
     for (const auto &pipeline : reg.pipelines()) {
-        const std::string &built = reg.spec(pipeline).generator_sha256;
+        const std::string built = reg.generator_sha256(pipeline);  // no derivation: `run` calls this for every pipeline
         std::set<std::string> recorded;
         size_t stale = 0, total = 0;
         for (const auto &e : manifest.entries()) {

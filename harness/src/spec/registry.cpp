@@ -138,6 +138,15 @@ const PipelineSpec &Registry::spec(const std::string &pipeline) const {
     throw Error("unknown pipeline '" + pipeline + "'; known pipelines: " + known);
 }
 
+std::string Registry::generator_sha256(const std::string &pipeline) const {
+    if (!specs_.count(pipeline)) {
+        for (const auto &src : derived_spec_sources()) {
+            if (src.pipeline == pipeline) return src.generator_sha256;
+        }
+    }
+    return spec(pipeline).generator_sha256;
+}
+
 std::vector<std::string> Registry::profiles_of(const std::string &pipeline) const {
     std::vector<std::string> out;
     for (const auto &p : profiles()) {
