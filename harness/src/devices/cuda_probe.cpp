@@ -75,10 +75,6 @@ nlohmann::json probe_cuda_here() {
     return out;
 }
 
-}  // namespace
-
-namespace {
-
 ProbeOnce &cuda_probe_once() {
     static ProbeOnce probe(probe_cuda_here, "CUDA");  // once per process
     return probe;

@@ -109,10 +109,6 @@ nlohmann::json probe_opencl_here() {
     return out;
 }
 
-}  // namespace
-
-namespace {
-
 ProbeOnce &opencl_probe_once() {
     static ProbeOnce probe(probe_opencl_here, "OpenCL");  // once per process
     return probe;

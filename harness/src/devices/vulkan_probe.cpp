@@ -264,10 +264,6 @@ bool type_matches(const std::string &want, const std::string &type) {
     return want == type;
 }
 
-}  // namespace
-
-namespace {
-
 ProbeOnce &vulkan_probe_once() {
     static ProbeOnce probe(probe_vulkan_here, "Vulkan");  // once per process
     return probe;
