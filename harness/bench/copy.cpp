@@ -21,11 +21,11 @@
 
 namespace harness::perf {
 
-namespace {
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+namespace {
 
 // Ordinary stores: GCC would turn a byte loop into a memcpy call, so copy 32-byte blocks through a
 // vector type (vmovdqu loads and stores with AVX, two movdqu otherwise).

@@ -4,12 +4,16 @@
 // Bandwidth counts bytes read + bytes written, so a copy of N bytes moves 2N bytes: the same rule as a
 // pipeline's bytes_per_second (each input read once + each output written once).
 #pragma once
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
 
 namespace harness::perf {
+
+// Wall seconds since t0 on the steady clock: every timed loop of the benchmarks.
+double seconds_since(std::chrono::steady_clock::time_point t0);
 
 // Runs body(0) ... body(n - 1) on a thread pool and returns when all are done.
 using ParallelFor = std::function<void(size_t n, const std::function<void(size_t)> &body)>;

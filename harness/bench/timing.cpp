@@ -11,15 +11,7 @@
 
 namespace harness::perf {
 
-namespace {
-
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-}  // namespace
 
 int all_threads() {
     // Halide's pool takes HL_NUM_THREADS where it is set (else one thread per online CPU), so the
