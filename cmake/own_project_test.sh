@@ -42,9 +42,25 @@ if [ "$part" = core ]; then
   step install "$cmake" --install "$build" --prefix "$work/prefix" || fail "install"
   cp -r "$src/examples/own-project" "$work/src"
   rm -rf "$work/src/golden" "$work/src/out"
+  # Halide from CMAKE_PREFIX_PATH alone, as for a user whose Halide is not in an active virtualenv: PATH
+  # keeps no entry whose prefix (the entry, or its parent for .../bin) holds a Halide CMake package (a
+  # virtualenv's bin/ leads find_package to the wheel's <venv>/share/cmake/Halide), and Halide_DIR must
+  # lie under the given prefix.
+  outside_path="" ifs=$IFS
+  IFS=:
+  for d in $PATH; do
+    p=${d%/} keep=1
+    for c in "${p%/bin}"/share/cmake/[Hh]alide* "${p%/bin}"/lib*/cmake/[Hh]alide*; do
+      if [ -e "$c" ]; then keep=0; fi
+    done
+    if [ "$keep" = 1 ]; then outside_path="$outside_path${outside_path:+:}$d"; fi
+  done
+  IFS=$ifs PATH=$outside_path
   TAIL=12 step configure "$cmake" -S "$work/src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     "-DCMAKE_PREFIX_PATH=$work/prefix;$halide" "-DHARNESS_PROFILES=cpu;host;opencl" ||
     { cat "$work/logs/configure.log"; fail "configure"; }
+  halide_dir=$(sed -n 's/^Halide_DIR:[A-Z]*=//p' "$work/build/CMakeCache.txt")
+  case "$halide_dir" in "$halide"/*) ;; *) fail "Halide was found at $halide_dir, not under the prefix given ($halide)" ;; esac
   TAIL=3 step build "$cmake" --build "$work/build" -j2 || { tail -40 "$work/logs/build.log"; fail "build"; }
   [ -x "$exe" ] || fail "no aot-harness in the outside build tree's bin/"
   step bless "$exe" bless --all || fail "bless"

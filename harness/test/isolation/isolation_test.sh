@@ -16,6 +16,8 @@ mkdir -p "$work"
 "$cmake" -S "$src/harness/test/isolation" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_PREFIX_PATH=$work/prefix;$halide" "-DHARNESS_PROFILES=cpu;host" >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; fail "configure"; }
+halide_dir=$(sed -n 's/^Halide_DIR:[A-Z]*=//p' "$work/build/CMakeCache.txt")
+case "$halide_dir" in "$halide"/*) ;; *) fail "Halide was found at $halide_dir, not under the prefix given ($halide)" ;; esac
 "$cmake" --build "$work/build" -j2 >"$work/build.log" 2>&1 || { tail -40 "$work/build.log"; fail "the build stopped"; }
 h="$work/build/bin/aot-harness"
 [ -x "$h" ] || fail "no aot-harness although only three of five generators are broken"
