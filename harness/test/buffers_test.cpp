@@ -5,12 +5,11 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "halide_types.h"
 #include "values/images.h"
 
 namespace harness {
 namespace {
-
-const halide_type_t kU8{halide_type_uint, 8, 1};
 
 TEST(GuardedArray, ViewCoversExactlyTheShapeAndFillSetsCanary) {
     GuardedArray g(kU8, {5, 3, 2}, 4);

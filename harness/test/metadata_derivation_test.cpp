@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "halide_types.h"
 #include "spec/metadata_cases.h"
 #include "harness/metadata_spec.h"
 
@@ -20,9 +21,6 @@ halide_buffer_t *buf(void **args, int i) {
 bool querying(void **args, int i) {
     return buf(args, i)->host == nullptr;
 }
-
-const halide_type_t kF32{halide_type_float, 32, 1};
-const halide_type_t kU8{halide_type_uint, 8, 1};
 
 // Two arguments, input 0 and output 1, both 2-D or 3-D; no estimates unless given.
 struct Fake {

@@ -13,6 +13,7 @@
 #include "harness/array.h"
 #include "error_of.h"
 #include "base/error.h"
+#include "base/temp_dir.h"
 #include "values/npy.h"
 
 namespace harness {
@@ -49,22 +50,6 @@ std::vector<std::string> list_dir(const std::string &dir) {
     closedir(d);
     return names;
 }
-
-class TempDir {
-public:
-    TempDir() {
-        char templ[] = "/tmp/npy_test.XXXXXX";
-        path = mkdtemp(templ);
-    }
-    ~TempDir() {
-        for (const auto &n : list_dir(path)) {
-            const std::string p = path + "/" + n;
-            if (rmdir(p.c_str()) != 0) unlink(p.c_str());
-        }
-        rmdir(path.c_str());
-    }
-    std::string path;
-};
 
 TEST(Npy, RoundTripEveryDtypeAndRank) {
     const char *const dtypes[] = {"bool",  "uint8", "uint16", "uint32",  "uint64", "int8",
@@ -190,27 +175,27 @@ TEST(Npy, ArrayHelpers) {
 }
 
 TEST(Npy, AtomicWriteReplacesAndLeavesNoTemp) {
-    TempDir dir;
-    const std::string path = dir.path + "/out.npy";
+    TempDir dir("npy_test");
+    const std::string path = dir.path() + "/out.npy";
     write_file_atomic(path, "first contents, longer");
     EXPECT_EQ(read_file(path), "first contents, longer");
     write_file_atomic(path, "second");
     EXPECT_EQ(read_file(path), "second");
-    EXPECT_EQ(list_dir(dir.path), std::vector<std::string>{"out.npy"});
+    EXPECT_EQ(list_dir(dir.path()), std::vector<std::string>{"out.npy"});
 }
 
 TEST(Npy, AtomicWriteFailureCleansUp) {
-    TempDir dir;
-    const std::string missing = dir.path + "/no/such/dir/out.npy";
+    TempDir dir("npy_test");
+    const std::string missing = dir.path() + "/no/such/dir/out.npy";
     const std::string msg = error_of([&] { write_file_atomic(missing, "x"); });
     EXPECT_NE(msg.find(missing), std::string::npos) << msg;
     EXPECT_NE(msg.find("No such file"), std::string::npos) << msg;
     // Renaming a file over a non-empty directory fails after the temp file was written.
-    const std::string target = dir.path + "/target";
+    const std::string target = dir.path() + "/target";
     ASSERT_EQ(mkdir(target.c_str(), 0755), 0);
     write_file_atomic(target + "/keep", "k");
     EXPECT_NE(error_of([&] { write_file_atomic(target, "payload"); }).find(target), std::string::npos);
-    EXPECT_EQ(list_dir(dir.path), std::vector<std::string>{"target"});
+    EXPECT_EQ(list_dir(dir.path()), std::vector<std::string>{"target"});
     EXPECT_EQ(read_file(target + "/keep"), "k");
     unlink((target + "/keep").c_str());
 }
@@ -221,15 +206,15 @@ TEST(Npy, ReadFileErrorNamesPath) {
 }
 
 TEST(Npy, SaveAndLoadFile) {
-    TempDir dir;
+    TempDir dir("npy_test");
     Array a(dtype_from_name("float32"), {3, 2, 2});
     for (size_t i = 0; i < a.elements(); i++)
         a.data<float>()[i] = float(i) * 0.25f - 1;
-    npy_save(dir.path + "/a.npy", a);
-    const Array b = npy_load(dir.path + "/a.npy");
+    npy_save(dir.path() + "/a.npy", a);
+    const Array b = npy_load(dir.path() + "/a.npy");
     EXPECT_EQ(b.shape, a.shape);
     EXPECT_EQ(b.bytes, a.bytes);
-    EXPECT_NE(error_of([&] { npy_load(dir.path + "/missing.npy"); }).find("missing.npy"), std::string::npos);
+    EXPECT_NE(error_of([&] { npy_load(dir.path() + "/missing.npy"); }).find("missing.npy"), std::string::npos);
 }
 
 }  // namespace

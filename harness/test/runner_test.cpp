@@ -12,30 +12,17 @@
 
 #include "run/bless.h"
 #include "base/error.h"
+#include "base/temp_dir.h"
 #include "harness/registry.h"
 #include "devices/runtime_hooks.h"
 
 namespace harness {
 namespace {
 
-class TempDir {
-public:
-    TempDir() {
-        char tmpl[] = "/tmp/runner_test.XXXXXX";
-        const char *p = mkdtemp(tmpl);
-        if (!p) throw Error("mkdtemp failed");
-        path_ = p;
-    }
-    ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
-    const std::string &path() const { return path_; }
-    // True when nothing (file or directory) was created inside.
-    bool is_empty() const {
-        return std::system(("test -z \"$(find '" + path_ + "' -mindepth 1 -print -quit)\"").c_str()) == 0;
-    }
-
-private:
-    std::string path_;
-};
+// True when nothing (file or directory) was made inside `dir`.
+bool nothing_inside(const std::string &dir) {
+    return std::system(("test -z \"$(find '" + dir + "' -mindepth 1 -print -quit)\"").c_str()) == 0;
+}
 
 // Swaps in a spec for the duration of a test, then restores the registered one.
 class SpecOverride {
@@ -51,7 +38,7 @@ private:
 
 TEST(Bless, WritesGoldensWhenTheReferenceAgrees) {
     install_halide_error_handler();
-    TempDir dir;
+    TempDir dir("runner_test");
     const BlessResult r = bless(dir.path(), {"bad_schedule"}, "");
     EXPECT_TRUE(r.failed.empty());
     const auto &written = r.written;
@@ -70,20 +57,20 @@ TEST(Bless, NamesACaseThatDisagreesWithTheReferenceAndWritesNothingOfIt) {
         return std::vector<Array>{out};
     };
     SpecOverride override_spec(wrong);
-    TempDir dir;
+    TempDir dir("runner_test");
     const BlessResult r = bless(dir.path(), {"bad_schedule"}, "");
     ASSERT_EQ(r.failed.size(), 1u) << "bless accepted a cpu result that disagrees with the reference";
     EXPECT_NE(r.failed[0].find("bad_schedule/small: "), std::string::npos) << r.failed[0];
     EXPECT_NE(r.failed[0].find("disagrees with the reference"), std::string::npos) << r.failed[0];
     EXPECT_TRUE(r.written.empty());
-    EXPECT_TRUE(dir.is_empty()) << "bless wrote into " << dir.path() << " although it failed";
+    EXPECT_TRUE(nothing_inside(dir.path())) << "bless wrote into " << dir.path() << " although it failed";
 }
 
 TEST(RunCase, VariantThatFailedToCompileIsAnErrorWithTheMessage) {
     const Variant *v = Registry::instance().find("bad_schedule", "opencl");
     if (!v) GTEST_SKIP() << "no opencl profile in this build";
     ASSERT_FALSE(v->compile_error.empty()) << "the impossible gpu schedule compiled";
-    TempDir dir;
+    TempDir dir("runner_test");
     const RunRecord r = run_case({"bad_schedule", "opencl", "small", "host", dir.path(), ""});
     EXPECT_EQ(r.outcome, Outcome::Error);
     EXPECT_NE(r.message.find("bad_schedule__opencl failed to compile"), std::string::npos) << r.message;

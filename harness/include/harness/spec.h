@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/array.h"
-#include "harness/compare.h"
+#include "harness/tolerance.h"
 
 namespace harness {
 
@@ -82,8 +82,6 @@ struct PipelineSpec {
     std::map<std::string, Tolerance> output_tolerances;
     // Where the spec came from: "" (C++), "generator metadata" or the JSON spec's path.
     std::string spec_source;
-    // xfail.json entries stated by a JSON spec (their "pipeline" is this one).
-    nlohmann::json xfail = nlohmann::json::array();
     // OpenCL extensions the GPU variants need (e.g. "cl_khr_fp16" for a pipeline built with
     // FEATURES cl_half): an OpenCL profile whose selected device lacks one SKIPs, saying which.
     std::vector<std::string> required_extensions;

@@ -12,12 +12,6 @@ namespace harness {
 
 namespace {
 
-// A CUDA driver symbol as a function pointer.
-template<typename F>
-F sym(void *lib, const char *name) {
-    return reinterpret_cast<F>(dlsym(lib, name));
-}
-
 nlohmann::json probe_cuda_here() {
     nlohmann::json out{{"driver", nullptr}, {"devices", nlohmann::json::array()}};
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -34,13 +28,13 @@ nlohmann::json probe_cuda_here() {
     using NameFn = int (*)(char *, int, int);
     using AttrFn = int (*)(int *, int, int);
     using MemFn = int (*)(size_t *, int);
-    auto init = sym<InitFn>(lib, "cuInit");
-    auto count_fn = sym<CountFn>(lib, "cuDeviceGetCount");
-    auto version_fn = sym<VersionFn>(lib, "cuDriverGetVersion");
-    auto get = sym<GetFn>(lib, "cuDeviceGet");
-    auto name_fn = sym<NameFn>(lib, "cuDeviceGetName");
-    auto attr = sym<AttrFn>(lib, "cuDeviceGetAttribute");
-    auto mem = sym<MemFn>(lib, "cuDeviceTotalMem_v2");
+    auto init = probe_symbol<InitFn>(lib, "cuInit");
+    auto count_fn = probe_symbol<CountFn>(lib, "cuDeviceGetCount");
+    auto version_fn = probe_symbol<VersionFn>(lib, "cuDriverGetVersion");
+    auto get = probe_symbol<GetFn>(lib, "cuDeviceGet");
+    auto name_fn = probe_symbol<NameFn>(lib, "cuDeviceGetName");
+    auto attr = probe_symbol<AttrFn>(lib, "cuDeviceGetAttribute");
+    auto mem = probe_symbol<MemFn>(lib, "cuDeviceTotalMem_v2");
     if (!init || !count_fn || !get || !name_fn) {
         out["error"] = "libcuda.so.1 lacks cuInit/cuDeviceGetCount; reinstall the NVIDIA driver";
         return out;

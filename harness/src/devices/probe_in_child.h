@@ -2,6 +2,8 @@
 // while loading or tearing down (seed 000) cannot take the harness with it. The OpenCL, CUDA and Vulkan probes
 // (opencl_probe.h, cuda_probe.h, vulkan_probe.h) all run through it, once per process each.
 #pragma once
+#include <dlfcn.h>
+
 #include <functional>
 #include <mutex>
 
@@ -30,5 +32,12 @@ private:
     bool done_ = false;
     nlohmann::json result_;
 };
+
+// A driver library's symbol `name` as a function pointer of type F (nullptr if absent), for the probes'
+// children that dlopen() the driver (cuda_probe.cpp, vulkan_probe.cpp).
+template<typename F>
+F probe_symbol(void *lib, const char *name) {
+    return reinterpret_cast<F>(dlsym(lib, name));
+}
 
 }  // namespace harness

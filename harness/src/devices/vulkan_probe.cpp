@@ -148,11 +148,6 @@ std::string memory_flags(uint32_t f) {
     return s;
 }
 
-template<typename F>
-F sym(void *lib, const char *name) {
-    return reinterpret_cast<F>(dlsym(lib, name));
-}
-
 nlohmann::json probe_vulkan_here() {
     // A validation layer (VK_INSTANCE_LAYERS) prints to stdout; keep it out of the probe's caller's output.
     if (int null_fd = open("/dev/null", O_WRONLY); null_fd >= 0) {
@@ -175,13 +170,13 @@ nlohmann::json probe_vulkan_here() {
     using GetProps2 = void (*)(VkPhysicalDevice, Properties2 *);
     using GetFeatures2 = void (*)(VkPhysicalDevice, Features2 *);
     using GetMemory = void (*)(VkPhysicalDevice, MemoryProperties *);
-    auto enum_version = sym<EnumVersion>(lib, "vkEnumerateInstanceVersion");
-    auto create = sym<CreateInstance>(lib, "vkCreateInstance");
-    auto destroy = sym<DestroyInstance>(lib, "vkDestroyInstance");
-    auto enum_devices = sym<EnumDevices>(lib, "vkEnumeratePhysicalDevices");
-    auto props2 = sym<GetProps2>(lib, "vkGetPhysicalDeviceProperties2");
-    auto features2 = sym<GetFeatures2>(lib, "vkGetPhysicalDeviceFeatures2");
-    auto memory = sym<GetMemory>(lib, "vkGetPhysicalDeviceMemoryProperties");
+    auto enum_version = probe_symbol<EnumVersion>(lib, "vkEnumerateInstanceVersion");
+    auto create = probe_symbol<CreateInstance>(lib, "vkCreateInstance");
+    auto destroy = probe_symbol<DestroyInstance>(lib, "vkDestroyInstance");
+    auto enum_devices = probe_symbol<EnumDevices>(lib, "vkEnumeratePhysicalDevices");
+    auto props2 = probe_symbol<GetProps2>(lib, "vkGetPhysicalDeviceProperties2");
+    auto features2 = probe_symbol<GetFeatures2>(lib, "vkGetPhysicalDeviceFeatures2");
+    auto memory = probe_symbol<GetMemory>(lib, "vkGetPhysicalDeviceMemoryProperties");
     if (!enum_version || !create || !destroy || !enum_devices || !props2 || !features2 || !memory) {
         out["error"] =
             "libvulkan.so.1 is older than Vulkan 1.1 (no vkGetPhysicalDeviceFeatures2); install a newer libvulkan1";

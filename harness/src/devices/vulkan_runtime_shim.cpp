@@ -25,28 +25,28 @@ namespace harness {
 
 namespace {
 
-using VkInstance = void *;
-using VkDevice = void *;
+using ShimInstance = void *;  // VkInstance, VkDevice (the probe, vulkan_probe.cpp, has its own declarations)
+using ShimDevice = void *;
 using VkBuffer = uint64_t;
 using PFN_void = void (*)();
-using PFN_GetInstanceProcAddr = PFN_void (*)(VkInstance, const char *);
-using PFN_GetDeviceProcAddr = PFN_void (*)(VkDevice, const char *);
+using PFN_GetInstanceProcAddr = PFN_void (*)(ShimInstance, const char *);
+using PFN_GetDeviceProcAddr = PFN_void (*)(ShimDevice, const char *);
 struct VkMemoryRequirements {
     uint64_t size, alignment;
     uint32_t memoryTypeBits;
 };
-using PFN_GetBufferMemoryRequirements = void (*)(VkDevice, VkBuffer, VkMemoryRequirements *);
+using PFN_GetBufferMemoryRequirements = void (*)(ShimDevice, VkBuffer, VkMemoryRequirements *);
 
 std::atomic<PFN_GetInstanceProcAddr> real_instance_proc_addr{nullptr};
 std::atomic<PFN_GetDeviceProcAddr> real_device_proc_addr{nullptr};
 std::atomic<PFN_GetBufferMemoryRequirements> real_buffer_requirements{nullptr};
 
-void *loader() {
+void *vulkan_loader() {
     static void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
     return lib;
 }
 
-void rounded_buffer_requirements(VkDevice device, VkBuffer buffer, VkMemoryRequirements *requirements) {
+void rounded_buffer_requirements(ShimDevice device, VkBuffer buffer, VkMemoryRequirements *requirements) {
     real_buffer_requirements.load()(device, buffer, requirements);
     const uint64_t a = requirements->alignment;
     if (a > 1 && (a & (a - 1)) == 0) {
@@ -54,7 +54,7 @@ void rounded_buffer_requirements(VkDevice device, VkBuffer buffer, VkMemoryRequi
     }
 }
 
-PFN_void shim_device_proc_addr(VkDevice device, const char *name) {
+PFN_void shim_device_proc_addr(ShimDevice device, const char *name) {
     PFN_void fn = real_device_proc_addr.load()(device, name);
     if (fn && std::strcmp(name, "vkGetBufferMemoryRequirements") == 0) {
         real_buffer_requirements = reinterpret_cast<PFN_GetBufferMemoryRequirements>(fn);
@@ -63,7 +63,7 @@ PFN_void shim_device_proc_addr(VkDevice device, const char *name) {
     return fn;
 }
 
-PFN_void shim_instance_proc_addr(VkInstance instance, const char *name) {
+PFN_void shim_instance_proc_addr(ShimInstance instance, const char *name) {
     PFN_void fn = real_instance_proc_addr.load()(instance, name);
     if (fn && std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
         real_device_proc_addr = reinterpret_cast<PFN_GetDeviceProcAddr>(fn);
@@ -91,7 +91,7 @@ std::string vulkan_runtime_shim_note() {
 
 // Halide's runtime resolves the loader's functions through this weak hook (src/runtime/vulkan_interface.h).
 extern "C" void *halide_vulkan_get_symbol(void *, const char *name) {
-    void *lib = harness::loader();
+    void *lib = harness::vulkan_loader();
     if (!lib) {
         return nullptr;
     }

@@ -259,7 +259,6 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
                                                      "cases from the generator's metadata (no spec)";
     spec.spec_source = has_json ? src.json_path : "generator metadata";
     spec.required_extensions = js.required_extensions;
-    spec.xfail = js.xfail;
     if (!js.xfail.empty()) {
         nlohmann::json doc{{"format", 1}, {"xfail", js.xfail}};
         for (auto &e : doc["xfail"])
