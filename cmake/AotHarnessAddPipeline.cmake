@@ -118,9 +118,11 @@ function(harness_add_generator target)
     # -O0: a generator's own C++ only builds the pipeline's IR, once per variant at build time (Halide's
     # compiler, libHalide, does the work), and -O0 compiles it in about 1.3 s less CPU than -O3 (of ~3.5 s,
     # most of it Halide.h). The variants are the same bytes (docs/ARCHITECTURE.md, "Build and test time").
-    get_target_property(type ${target} TYPE)
-    if (type STREQUAL "EXECUTABLE")  # not a Python generator's stand-in target
-      target_compile_options(${target} PRIVATE -O0)
+    if (TARGET ${target})  # a cross build imports the host build's generators instead
+      get_target_property(type ${target} TYPE)
+      if (type STREQUAL "EXECUTABLE")  # not a Python generator's stand-in target
+        target_compile_options(${target} PRIVATE -O0)
+      endif ()
     endif ()
   endif ()
 endfunction()
