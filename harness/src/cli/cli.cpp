@@ -66,7 +66,7 @@ int cmd_run(const Args &args) {
     const std::string started = utc_now("%Y-%m-%dT%H:%M:%S+00:00");  // ISO 8601 UTC
     if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
     install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups, removes the temp dir
-    const MatrixContext ctx = make_context(opts);
+    const MatrixContext ctx = make_context(opts, tasks);
     // Derived specs settled their cases while planning (GPU variants' bounds queries in a forked
     // child); the children read those shapes from the run's temp dir instead of forking again.
     if (!std::getenv("AOT_HARNESS_SHAPE_CACHE")) {
@@ -103,7 +103,7 @@ int cmd_run(const Args &args) {
                      left.c_str());
     }
     if (!opts.repro_bundles.empty()) attach_repro_bundles(results.runs, opts.repro_bundles, ctx.golden_dir);
-    results.environment = environment_info();
+    results.environment = environment_info(ctx.runtimes);
     results.environment["started"] = started;  // when the run began (history ingest dates the run by it)
     if (opts.shard) results.environment["shard"] = opts.shard->text();  // scripts/merge checks the set
     if (!opts.baseline_out.empty()) {

@@ -62,18 +62,33 @@ std::vector<std::string> exec_wrapper() {
 
 }  // namespace
 
-Availability check_availability() {
+Availability check_availability(const std::set<std::string> &runtimes) {
     Availability a;
-    start_probe_opencl();  // the three probes' children at once: each starts a driver (~0.1-0.5 s)
-    start_probe_cuda();
-    start_probe_vulkan();
-    const nlohmann::json opencl = probe_opencl(), cuda = probe_cuda();
+    // The probes' children at once: each starts a driver (~0.1-0.5 s).
+    if (runtimes.count("opencl")) start_probe_opencl();
+    if (runtimes.count("cuda")) start_probe_cuda();
+    if (runtimes.count("vulkan")) start_probe_vulkan();
+    const nlohmann::json opencl = runtimes.count("opencl") ? probe_opencl() : nlohmann::json();
+    const nlohmann::json cuda = runtimes.count("cuda") ? probe_cuda() : nlohmann::json();
     for (const auto &p : profiles()) {
+        if (p.runtime != "none" && !runtimes.count(p.runtime)) {
+            a.reason[p.name] = "not probed: no " + p.runtime + " profile was selected";
+            continue;
+        }
         nlohmann::json sel;
         a.reason[p.name] = runtime_unavailable_reason(p.runtime, opencl, cuda, &sel);
         if (!sel.is_null()) a.selected[p.name] = sel;
     }
     return a;
+}
+
+std::set<std::string> runtimes_of(const std::vector<RunTask> &tasks) {
+    std::set<std::string> runtimes;
+    for (const auto &t : tasks) {
+        const std::string &r = find_profile(t.profile).runtime;
+        if (r != "none") runtimes.insert(r);
+    }
+    return runtimes;
 }
 
 std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile) {
@@ -143,7 +158,7 @@ std::vector<RunTask> plan_runs(const RunOptions &opts) {
     return tasks;
 }
 
-MatrixContext make_context(const RunOptions &opts) {
+MatrixContext make_context(const RunOptions &opts, const std::vector<RunTask> &tasks) {
     MatrixContext ctx;
     ctx.opts = opts;
     ctx.golden_dir = opts.golden_dir.empty() ? default_golden_dir() : opts.golden_dir;
@@ -163,7 +178,8 @@ MatrixContext make_context(const RunOptions &opts) {
     ctx.jobs = opts.jobs > 0 ? opts.jobs : default_jobs();
     ctx.exe = self_exe_path();
     if (ctx.exe.empty()) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
-    ctx.avail = check_availability();
+    ctx.runtimes = runtimes_of(tasks);
+    ctx.avail = check_availability(ctx.runtimes);
     ctx.tmp_dir = std::make_shared<TempDir>("aot-harness");
     ctx.tmp = ctx.tmp_dir->path();
     return ctx;

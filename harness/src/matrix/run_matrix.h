@@ -4,6 +4,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,11 @@ struct Availability {
     std::map<std::string, std::string> reason;           // profile -> why it cannot run ("" = it can)
     nlohmann::json selected = nlohmann::json::object();  // profile -> chosen OpenCL platform/device or Vulkan device
 };
-// Probes OpenCL, CUDA and Vulkan once each (runtime_availability.h).
-Availability check_availability();
+// Probes the GPU runtimes named in `runtimes` (of "opencl", "cuda", "vulkan"; by default all three) once each
+// (runtime_availability.h). A profile whose runtime was not probed cannot run ("not probed"): `run` probes only
+// the runtimes its tasks use, so that a cpu run starts no driver (each probe starts one: ~20 ms of CPU for PoCL
+// or lavapipe, in a child).
+Availability check_availability(const std::set<std::string> &runtimes = {"opencl", "cuda", "vulkan"});
 // Why `pipeline` cannot run on `profile` here ("" if it can): the profile's runtime is missing, the
 // selected OpenCL device lacks an extension the spec requires, or the selected Vulkan device a feature
 // the variant's target needs.
@@ -50,11 +54,14 @@ struct MatrixContext {
     XfailList xfail;                   // --xfail, or <golden-dir>/xfail.json
     Baseline baseline;                 // --baseline ("" = empty)
     int jobs = 1;                      // --jobs, or one per core
+    std::set<std::string> runtimes;    // the GPU runtimes probed: those the tasks use
     Availability avail;
 };
+// The GPU runtimes the tasks' profiles use ("none" is not one).
+std::set<std::string> runtimes_of(const std::vector<RunTask> &tasks);
 // Resolves the golden dir and artifacts dir, loads the xfail list, finds this executable, makes a temp dir and probes
-// the devices. Throws Error naming what cannot be used and the fix.
-MatrixContext make_context(const RunOptions &opts);
+// the devices the tasks use. Throws Error naming what cannot be used and the fix.
+MatrixContext make_context(const RunOptions &opts, const std::vector<RunTask> &tasks);
 // Removes the context's temp dir (the last copy of the context would, too).
 void release_context(const MatrixContext &ctx);
 

@@ -55,7 +55,7 @@ nlohmann::json host_cpu() {
 
 }  // namespace
 
-nlohmann::json environment_info() {
+nlohmann::json environment_info(const std::set<std::string> &runtimes) {
     nlohmann::json env;
     env["halide_version"] = std::to_string(HALIDE_VERSION_MAJOR) + "." + std::to_string(HALIDE_VERSION_MINOR) + "." +
                             std::to_string(HALIDE_VERSION_PATCH);
@@ -84,9 +84,13 @@ nlohmann::json environment_info() {
                             "VK_INSTANCE_LAYERS", "HARNESS_VULKAN_SHIM", "LD_LIBRARY_PATH"}) {
         if (const char *v = getenv(var)) env["env_vars"][var] = v;
     }
-    env["opencl"] = probe_opencl();
-    env["cuda"] = probe_cuda();
-    env["vulkan"] = probe_vulkan();
+    const auto probed = [&](const char *runtime, nlohmann::json (*probe)()) {
+        if (runtimes.count(runtime)) return probe();
+        return nlohmann::json{{"not_probed", std::string("no ") + runtime + " profile in this run"}};
+    };
+    env["opencl"] = probed("opencl", probe_opencl);
+    env["cuda"] = probed("cuda", probe_cuda);
+    env["vulkan"] = probed("vulkan", probe_vulkan);
     env["vulkan_runtime_shim"] = vulkan_runtime_shim_note();
     return env;
 }
