@@ -9,14 +9,23 @@
 # the CTestTestfile.cmake that includes OUT.
 set(EMULATOR_TEXT "${EMULATOR}")
 separate_arguments(EMULATOR)
+set(test_env "HARNESS_EXEC_WRAPPER=${EMULATOR_TEXT}")
 if (LIST_JSON)
   file(READ "${LIST_JSON}" json)
 else ()
-  execute_process(COMMAND ${EMULATOR} "${HARNESS_EXE}" list --json
+  # The shapes that specs derived from metadata settle in a forked child (their GPU variants' bounds
+  # queries start the device runtime; spec/shape_query.h) are written by this list into OUT.shapes/,
+  # made afresh from this executable every time, and read by the tests' runs (AOT_HARNESS_SHAPE_CACHE)
+  # instead of each run forking and starting the GPU runtime again for every case.
+  set(shapes "${OUT}.shapes")
+  file(REMOVE_RECURSE "${shapes}")
+  file(MAKE_DIRECTORY "${shapes}")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "AOT_HARNESS_SHAPE_CACHE=${shapes}" ${EMULATOR} "${HARNESS_EXE}" list --json
                   OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
   if (NOT rc EQUAL 0)
     message(FATAL_ERROR "harness: '${HARNESS_EXE} list --json' failed (${rc}): ${err}")
   endif ()
+  string(APPEND test_env ";AOT_HARNESS_SHAPE_CACHE=${shapes}")
 endif ()
 set(extra_args "")
 if (GOLDEN_DIR)
@@ -107,7 +116,7 @@ foreach (i RANGE ${plast})
         endif ()
         string(APPEND lines
           "add_test([=[${name}]=] ${EMULATOR} [=[${HARNESS_EXE}]=] run --pipeline ${pname} --profile ${prof} --case ${cname} --mode ${mode} --timeout ${TIMEOUT}${args})\n"
-          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${mode_labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof} ENVIRONMENT [=[HARNESS_EXEC_WRAPPER=${EMULATOR_TEXT}]=])\n")
+          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${mode_labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof} ENVIRONMENT [=[${test_env}]=])\n")
       endforeach ()
     endforeach ()
   endforeach ()
