@@ -5,8 +5,8 @@
 # halves the CPU time of those targets (docs/ARCHITECTURE.md, "Build and test time"). Halide's
 # generators, the generated variant code and outside projects (the package) are not touched.
 #
-#   harness_unity_build(<target> [SKIP <source>...])
-#       Compiles <target> as a unity build of HARNESS_UNITY_BATCH files per batch (default 8).
+#   harness_unity_build(<target> [BATCH <n>] [SKIP <source>...])
+#       Compiles <target> as a unity build of HARNESS_UNITY_BATCH files per batch (default 8), or <n>.
 #       SKIP: sources compiled on their own, because their file-local names (anonymous namespaces,
 #       statics) clash with another file of the target. Generated sources are always compiled alone
 #       (version_info.cpp changes with every commit; it must not drag its batch along).
@@ -17,11 +17,14 @@ option(HARNESS_UNITY_BUILD "Compile the harness, its tests and the benchmarks as
 set(HARNESS_UNITY_BATCH 8 CACHE STRING "Source files per unity batch (HARNESS_UNITY_BUILD)")
 
 function(harness_unity_build target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SKIP")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BATCH" "SKIP")
   if (NOT HARNESS_UNITY_BUILD)
     return()
   endif ()
-  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${HARNESS_UNITY_BATCH})
+  if (NOT ARG_BATCH)
+    set(ARG_BATCH ${HARNESS_UNITY_BATCH})
+  endif ()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ARG_BATCH})
   get_target_property(sources ${target} SOURCES)
   get_target_property(dir ${target} SOURCE_DIR)
   set(alone "")
