@@ -127,8 +127,7 @@ void register_all() {
         const OpenCvBaseline *cv = cv_it == opencv_baselines().end() ? nullptr : &cv_it->second;
         if (cv) benchmark::AddCustomContext("opencv_baseline." + p, cv->what);
         const auto npp_it = npp_baselines().find(p);
-        const NppBaseline *npp =
-            npp_it == npp_baselines().end() || !npp_reason.empty() ? nullptr : &npp_it->second;
+        const NppBaseline *npp = npp_it == npp_baselines().end() || !npp_reason.empty() ? nullptr : &npp_it->second;
         if (npp) benchmark::AddCustomContext("npp_baseline." + p, npp->what);
         for (const auto &[c, gpu_only] : cases) {
             for (const auto &prof_name : reg.profiles_of(p)) {
