@@ -6,6 +6,8 @@
 
 #include <map>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "base/profile.h"
 #include "bench/timing.h"
@@ -19,6 +21,9 @@ struct Options {
     // for big GPU sizes, where one CPU OpenCV call costs a thousand GPU iterations.
     bool quick = false, big = false, no_opencv_pairing = false;
     std::string thresholds;
+    // --harness_sizes=WxH[,WxH...]: these image sizes instead of the defaults (e.g. 64x64 for what a call
+    // costs with next to no work: the GPU runtimes' per-launch floor).
+    std::string sizes;
 };
 extern Options g_opt;
 
@@ -42,6 +47,13 @@ void record_measured(const std::string &name, double seconds_per_iter, Work w, c
 
 // Marks the benchmark failed (SkipWithError) and keeps the message for the thresholds.
 void fail(benchmark::State &state, const std::string &name, const std::string &msg);
+
+// --harness_sizes' value "WxH[,WxH...]" as (name, width, height); throws std::runtime_error naming a bad entry.
+std::vector<std::tuple<std::string, int, int>> parse_sizes(const std::string &list);
+
+// A GPU schedule candidate (generators/CMakeLists.txt, HARNESS_GPU_CANDIDATES), <name>_c<n>: <name>, whose
+// OpenCV and NPP peers it shares; any other pipeline: itself.
+std::string candidate_base(const std::string &pipeline);
 
 // Every benchmark: milliseconds, manual time; one iteration with --quick.
 benchmark::internal::Benchmark *configure(benchmark::internal::Benchmark *bm);

@@ -95,7 +95,7 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
     const auto r = harness::perf::run_pipeline_benchmark(state, pb, inputs, paired, opencv_parallel_for);
     record_measured(b->name, r.seconds_per_iter, work_of(*b->c), b->device, b->driver, r.error);
     if (b->npp && r.error.empty() && r.seconds_per_iter > 0) {
-        const auto it = g_npp_seconds.find("BM_npp/" + b->variant->pipeline + "/" + b->c->name);
+        const auto it = g_npp_seconds.find(b->npp_case);
         if (it != g_npp_seconds.end()) state.counters["speedup_vs_npp"] = it->second / r.seconds_per_iter;
     }
 }

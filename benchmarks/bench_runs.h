@@ -26,6 +26,7 @@ struct Bench {
     int threads = 1;          // CPU threads of the profile (OpenCV's thread count)
     std::string gpu_runtime;  // "" for CPU profiles and baselines
     std::string device, driver;
+    std::string npp_case;  // a GPU pipeline: "BM_npp/<pipeline>/<size>", whose median speedup_vs_npp divides
 };
 
 // The OpenCV baseline alone (b->baseline), timed as `aot-harness bench` times a call.

@@ -40,6 +40,12 @@ struct BenchSize {
 // The benchmark sizes, data-driven.
 std::vector<BenchSize> bench_sizes() {
     if (g_opt.quick) return {{"64x48", 64, 48, false}};
+    if (!g_opt.sizes.empty()) {
+        std::vector<BenchSize> s;
+        for (const auto &[name, w, h] : parse_sizes(g_opt.sizes))
+            s.push_back({name, w, h, false});
+        return s;
+    }
     std::vector<BenchSize> s{{"1920x1080", 1920, 1080, false}, {"4096x4096", 4096, 4096, false}};
     if (g_opt.big) s.push_back({"16384x16384", 16384, 16384, true});
     return s;
@@ -121,14 +127,16 @@ void register_all() {
         // A strip-height candidate (generators/CMakeLists.txt, HARNESS_STRIP_CANDIDATES), <name>_strips<rows>,
         // is paired with <name>'s baseline.
         const size_t strips_at = p.rfind("_strips");
-        const std::string base =
-            opencv_baselines().count(p) || strips_at == std::string::npos ? p : p.substr(0, strips_at);
+        // A GPU schedule candidate, <name>_c<n>, shares <name>'s OpenCV and NPP peers (candidate_base).
+        const std::string base = opencv_baselines().count(p)    ? p :
+                                 strips_at != std::string::npos ? p.substr(0, strips_at) :
+                                                                  candidate_base(p);
         const auto cv_it = opencv_baselines().find(base);
         const OpenCvBaseline *cv = cv_it == opencv_baselines().end() ? nullptr : &cv_it->second;
         if (cv) benchmark::AddCustomContext("opencv_baseline." + p, cv->what);
-        const auto npp_it = npp_baselines().find(p);
+        const auto npp_it = npp_baselines().find(base);
         const NppBaseline *npp = npp_it == npp_baselines().end() || !npp_reason.empty() ? nullptr : &npp_it->second;
-        if (npp) benchmark::AddCustomContext("npp_baseline." + p, npp->what);
+        if (npp && base == p) benchmark::AddCustomContext("npp_baseline." + p, npp->what);
         for (const auto &[c, gpu_only] : cases) {
             for (const auto &prof_name : reg.profiles_of(p)) {
                 auto rit = runnable.find(prof_name);
@@ -164,21 +172,22 @@ void register_all() {
                 const std::string base_name = "BM_opencv/" + base + "/" + c->name + "/threads:" + std::to_string(t);
                 if (cv && std::none_of(baselines.begin(), baselines.end(),
                                        [&](const Bench &x) { return x.name == base_name; })) {
-                    baselines.push_back({base_name, nullptr, cv, nullptr, c, false, t, "", cpu_model, ""});
+                    baselines.push_back({base_name, nullptr, cv, nullptr, c, false, t, "", cpu_model, "", ""});
                 }
-                const std::string npp_bench = "BM_npp/" + p + "/" + c->name;
+                const std::string npp_bench = "BM_npp/" + base + "/" + c->name;
                 if (npp && prof.is_gpu() && std::none_of(pipelines.begin(), pipelines.end(), [&](const Bench &x) {
                         return x.name == npp_bench;
                     })) {
                     pipelines.push_back(
-                        {npp_bench, nullptr, nullptr, npp, c, false, t, "", "NVIDIA NPP", npp_versions()});
+                        {npp_bench, nullptr, nullptr, npp, c, false, t, "", "NVIDIA NPP", npp_versions(), ""});
                 }
                 for (const bool roundtrip : {false, true}) {
                     if (roundtrip && !prof.is_gpu()) continue;
                     const std::string name =
                         "BM_" + p + "/" + prof_name + "/" + c->name + "/" + (roundtrip ? "roundtrip" : "resident");
                     pipelines.push_back({name, reg.find(p, prof_name), cv, prof.is_gpu() ? npp : nullptr, c, roundtrip,
-                                         t, prof.is_gpu() ? prof.runtime : "", rit->second.device, rit->second.driver});
+                                         t, prof.is_gpu() ? prof.runtime : "", rit->second.device, rit->second.driver,
+                                         npp_bench});
                 }
             }
         }

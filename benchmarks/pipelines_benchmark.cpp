@@ -29,7 +29,8 @@
 // minute apart are stable (spread < 1 %).
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
-// --harness_big (the GPU size past L2), --no_opencv_pairing (no OpenCV call after each iteration),
+// --harness_big (the GPU size past L2), --harness_sizes=WxH[,WxH...] (these sizes instead), --no_opencv_pairing (no
+// OpenCV call after each iteration),
 // --halide_spin_pool (a diagnostic: Halide's parallel loops on a pool whose idle workers spin, spin_pool.h),
 // --check-thresholds=FILE (exit 1 listing floors not met).
 #include <benchmark/benchmark.h>
@@ -61,6 +62,8 @@ void parse_own_flags(int *argc, char **argv) {
             g_opt.no_opencv_pairing = true;
         else if (a == "--halide_spin_pool")
             bench::install_halide_spin_pool();
+        else if (a.rfind("--harness_sizes=", 0) == 0)
+            g_opt.sizes = a.substr(std::strlen("--harness_sizes="));
         else if (a.rfind("--check-thresholds=", 0) == 0)
             g_opt.thresholds = a.substr(std::strlen("--check-thresholds="));
         else

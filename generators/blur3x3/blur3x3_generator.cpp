@@ -49,10 +49,19 @@ public:
             mali_work_items(output, x, y, 8);  // 8 x u16 (128-bit); row sums recomputed in registers
             break;
         case Schedule::Gpu: {
-            // 4 x 8 outputs per thread (4-byte vector stores), its 6x10 input block and row sums in registers
-            // first: H100 opencl 4096^2 0.042 -> 0.039 ms, 16384^2 0.321 -> 0.271 ms (61 -> 70 % of copy);
-            // cuda 0.031 -> 0.029 ms, 0.263 -> 0.264 ms (issue 27 round 1, 2026-11-25).
-            const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 8, true, 32, 8});
+            // 4 x 8 outputs per thread, its 6x10 input block and row sums in registers first: H100 opencl 4096^2
+            // 0.042 -> 0.039 ms, 16384^2 0.321 -> 0.271 ms (61 -> 70 % of copy); cuda 0.031 -> 0.029 ms, 0.263 ->
+            // 0.264 ms (issue 27 round 1, 2026-11-25). Blocks of 64 x 4 threads (256 x 32 pixels) instead of
+            // 32 x 8 (128 x 64): 16384^2 opencl 0.285 -> 0.268 ms (68 -> 71 % of copy, 0.97 -> 1.03x NPP), cuda
+            // 0.266 -> 0.263 ms; 4096^2 0.040 / 0.029 ms either way (H100, round 5, 17:37 UTC); on the H100 of
+            // round 6 (17:50 UTC) 16384^2 opencl 0.286 ms (0.98x NPP), cuda 0.265 ms (1.06x). Not kept (rounds
+            // 4-5, 16:57-17:37 UTC, benchmarks/h100/issue27/gpu_round4-5/): 128 x 2 and 256 x 1 threads, 32 x 32,
+            // 4 x 4 or 8 x 4 or 16 x 4 per thread, row sums sliding down 8 or 16 rows per thread (fewer live
+            // registers): level or slower. Every u8 store is a byte store in the PTX (st.global.b8; Halide 21
+            // aligns a vector store no further than the buffer's host_alignment, CodeGen_LLVM.cpp), as in every
+            // u8 GPU pipeline here; set_host_alignment would widen them but asserts the host pointer's alignment,
+            // which unaligned harness buffers fail (benchmarks/RESULTS.md, brighten).
+            const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 8, true, 64, 4});
             in16.compute_at(output, v.xi).unroll(x).unroll(y);
             sum_x.compute_at(output, v.xi).unroll(x).unroll(y);
             break;

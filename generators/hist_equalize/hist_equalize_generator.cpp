@@ -25,16 +25,27 @@ public:
 
     void generate() {
         // Algorithm
+        // CUDA and OpenCL (gpu_shared_histogram): the histogram output is the reduction itself (no device
+        // intermediate), and the cdf is 256 independent sums (one GPU thread each: the same integers as the scan).
+        cl_or_cuda = schedule.value() == Schedule::Gpu && !get_target().has_feature(Target::Vulkan);
         RDom r(0, input.dim(0).extent(), 0, input.dim(1).extent(), "r");
+        if (cl_or_cuda) hist = histogram;
         hist(i) = 0;
         hist(cast<int32_t>(input(r.x, r.y))) += 1;
         RDom b(1, 255, "b");
         cdf(i) = hist(i);
         cdf(b) = cdf(b - 1) + cdf(b);
+        if (cl_or_cuda) {
+            hsh(i) = hist(i);
+            RDom j(0, 256, "j");
+            csum(i) = 0;
+            csum(i) += select(j <= i, hsh(j), 0);
+        }
+        Func c = cl_or_cuda ? csum : cdf;
         Expr total = input.dim(0).extent() * input.dim(1).extent();
         Expr total64 = cast<int64_t>(total);
-        lut(i) = cast<uint8_t>((cast<int64_t>(cdf(i)) * 255 + total64 / 2) / total64);
-        histogram(i) = hist(i);
+        lut(i) = cast<uint8_t>((cast<int64_t>(c(i)) * 255 + total64 / 2) / total64);
+        if (!cl_or_cuda) histogram(i) = hist(i);
         output(x, y) = lut(cast<int32_t>(input(x, y)));
 
         // Estimates
@@ -44,7 +55,7 @@ public:
         histogram.dim(0).set_bounds(0, 256);
 
         // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
-        hist.compute_root();
+        if (!cl_or_cuda) hist.compute_root();
         cdf.compute_root();
         lut.compute_root();
         switch (schedule.value()) {
@@ -110,37 +121,51 @@ public:
 
     // CUDA and OpenCL: NPP's HistogramEven way. A fixed number of blocks (a grid-stride over rows: block b
     // counts rows b, b + blocks, ...; its threads read consecutive bytes of a row) each count into 256 bins
-    // of their own in GPU shared memory (shared atomics), then add them to the global histogram (one
-    // global atomic per bin and block). The scan and the LUT: one block, the cdf in shared memory (a
-    // serial scan there, not 255 dependent round trips through global memory). The LUT pass: `lanes`
-    // bytes per thread (vector loads and stores, gathers from the 256-byte LUT).
+    // of their own in GPU shared memory (shared atomics), then add them to the histogram output (one global
+    // atomic per bin and block). Then the output pass over a fixed grid of 1024 blocks (rows yi, yi + 1024,
+    // ...), each with the LUT in shared memory: its 256 threads load the histogram, thread i sums bins
+    // 0..i into lut(i), then 4 bytes per thread and row (vector loads and stores, gathers from the LUT).
+    // Three kernels (histogram init, count, output) and no device allocation per call.
     void gpu_shared_histogram(const RDom &r) {
-        // OpenCL: 1024 blocks of 256 threads; CUDA: 264 blocks (2 per SM) of 1024 threads, a quarter of the
-        // global atomics. 4 loads in flight per thread, 4 output bytes per thread. H100 against NPP's
-        // HistogramEven + LUT (issue 27 rounds 1-3): 4096^2 cuda 0.345 -> 0.058 ms (1.25x), opencl 0.404 ->
-        // 0.083 ms (0.88x; 264 x 1024 there: 0.085 ms); 16384^2 cuda 3.66 -> 0.435 ms (1.63x), opencl 3.65 ->
-        // 0.485 ms (1.47x). 512 blocks, 8 or 16 bytes per thread, 128-thread blocks, 1 load in flight: slower.
+        // Counting: OpenCL 1024 blocks of 256 threads; CUDA 264 blocks (2 per SM) of 1024 threads, a quarter
+        // of the global atomics; 4 loads in flight per thread (issue 27 rounds 1-3, 2026-11-25: 4096^2 cuda
+        // 0.345 -> 0.058 ms, opencl 0.404 -> 0.083 ms; 512 blocks, 128-thread blocks, 1 load in flight: slower).
+        // The LUT in the output pass instead of a scan kernel, a LUT kernel and the histogram copied out of an
+        // intermediate (4 kernels, 2 device allocations per call; each OpenCL launch costs ~5 us and each
+        // clCreateBuffer + release ~4.5 us on the H100, gpu-launch-probe): 4096^2 opencl 0.085 -> 0.059 ms
+        // (0.85 -> 1.23x NPP), cuda 0.056 -> 0.052 ms (1.30 -> 1.40x); 16384^2 opencl 0.485 -> 0.460 ms (1.55x),
+        // cuda 0.435 -> 0.425 ms (1.68x); 64x64 opencl 0.051 -> 0.035 ms; round 6 (17:50 UTC, another H100)
+        // 4096^2 opencl 0.066 ms (1.18x), cuda 0.056 ms (1.39x) (H100, rounds 4-6, 16:57-17:50 UTC,
+        // benchmarks/h100/issue27/gpu_round4-5/). Output grids of 264 blocks: 4096^2 level, 4096 blocks or
+        // 16 bytes per thread: slower (16384^2 0.87 ms); the LUT kernel kept with the histogram in the output:
+        // 4096^2 opencl 0.059 ms.
         const bool cuda = get_target().has_feature(Target::CUDA);
-        const int threads = cuda ? 1024 : 256, blocks = cuda ? 264 : 1024, unroll = 4;
-        const ThreadBlock out_block{4, 1, true, 64, 4};
+        const int threads = cuda ? 1024 : 256, blocks = cuda ? 264 : 1024, unroll = 4, out_blocks = 1024;
         RVar ryo("ryo"), ryi("ryi"), rxo("rxo"), rxi("rxi"), rxu("rxu");
-        hist.compute_root().gpu_tile(i, io, ii, 64);
+        hist.gpu_tile(i, io, ii, 64);
         hist.update().split(r.y, ryo, ryi, blocks).split(r.x, rxo, rxi, threads);
         Func block_hist = hist.update().rfactor(ryi, u);  // block_hist(i, u): rows u, u + blocks, ...
         hist.update().reorder(i, ryi).atomic().gpu_blocks(ryi).gpu_threads(i);
         block_hist.compute_at(hist, ryi).store_in(MemoryType::GPUShared).gpu_threads(i);
         block_hist.update().split(rxo, rxo, rxu, unroll).reorder(rxu, rxo, ryo, rxi, u).unroll(rxu);
         block_hist.update().atomic().gpu_threads(rxi);
-        lut.compute_root().gpu_tile(i, io, ii, 256);
-        cdf.compute_at(lut, io).store_in(MemoryType::GPUShared).gpu_threads(i);
-        cdf.update().unscheduled();  // the scan stays serial: one thread of the block, in shared memory
-        histogram.gpu_tile(i, io, ii, 256).compute_with(lut, io);  // in the LUT's kernel: one launch less
-        gpu_thread_block(output, x, y, out_block);
+        Var xv("xv");
+        output.split(x, xo, xv, 4)
+            .split(xo, xo, xi, 256, TailStrategy::GuardWithIf)
+            .split(y, yo, yi, out_blocks, TailStrategy::GuardWithIf)
+            .reorder(xv, xi, xo, yo, yi)
+            .vectorize(xv)
+            .gpu_blocks(yi)
+            .gpu_threads(xi);
+        hsh.compute_at(output, yi).store_in(MemoryType::GPUShared).gpu_threads(i);
+        lut.compute_at(output, yi).store_in(MemoryType::GPUShared).gpu_threads(i);
+        csum.compute_at(lut, i);  // in a register of lut's thread i
     }
 
 private:
     Var x{"x"}, y{"y"}, i{"i"}, u{"u"}, w{"w"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, io{"io"}, ii{"ii"};
-    Func hist{"hist"}, cdf{"cdf"}, lut{"lut"};
+    Func hist{"hist"}, cdf{"cdf"}, lut{"lut"}, hsh{"hsh"}, csum{"csum"};
+    bool cl_or_cuda = false;
 };
 
 }  // namespace

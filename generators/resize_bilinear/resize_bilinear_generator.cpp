@@ -56,7 +56,16 @@ public:
             Expr h = l - mul_shift_right(l, wx, 16) + mul_shift_right(r, wx, 16);
             output(x, y, c) = cast<uint8_t>((h + 128) >> 8);
         } else {
-            Expr left = cast<float>(clamped(ix, y, c)), right = cast<float>(clamped(ix + 1, y, c));
+            // GPU: u8 -> f32 without a conversion instruction: the byte as the low mantissa bits of 2^23, minus
+            // 2^23 (exact, so the same floats). NVIDIA GPUs convert int <-> float at 16 results per clock and SM
+            // against 128 f32 adds (CUDA programming guide's throughput table, compute capability 9.0), and the
+            // PTX had 4 cvt.rn.f32.u16 per output value (none left).
+            const bool gpu = schedule.value() == Schedule::Gpu;
+            auto to_f32 = [&](const Expr &u8) {
+                return gpu ? reinterpret<float>(cast<uint32_t>(u8) | cast<uint32_t>(0x4B000000)) - 8388608.f :
+                             cast<float>(u8);
+            };
+            Expr left = to_f32(clamped(ix, y, c)), right = to_f32(clamped(ix + 1, y, c));
             if (packed_loads) {
                 Expr p = cast<uint64_t>(0);
                 for (int k = 0; k < 3; k++) {
@@ -118,14 +127,27 @@ public:
             mali_work_items(output, x, y, 4);  // 4 x f32 (gathers are 4 scalar loads), no local memory
             output.gpu_blocks(c);
             break;
-        case Schedule::Gpu:
-            // 4 outputs x 2 rows per thread (shared weights), aligned 4-byte stores (strides specialised):
-            // H100 16384^2 -> 10922^2 x 3 opencl 1.49 -> 0.75 ms (27 -> 54 % of copy), cuda 1.43 -> 0.84 ms.
-            gpu_thread_block(output, x, y, {4, 2, true, 32, 8});
-            output.gpu_blocks(c);
+        case Schedule::Gpu: {
+            // 4 outputs x 2 rows per thread (shared weights), strides specialised: H100 16384^2 -> 10922^2 x 3
+            // opencl 1.49 -> 0.75 ms (27 -> 54 % of copy), cuda 1.43 -> 0.84 ms. Then 4 x 4 per thread with the
+            // conversion above, and on CUDA a pixel's 3 planes in one thread (weights and source columns once):
+            // 4096^2 cuda 0.070 -> 0.059 ms (52 -> 58 % of copy, 1.55 -> 1.83x NPP), opencl 0.076 -> 0.063 ms
+            // (56 -> 60 %, 1.72x; the planes in one thread there 0.076 ms); 16384^2 cuda 0.863 -> 0.658 ms (46 ->
+            // 60 %, 2.21x) (H100, rounds 4-5, 16:57-17:37 UTC, benchmarks/h100/issue27/gpu_round4-5/); the H100 of
+            // round 6 (17:50 UTC), same code: 4096^2 cuda 0.063 ms (1.75x), opencl 0.084 ms (1.31x). Not kept:
+            // 64 x 4 threads, 8 x 2 per thread (level), the conversion alone on OpenCL (0.077 ms: NVIDIA's OpenCL
+            // compiler gains nothing from it there). The stores are bytes in the PTX, as blur3x3 says.
+            const bool planes_in_thread = get_target().has_feature(Target::CUDA);
+            if (planes_in_thread) output.bound(c, 0, 3);
+            const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 4, true, 32, 8});
+            if (planes_in_thread)
+                output.reorder(v.xv, c, v.yr, v.xi, v.yi, v.xo, v.yo).unroll(c);
+            else
+                output.gpu_blocks(c);
             output.specialize(output.dim(0).min() % 4 == 0 && output.dim(1).stride() % 4 == 0 &&
                               output.dim(2).stride() % 4 == 0);
             break;
+        }
         }
     }
 

@@ -169,8 +169,15 @@ int Invocation::call_resident() {
 }
 
 int Invocation::device_sync() {
+    // Once per device interface: every output of a runtime is on its one queue or stream (Halide's OpenCL
+    // runtime clFinish()es its command queue, CUDA synchronises its context), so a second sync only adds
+    // an idle round trip (hist_equalize's two outputs, reduce_stats' three).
+    std::vector<const halide_device_interface_t *> synced;
     for (auto &g : outputs_) {
+        const halide_device_interface_t *iface = g.view().raw_buffer()->device_interface;
+        if (!iface || std::find(synced.begin(), synced.end(), iface) != synced.end()) continue;
         if (int err = g.view().device_sync()) return err;
+        synced.push_back(iface);
     }
     return 0;
 }

@@ -1,0 +1,224 @@
+// gpu-launch-probe: what one kernel launch + synchronisation costs with no work, on the OpenCL ICD's
+// first GPU (else first device) and through the CUDA driver API, the way Halide 21's runtimes issue them and the
+// cheapest way each API allows (issue 27: the floor under a small GPU pipeline call). A diagnostic run on the device,
+// not a test. Per line: what was timed, then the median, 10th and 90th percentile in microseconds over `reps`
+// repetitions (after a warm-up), wall clock on the host.
+//
+// OpenCL (src/runtime/opencl.cpp of Halide v21.0.0, halide_opencl_run): every launch is clCreateKernel,
+// clSetKernelArg per argument plus one for the shared-memory size, clEnqueueNDRangeKernel and
+// clReleaseKernel; halide_opencl_device_sync is clFinish; an intermediate device buffer is
+// clCreateBuffer + clReleaseMemObject in every call (the OpenCL runtime has no allocation cache).
+// CUDA (cuda.cpp): cuLaunchKernel on the cached CUfunction; halide_cuda_device_sync is cuCtxSynchronize.
+//   gpu-launch-probe [reps]   (default 2000)
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include "devices/opencl_loader.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void report(const char *what, int reps, const std::function<void()> &body) {
+    for (int i = 0; i < std::max(20, reps / 10); i++)
+        body();
+    std::vector<double> us;
+    us.reserve(reps);
+    for (int i = 0; i < reps; i++) {
+        const auto t0 = Clock::now();
+        body();
+        us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    }
+    std::sort(us.begin(), us.end());
+    std::printf("%-66s %8.2f us  p10 %8.2f  p90 %8.2f\n", what, us[us.size() / 2], us[us.size() / 10],
+                us[us.size() * 9 / 10]);
+    std::fflush(stdout);
+}
+
+#define CL_FN(name) const auto name = harness::opencl_function<decltype(&::name)>(#name)
+
+void probe_opencl(int reps) {
+    CL_FN(clGetPlatformIDs);
+    CL_FN(clGetDeviceIDs);
+    CL_FN(clGetDeviceInfo);
+    CL_FN(clCreateContext);
+    CL_FN(clCreateCommandQueue);
+    CL_FN(clCreateProgramWithSource);
+    CL_FN(clBuildProgram);
+    CL_FN(clCreateKernel);
+    CL_FN(clSetKernelArg);
+    CL_FN(clEnqueueNDRangeKernel);
+    CL_FN(clReleaseKernel);
+    CL_FN(clFinish);
+    CL_FN(clCreateBuffer);
+    CL_FN(clReleaseMemObject);
+    if (!clGetPlatformIDs || !clCreateKernel || !clFinish) {
+        std::printf("opencl: no ICD loader (%s)\n", harness::opencl_loader_name() ? "symbols missing" : "not found");
+        return;
+    }
+    cl_platform_id platforms[8];
+    cl_uint np = 0;
+    clGetPlatformIDs(8, platforms, &np);
+    cl_device_id dev = nullptr;
+    for (const cl_device_type type :
+         {cl_device_type{CL_DEVICE_TYPE_GPU}, cl_device_type{CL_DEVICE_TYPE_ALL}}) {  // a GPU, else any (PoCL here)
+        for (cl_uint i = 0; i < np && !dev; i++) {
+            cl_uint nd = 0;
+            if (clGetDeviceIDs(platforms[i], type, 1, &dev, &nd) != CL_SUCCESS || nd == 0) dev = nullptr;
+        }
+    }
+    if (!dev) {
+        std::printf("opencl: no device\n");
+        return;
+    }
+    char name[256] = {0}, version[256] = {0};
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
+    clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof version - 1, version, nullptr);
+    std::printf("opencl device: %s, driver %s\n", name, version);
+    cl_int err = 0;
+    cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);  // in order, as Halide's
+    const char *src =
+        "__kernel void empty(__global uchar *p, const int n, __local uchar *s) { if (n < 0) p[0] = s[0]; }\n";
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
+    if (err != CL_SUCCESS || clBuildProgram(prog, 1, &dev, nullptr, nullptr, nullptr) != CL_SUCCESS) {
+        std::printf("opencl: build failed\n");
+        return;
+    }
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024, nullptr, &err);
+    const int n = 1;
+    const size_t global[3] = {256, 1, 1}, local[3] = {256, 1, 1};
+    cl_kernel cached = clCreateKernel(prog, "empty", &err);
+    clSetKernelArg(cached, 0, sizeof buf, &buf);
+    clSetKernelArg(cached, 1, sizeof n, &n);
+    clSetKernelArg(cached, 2, 1, nullptr);
+    const auto enqueue_cached = [&] {
+        clEnqueueNDRangeKernel(q, cached, 3, nullptr, global, local, 0, nullptr, nullptr);
+    };
+    const auto enqueue_halide = [&](cl_mem m) {  // halide_opencl_run's calls
+        cl_kernel k = clCreateKernel(prog, "empty", &err);
+        clSetKernelArg(k, 0, sizeof m, &m);
+        clSetKernelArg(k, 1, sizeof n, &n);
+        clSetKernelArg(k, 2, 1, nullptr);
+        clEnqueueNDRangeKernel(q, k, 3, nullptr, global, local, 0, nullptr, nullptr);
+        clReleaseKernel(k);
+    };
+    report("opencl clFinish, idle queue", reps, [&] { clFinish(q); });
+    report("opencl clCreateKernel + clReleaseKernel (no launch)", reps, [&] {
+        cl_kernel k = clCreateKernel(prog, "empty", &err);
+        clReleaseKernel(k);
+    });
+    report("opencl 1 launch, kernel object reused + clFinish", reps, [&] {
+        enqueue_cached();
+        clFinish(q);
+    });
+    report("opencl 1 launch as Halide 21 (create/set/enqueue/release) + clFinish", reps, [&] {
+        enqueue_halide(buf);
+        clFinish(q);
+    });
+    report("opencl 3 launches, kernel object reused + clFinish", reps, [&] {
+        for (int i = 0; i < 3; i++)
+            enqueue_cached();
+        clFinish(q);
+    });
+    report("opencl 3 launches as Halide 21 + clFinish", reps, [&] {
+        for (int i = 0; i < 3; i++)
+            enqueue_halide(buf);
+        clFinish(q);
+    });
+    report("opencl 1 launch as Halide 21 + clFinish twice", reps, [&] {
+        enqueue_halide(buf);
+        clFinish(q);
+        clFinish(q);
+    });
+    report("opencl clCreateBuffer(1 KiB) + launch on it + release + clFinish", reps, [&] {
+        cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024, nullptr, &err);
+        enqueue_halide(m);
+        clReleaseMemObject(m);
+        clFinish(q);
+    });
+    clReleaseKernel(cached);
+    clReleaseMemObject(buf);
+}
+
+// The CUDA driver API, declared here (no cuda.h needed to build).
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+using CUdeviceptr = unsigned long long;
+
+void probe_cuda(int reps) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        std::printf("cuda: no driver (libcuda.so.1)\n");
+        return;
+    }
+#define CU_FN(name, ...) const auto name = reinterpret_cast<CUresult (*)(__VA_ARGS__)>(dlsym(lib, #name))
+    CU_FN(cuInit, unsigned);
+    CU_FN(cuDeviceGet, CUdevice *, int);
+    CU_FN(cuCtxCreate_v2, CUcontext *, unsigned, CUdevice);
+    CU_FN(cuModuleLoadData, CUmodule *, const void *);
+    CU_FN(cuModuleGetFunction, CUfunction *, CUmodule, const char *);
+    CU_FN(cuLaunchKernel, CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+          void **, void **);
+    CU_FN(cuCtxSynchronize, void);
+    CU_FN(cuMemAlloc_v2, CUdeviceptr *, size_t);
+    CU_FN(cuMemFree_v2, CUdeviceptr);
+#undef CU_FN
+    CUdevice dev = 0;
+    CUcontext ctx = nullptr;
+    CUmodule mod = nullptr;
+    CUfunction fn = nullptr;
+    const char *ptx = ".version 7.0\n.target sm_50\n.address_size 64\n"
+                      ".visible .entry empty(.param .u64 p, .param .u32 n) { ret; }\n";
+    if (!cuInit || cuInit(0) || cuDeviceGet(&dev, 0) || cuCtxCreate_v2(&ctx, 0, dev) || cuModuleLoadData(&mod, ptx) ||
+        cuModuleGetFunction(&fn, mod, "empty")) {
+        std::printf("cuda: set-up failed\n");
+        return;
+    }
+    CUdeviceptr p = 0;
+    cuMemAlloc_v2(&p, 1024);
+    int n = 1;
+    void *args[] = {&p, &n};
+    const auto launch = [&] { cuLaunchKernel(fn, 1, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr); };
+    report("cuda cuCtxSynchronize, idle", reps, [&] { cuCtxSynchronize(); });
+    report("cuda 1 launch + cuCtxSynchronize", reps, [&] {
+        launch();
+        cuCtxSynchronize();
+    });
+    report("cuda 3 launches + cuCtxSynchronize", reps, [&] {
+        for (int i = 0; i < 3; i++)
+            launch();
+        cuCtxSynchronize();
+    });
+    report("cuda cuMemAlloc(1 KiB) + launch + cuMemFree + cuCtxSynchronize", reps, [&] {
+        CUdeviceptr m = 0;
+        cuMemAlloc_v2(&m, 1024);
+        launch();
+        cuMemFree_v2(m);
+        cuCtxSynchronize();
+    });
+    cuMemFree_v2(p);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const int reps = argc > 1 ? std::max(10, std::atoi(argv[1])) : 2000;
+    probe_opencl(reps);
+    probe_cuda(reps);
+    return 0;
+}
