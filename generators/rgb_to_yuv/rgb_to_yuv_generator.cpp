@@ -57,10 +57,18 @@ public:
             // benchmarks/h100/issue27/cores_round1/); 2 threads 1.05-1.09x / 1.40-1.54x with 32, 1.29-1.33x
             // / 1.42-1.47x with 16, 1.42-1.49x / 1.34-1.37x with 8 (1080p / 4096^2, dev VM, 2026-11-25 14:12 UTC); 8
             // would make 4096^2 512 strips for 16 threads.
+            // always_partition(x): the guarded last strip (1080 = 67 x 16 + 8 rows) ran its x loops with the
+            // repeat_edge clamp in every lane (gathers), 80 us against 10-11 us for a whole 16-row strip, each
+            // task timed alone (benchmarks/tools/task_times.cpp, dev VM, 2026-11-25 16:45 UTC); on 16 threads it
+            // is the last task taken, so every call waited for it (round 2's "64-row strip of ~1 ms" was that
+            // tail, 56 rows). Partitioned there too: 5.3 us, the sum of all tasks 921 -> 698 us.
             const int rows = strip_rows > 0 ? (int)strip_rows : 16;
-            out_y.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32);
+            out_y.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32).always_partition(x);
             for (Func out : {Func(out_u), Func(out_v)}) {
-                out.split(y, yo, yi, std::max(1, rows / 2), TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+                out.split(y, yo, yi, std::max(1, rows / 2), TailStrategy::GuardWithIf)
+                    .parallel(yo)
+                    .vectorize(x, 16)
+                    .always_partition(x);
                 out.compute_with(out_y, yo);
             }
             break;
