@@ -24,6 +24,7 @@ struct Options {
     // --harness_sizes=WxH[,WxH...]: these image sizes instead of the defaults (e.g. 64x64 for what a call
     // costs with next to no work: the GPU runtimes' per-launch floor).
     std::string sizes;
+    std::string halide_pool;  // --halide_pool: "" / "halide" = Halide's own, "harness[:<spin_us>]"
 };
 extern Options g_opt;
 

@@ -31,19 +31,21 @@
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
 // --harness_big (the GPU size past L2), --harness_sizes=WxH[,WxH...] (these sizes instead), --no_opencv_pairing (no
 // OpenCV call after each iteration),
-// --halide_spin_pool (a diagnostic: Halide's parallel loops on a pool whose idle workers spin, spin_pool.h),
+// --halide_pool=harness[:<spin_us>] (Halide's parallel loops on harness::ParallelPool, harness/parallel/, instead of
+// Halide 21's own pool; the context's `halide_pool` says which pool every number of the run used),
 // --check-thresholds=FILE (exit 1 listing floors not met).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "bench_common.h"
 #include "crash_trace.h"
 #include "pipeline_table.h"
-#include "spin_pool.h"
 #include "thresholds.h"
+#include "harness/parallel_pool.h"
 
 namespace {
 
@@ -60,8 +62,8 @@ void parse_own_flags(int *argc, char **argv) {
             g_opt.big = true;
         else if (a == "--no_opencv_pairing")
             g_opt.no_opencv_pairing = true;
-        else if (a == "--halide_spin_pool")
-            bench::install_halide_spin_pool();
+        else if (a.rfind("--halide_pool=", 0) == 0)
+            g_opt.halide_pool = a.substr(std::strlen("--halide_pool="));
         else if (a.rfind("--harness_sizes=", 0) == 0)
             g_opt.sizes = a.substr(std::strlen("--harness_sizes="));
         else if (a.rfind("--check-thresholds=", 0) == 0)
@@ -93,7 +95,11 @@ int check_floors() {
 int main(int argc, char **argv) {
     bench::install_crash_trace();
     parse_own_flags(&argc, argv);
+    std::unique_ptr<harness::ParallelPool> pool;
     try {
+        std::string pool_description;
+        pool = harness::make_pool_by_name(bench::g_opt.halide_pool, &pool_description);
+        benchmark::AddCustomContext("halide_pool", pool_description);
         bench::register_all();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());

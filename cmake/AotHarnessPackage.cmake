@@ -4,6 +4,7 @@
 #   P/lib/cmake/AotHarness/: the config, version and targets files, HarnessPipeline.cmake,
 #     AotHarnessAddPipeline.cmake, HarnessWriteCaseTests.cmake, harness_run_generator.sh, the default
 #     profiles.json, profiles_embedded.cpp.in and aot_harness_main.cpp (what aot_harness_finalize() builds)
+#   P/lib/libharness_parallel.a and P/include/harness/parallel_pool.h: harness::parallel (harness::ParallelPool)
 #   P/lib/libharness_bench.a and P/lib/aot-harness/benchmark/ (Google Benchmark): `aot-harness bench`
 #   P/libexec/aot-harness/ and P/lib/aot-harness/python/harnesslib/: the tools (AotHarnessTools.cmake)
 include(CMakePackageConfigHelpers)
@@ -22,7 +23,10 @@ endif ()
 
 set(_pkg_dir "${CMAKE_INSTALL_LIBDIR}/cmake/AotHarness")
 get_property(_harness_lib_features GLOBAL PROPERTY HARNESS_RUNTIME_FEATURES)
-set(_harness_export_targets harness)
+set(_harness_export_targets harness harness_parallel)
+# harness::parallel (harness/parallel/): the pool an application installs for Halide's parallel loops.
+install(FILES "${PROJECT_SOURCE_DIR}/harness/parallel/include/harness/parallel_pool.h"
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/harness")
 set(_harness_gbench_dir "")  # where the package carries Google Benchmark, relative to the prefix ("" = none)
 if (TARGET harness_bench)
   # `aot-harness bench`: the bench library, and Google Benchmark's Release build when that is the one
