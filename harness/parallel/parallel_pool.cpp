@@ -133,7 +133,9 @@ public:
 private:
     void work() {
         t_in_task = true;
-        uint64_t seen = generation_.load();
+        // 0, the generation before any job: a worker that starts late (a loaded machine) must still see the
+        // first job's generation as new (parallel-pool-test caught workers that read it as already seen).
+        uint64_t seen = 0;
         while (!stop_.load(std::memory_order_relaxed)) {
             if (generation_.load() != seen || wait_for_work(seen)) {
                 seen = generation_.load();
