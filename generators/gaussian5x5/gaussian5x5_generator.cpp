@@ -61,7 +61,11 @@ public:
                 column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, v);
             };
             stencil_strips(output, output.dim(1).extent(), per_thread, strip_rows, {32, 16, 8}, strips);
-            blur_x.store_at(output, yo).compute_at(output, xo).vectorize(x, v);
+            // always_partition(x): a strip where the split's guard or the top/bottom edge applies kept the
+            // repeat_edge clamp in every lane of blur_x (gathers): the 24-row last strip at 1080p on 2 threads took
+            // 175 us against 36 us for a whole 32-row strip, all tasks 1496 -> 1160 us, each task timed alone
+            // (task-times, dev VM, 2026-11-25 17:10 UTC).
+            blur_x.store_at(output, yo).compute_at(output, xo).vectorize(x, v).always_partition(x);
             break;
         }
         case Schedule::Mali:

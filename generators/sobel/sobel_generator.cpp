@@ -55,11 +55,16 @@ public:
             // benchmarks/h100/issue27/cores_round2/); 1.53 ms with 32, round 1), else the tallest of 16/8 rows
             // giving each thread 8: 16 at 4096^2 and on 2 threads, main's height (32 there: 0.93-1.01x OpenCV at
             // 4096^2 on 16 threads in rounds 2-3, main's 16 1.39-1.40x on the morning's host, call1/).
+            // always_partition(x): the first strip (top edge) and the guarded last one kept the repeat_edge clamp
+            // in every lane: 1080p on 2 threads 192 / 95 us against 18 us for a whole 16-row strip, all tasks of
+            // both loops 1574 + 1800 -> 1095 + 1557 us (sobel_strict 1484 + 5980 -> 1144 + 1781), each task timed
+            // alone (task-times, dev VM, 2026-11-25 17:10 UTC).
             for (Func out : {Func(magnitude), Func(angle)}) {
                 const auto strips = [&](Stage s, const Expr &rows) {
                     s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
                         .parallel(yo)
-                        .vectorize(x, natural_vector_size<float>());
+                        .vectorize(x, natural_vector_size<float>())
+                        .always_partition(x);
                 };
                 const Expr rows = out.output_buffer().dim(1).extent();
                 stencil_strips(out, rows, per_thread, strip_rows, {16, 8}, strips);

@@ -55,11 +55,14 @@ public:
             // 0.379 ms against 0.505 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
             // benchmarks/h100/issue27/cores_round2/); 32-row strips 0.581 ms, round 1), else the tallest of 32/16/8
             // rows giving each thread 8 (4096^2 and 2 threads: 32, as before).
+            // always_partition(x): the guarded last strip kept the repeat_edge clamp in every lane (gathers): the
+            // 24-row last strip at 1080p on 2 threads took 216 us against 32 us for a whole 32-row strip, all tasks
+            // 1438 -> 1152 us, each task timed alone (task-times, dev VM, 2026-11-25 17:05 UTC).
             const auto strips = [&](Stage s, const Expr &rows) {
-                s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16);
+                s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16).always_partition(x);
             };
             stencil_strips(output, output.dim(1).extent(), per_thread, strip_rows, {32, 16, 8}, strips);
-            blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, 16);
+            blur_x.store_at(output, yo).compute_at(output, yi).vectorize(x, 16).always_partition(x);
             break;
         }
         case Schedule::Mali:
