@@ -9,6 +9,7 @@
 
 #include "bench_command.h"
 #include "bench_plan.h"
+#include "harness/parallel_pool.h"
 #include "bench/timing.h"
 #include "cli/cli_options.h"
 #include "report/environment.h"
@@ -60,6 +61,10 @@ int bench_child_main(const std::vector<std::string> &words) {
     const BenchOptions o = bench_options(args);
     const std::string json = args.get("json"), record = args.get("record");
     install_halide_error_handler();
+    // --halide-pool harness: every Halide parallel loop of this child on harness::ParallelPool (named in the context).
+    std::string pool_description;
+    const std::unique_ptr<ParallelPool> pool = make_pool_by_name(o.halide_pool, &pool_description);
+    benchmark::AddCustomContext("halide_pool", pool_description);
     BenchPlan plan;
     plan_bench(o, plan);
     const Profile &prof = find_profile(o.profile);

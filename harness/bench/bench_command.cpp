@@ -191,7 +191,8 @@ int bench_main(const std::vector<std::string> &words) {
         ChildCommand cmd;
         cmd.argv = {exe,      "__bench-one", "--profile", prof,
                     "--json", json,          "--record",  tmp + "/record-" + prof + ".json"};
-        for (const char *opt : {"pipeline", "case", "size", "mode", "repetitions", "min-time", "golden-dir"}) {
+        for (const char *opt :
+             {"pipeline", "case", "size", "mode", "repetitions", "min-time", "halide-pool", "golden-dir"}) {
             if (args.has(opt)) cmd.argv.insert(cmd.argv.end(), {std::string("--") + opt, args.get(opt)});
         }
         if (o.quick) cmd.argv.push_back("--quick");

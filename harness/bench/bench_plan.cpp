@@ -5,7 +5,9 @@
 #include <map>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 
+#include "harness/parallel_pool.h"
 #include "matrix/run_options.h"
 #include "base/error.h"
 #include "base/profile.h"
@@ -52,6 +54,12 @@ BenchOptions bench_options(const Args &args) {
     if (args.has("min-time")) {
         args.number("min-time", 0, 0, 3600);
         o.min_time = args.get("min-time");
+    }
+    o.halide_pool = args.get("halide-pool", "halide");
+    try {
+        check_pool_name(o.halide_pool);
+    } catch (const std::invalid_argument &e) {
+        throw Error(std::string("--halide-pool: ") + e.what());
     }
     o.quick = args.has("quick");
     o.json = args.get("json");

@@ -16,6 +16,7 @@ struct BenchOptions {
     bool resident = true, roundtrip = true;    // --mode resident|roundtrip|all (roundtrip: GPU profiles only)
     int repetitions = 0;                       // --repetitions (0 = Google Benchmark's default, 1)
     std::string min_time;                      // --min-time seconds ("" = Google Benchmark's default)
+    std::string halide_pool;                   // --halide-pool: halide (default) or harness[:<spin_us>]
     bool quick = false;                        // --quick: one iteration per benchmark (a smoke run)
     std::string json;                          // --json FILE ("" = none)
     double timeout = 3600;                     // --timeout per profile's child, seconds

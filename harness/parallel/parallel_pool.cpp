@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -214,6 +215,42 @@ int ParallelPool::spin_us() const {
 
 uint64_t ParallelPool::tasks_run_by_workers() const {
     return impl_->by_workers_.load();
+}
+
+namespace {
+
+// -1: Halide's own pool; else the spin of "harness[:<spin_us>]" (the default for plain "harness").
+int parse_pool_name(const std::string &name) {
+    if (name.empty() || name == "halide") return -1;
+    if (name == "harness") return ParallelPoolOptions().spin_us;
+    const std::string spin = name.size() > 8 && name.compare(0, 8, "harness:") == 0 ? name.substr(8) : "";
+    char *end = nullptr;
+    const long us = spin.empty() ? -1 : std::strtol(spin.c_str(), &end, 10);
+    if (spin.empty() || *end != '\0' || us < 0 || us > 1000000) {
+        throw std::invalid_argument("halide pool '" + name +
+                                    "' is not one; use halide, harness or harness:<spin microseconds, 0-1000000>");
+    }
+    return static_cast<int>(us);
+}
+
+}  // namespace
+
+void check_pool_name(const std::string &name) {
+    parse_pool_name(name);
+}
+
+std::unique_ptr<ParallelPool> make_pool_by_name(const std::string &name, std::string *description) {
+    const int spin_us = parse_pool_name(name);
+    if (spin_us < 0) {
+        *description = "halide (Halide 21's own thread pool)";
+        return nullptr;
+    }
+    ParallelPoolOptions o;
+    o.spin_us = spin_us;
+    auto pool = std::make_unique<ParallelPool>(o);
+    *description = "harness (harness::ParallelPool, " + std::to_string(pool->threads()) + " threads, spin " +
+                   std::to_string(pool->spin_us()) + " us)";
+    return pool;
 }
 
 }  // namespace harness

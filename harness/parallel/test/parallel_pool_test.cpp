@@ -218,4 +218,19 @@ TEST(ParallelPool, OnePoolAtATimeAndHalidesPoolAfterIt) {
     EXPECT_EQ(again.threads(), 2);
 }
 
+TEST(ParallelPool, PoolByNameForTheBenchmarksOptions) {
+    std::string what;
+    EXPECT_EQ(harness::make_pool_by_name("halide", &what), nullptr);
+    EXPECT_NE(what.find("Halide 21's own"), std::string::npos) << what;
+    {
+        const auto pool = harness::make_pool_by_name("harness:150", &what);
+        ASSERT_NE(pool, nullptr);
+        EXPECT_EQ(pool->spin_us(), 150);
+        EXPECT_NE(what.find("spin 150 us"), std::string::npos) << what;
+    }
+    for (const char *bad : {"harness:", "harness:abc", "harness:-1", "harness:2000000", "tbb", "harness2"})
+        EXPECT_THROW(harness::check_pool_name(bad), std::invalid_argument) << bad;
+    EXPECT_NO_THROW(harness::check_pool_name("harness"));
+}
+
 }  // namespace

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 
 namespace harness {
 
@@ -45,5 +47,13 @@ public:
 private:
     Impl *impl_;
 };
+
+// A pool by the name a benchmark's option gives (pipeline-benchmarks --halide_pool, aot-harness bench
+// --halide-pool): "halide" (nullptr: Halide's own pool stays) or "harness[:<spin_us>]" (a ParallelPool of
+// HL_NUM_THREADS threads, else one per CPU, installed). `description` receives what the benchmark's
+// context records as `halide_pool`. Throws std::invalid_argument naming the value and the choices.
+std::unique_ptr<ParallelPool> make_pool_by_name(const std::string &name, std::string *description);
+// The check make_pool_by_name does first, without a pool: throws std::invalid_argument for a bad name.
+void check_pool_name(const std::string &name);
 
 }  // namespace harness
