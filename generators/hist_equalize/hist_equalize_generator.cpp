@@ -69,6 +69,12 @@ public:
             hist.update().split(r.y, ryo, ryi, 32).split(r.x, rxo, rxi, 4);
             Func partial = hist.update().rfactor({{ryo, u}, {rxi, w}});
             partial.compute_root().update().reorder(w, rxo, ryi, u).parallel(u).unroll(w);
+            // The partials' sum (serial, after the parallel pass) with the bins innermost, 16 per vector: it was
+            // one bin at a time, a chain of strips x 4 dependent scalar load-add-stores per bin (1080p: 34 strips,
+            // ~35 K adds; 4096^2: 128 strips, ~131 K), an estimated 60 / 220 us at 5 cycles each; now 16 bins per
+            // add (the lowered statement: dense 16-wide loads, 2026-11-25 17:25 UTC). Measured on the H100
+            // machine in round 5 (RESULTS.md, third pass).
+            hist.update().reorder(i, rxi, ryo).vectorize(i, 16);
             // The LUT pass as a scalar loop unrolled by 8: Halide 21 scalarises the 32-wide gathers into
             // extract/load/insert, which on AVX-512 took 2.2x the unrolled loop (4096^2 one thread ~20 -> ~9 ms,
             // JIT; 2 threads 0.53-0.66x -> 0.94-1.11x OpenCV, dev VM, 2026-11-25). Output strip height per call
