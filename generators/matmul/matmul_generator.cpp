@@ -1,8 +1,9 @@
 // matmul: f32 matrix product C = A * B, in Halide (column, row) order:
 //   A(k, i): M rows of K,   B(j, k): K rows of N,   C(j, i) = sum_k A(k, i) * B(j, k)
 // Reads outside A and B are 0 (constant_exterior), so tiles may overhang odd sizes. The `gpu`
-// schedule keeps a 4 x 8 block of C per thread in registers, its operands loaded straight from
-// global memory (L1), as Halide's apps/cuda_mat_mul does.
+// schedule keeps a 4 x 4 block of C per thread in registers, its operands loaded straight from
+// global memory (L1) with 128-bit loads where rows are 16-byte aligned, as Halide's apps/cuda_mat_mul
+// does; its CUDA kernels need more than Halide's default 64 registers (matmul_spec.cpp).
 #include "Halide.h"
 #include "harness/schedule.h"
 
@@ -75,42 +76,62 @@ public:
             prod.update().vectorize(j);
             break;
         case Schedule::Gpu:
-            // Register blocking (Halide's apps/cuda_mat_mul): 64 x 16 outputs per block, 4 x 8 per thread:
-            // H100 1024^3 opencl 0.850 -> 0.164 ms (13.1 TFLOP/s; cuBLAS sgemm 0.073 ms, 29.4), cuda 1.17 ->
-            // 0.697 ms (3.1 TFLOP/s; the same schedule's PTX, not diagnosed); 128 x 32 per block: cuda 0.705 ms
-            // (issue 27 round 2; benchmarks/h100/issue27/matmul/README.md: what stops it short of cuBLAS).
-            register_blocked(ac, bc, k, 64, 16);
+            // Register blocking (Halide's apps/cuda_mat_mul), 64 x 32 outputs per block of 16 x 8 threads, 4 x 4
+            // per thread, 128-bit operand loads. H100, 1024^3, cuBLAS sgemm 0.071-0.074 ms in the same runs
+            // (issue 27 session 3 round 1, 2026-11-25 16:59 UTC, benchmarks/h100/issue27/matmul/s3_round1/):
+            // the old 64 x 16 / 4 x 8 scalar-load schedule: opencl 0.158-0.170 ms, cuda 0.696 ms under Halide's
+            // 64-register JIT cap (spills 6.7 KB per thread), 0.155 ms at 255 registers; 4 x 8 per thread with
+            // 128-bit loads 0.109 / 0.100 ms; this one 0.101 / 0.094 ms (0.148 at 64 registers).
+            register_blocked(ac, bc, k, {64, 32, 4, 4, 8});
             break;
         }
     }
 
-    // Each thread 4 x 8 outputs in registers (4 columns x 8 rows), operands straight from global memory
-    // (L1), k unrolled by 8: blocks of tile_j x tile_i outputs.
-    void register_blocked(Func ac, Func bc, const RDom &k, int tile_j, int tile_i) {
+    // The register-blocked tiles: block_j x block_i outputs per GPU block, thread_j x thread_i per thread
+    // (thread_j a multiple of 4: one 128-bit load of B per k), k in steps of k_step (a multiple of 4).
+    struct Tiles {
+        int block_j, block_i, thread_j, thread_i, k_step;
+    };
+
+    // Each thread's outputs in registers, the operands of each k step loaded into registers straight
+    // from global memory (L1): A's k_step x thread_i (k, i) and B's thread_j x k_step (j, k), 128-bit
+    // loads along k of A and j of B. They are aligned where A, B and C start at columns that are
+    // multiples of 4, A's and B's rows are multiples of 4 floats apart and K is a multiple of k_step: a
+    // specialisation on that (every size the benchmarks and cuBLAS use), the same loops with unaligned
+    // loads otherwise (e.g. the odd case, 129^3).
+    void register_blocked(Func ac, Func bc, const RDom &k, const Tiles &t) {
         Var jt("jt"), it("it"), jv("jv"), iv("iv");
         RVar ko("ko"), ki("ki");
-        c.tile(j, i, jt, it, tile_j, tile_i, TailStrategy::GuardWithIf)
-            .tile(jt, it, jv, iv, 4, 8, TailStrategy::GuardWithIf)
+        c.tile(j, i, jt, it, t.block_j, t.block_i, TailStrategy::GuardWithIf)
+            .tile(jt, it, jv, iv, t.thread_j, t.thread_i, TailStrategy::GuardWithIf)
             .gpu_blocks(j, i)
             .gpu_threads(jt, it)
             .unroll(jv)
             .unroll(iv);
-        // Registers need constant sizes: the guarded tails make the regions' extents min(8, ...), so the
-        // storage is bounded explicitly (without it Halide lifts them to a global scratch buffer).
-        prod.compute_at(c, jt).store_in(MemoryType::Register).bound_extent(j, 4).bound_extent(i, 8).unroll(j).unroll(i);
-        prod.update().reorder(j, i, k).unroll(j).unroll(i).split(k, ko, ki, 8).unroll(ki);
-        // The k step's operands in registers: A's 8 x 8 (k, i), B's 4 x 8 (j, k).
+        // Registers need constant sizes: the guarded tails make the regions' extents min(n, ...), so the
+        // extents are bounded explicitly (without it Halide lifts them to a global scratch buffer).
+        prod.compute_at(c, jt)
+            .store_in(MemoryType::Register)
+            .bound_extent(j, t.thread_j)
+            .bound_extent(i, t.thread_i)
+            .vectorize(j, 4)
+            .unroll(j)
+            .unroll(i);
+        prod.update().reorder(j, i, k).vectorize(j, 4).unroll(j).unroll(i).split(k, ko, ki, t.k_step).unroll(ki);
         const auto in_registers = [&](Func f, int extent0, int extent1) {
             const Var v0 = f.args()[0], v1 = f.args()[1];
             f.compute_at(prod, ko)
                 .store_in(MemoryType::Register)
-                .bound_storage(v0, extent0)
-                .bound_storage(v1, extent1)
+                .bound_extent(v0, extent0)
+                .bound_extent(v1, extent1)
+                .vectorize(v0, 4)
                 .unroll(v0)
                 .unroll(v1);
         };
-        in_registers(ac.in(prod), 8, 8);
-        in_registers(bc.in(prod), 4, 8);
+        in_registers(ac.in(prod), t.k_step, t.thread_i);
+        in_registers(bc.in(prod), t.thread_j, t.k_step);
+        c.specialize(a.dim(0).min() % 4 == 0 && b.dim(0).min() % 4 == 0 && c.dim(0).min() % 4 == 0 &&
+                     a.dim(1).stride() % 4 == 0 && b.dim(1).stride() % 4 == 0 && a.dim(0).extent() % t.k_step == 0);
     }
 
 private:

@@ -55,6 +55,7 @@ TEST(JsonSpec, BadSpecsAreOneLineNamingFileKeyAndFix) {
          "p/spec.json: cases[0].size: given with output_shape; keep one of the two"},
         {R"({"required_extensions": ["fp16"]})",
          "p/spec.json: required_extensions[0]: 'fp16' is not an OpenCL extension name"},
+        {R"({"cuda_max_registers": 300})", "p/spec.json: cuda_max_registers: is 300, not an integer from 0 to 255"},
         {R"({"xfail": [{"profile": "opencl"}]})",
          "p/spec.json: xfail[0].reason: missing; say why this failure is expected"},
         {R"({"xfail": [{"pipeline": "x", "reason": "r"}]})",
@@ -71,16 +72,18 @@ TEST(JsonSpec, BadSpecsAreOneLineNamingFileKeyAndFix) {
 }
 
 TEST(JsonSpec, GoodSpecParses) {
-    const JsonSpec s = parse_json_spec(R"({"summary": "s", "required_extensions": ["cl_khr_fp16"],
+    const JsonSpec s =
+        parse_json_spec(R"({"summary": "s", "required_extensions": ["cl_khr_fp16"], "cuda_max_registers": 255,
         "tolerance": {"kind": "abs_rel", "atol": 0.001, "rtol": 0.01, "max_fraction": 0.01, "reason": "why"},
         "inputs": {"in": {"fill": "uniform", "range": [-1, 1], "seed": 9}}, "scalars": {"gain": 2, "on": true},
         "cases": [{"name": "small", "size": [64, 48], "inputs": {"in": {"fill": "checkerboard", "cell": 4}}},
                   {"name": "big", "output_shape": [100, 50, 3], "nightly": true}],
         "xfail": [{"profile": "opencl", "outcomes": ["FAIL"], "reason": "driver bug"}]})",
-                                       "s.json");
+                        "s.json");
     ASSERT_TRUE(s.tolerance.has_value());
     EXPECT_EQ(s.tolerance->kind, Tolerance::Kind::MismatchFraction);
     EXPECT_EQ(s.tolerance_reason, "why");
+    EXPECT_EQ(s.cuda_max_registers, 255);
     EXPECT_EQ(s.inputs.at("in").recipe.seed, 9u);
     EXPECT_TRUE(s.inputs.at("in").has_seed);
     EXPECT_EQ(s.scalars.at("on"), 1);

@@ -85,6 +85,10 @@ struct PipelineSpec {
     // OpenCL extensions the GPU variants need (e.g. "cl_khr_fp16" for a pipeline built with
     // FEATURES cl_half): an OpenCL profile whose selected device lacks one SKIPs, saying which.
     std::vector<std::string> required_extensions;
+    // Registers per thread the CUDA variant's kernels may use (HL_CUDA_JIT_MAX_REGISTERS while the harness
+    // calls it, unless the environment sets that already); 0: Halide's runtime default, 64. Kernels that
+    // need more spill to local memory (harness/src/variant/cuda_registers.h).
+    int cuda_max_registers = 0;
     // Plain C++ reference: inputs in CaseSpec::inputs order; returns outputs in CaseSpec::outputs order.
     // Empty only for specs from metadata or JSON: their goldens are the cpu variant's output.
     std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> reference;

@@ -213,7 +213,8 @@ JsonSpec parse_json_spec(const std::string &text, const std::string &path) {
     const Ctx cx{path};
     const json j = parse_json(text, path, "fix the syntax");
     cx.only_keys(j, "",
-                 {"format", "summary", "tolerance", "required_extensions", "inputs", "scalars", "cases", "xfail"});
+                 {"format", "summary", "tolerance", "required_extensions", "cuda_max_registers", "inputs", "scalars",
+                  "cases", "xfail"});
     JsonSpec s;
     s.path = path;
     if (j.contains("format")) cx.integer(j["format"], "format", 1, 1);
@@ -232,6 +233,8 @@ JsonSpec parse_json_spec(const std::string &text, const std::string &path) {
             s.required_extensions.push_back(ext);
         }
     }
+    if (j.contains("cuda_max_registers"))
+        s.cuda_max_registers = static_cast<int>(cx.integer(j["cuda_max_registers"], "cuda_max_registers", 0, 255));
     if (j.contains("inputs")) s.inputs = parse_inputs(cx, j["inputs"], "inputs");
     if (j.contains("scalars")) s.scalars = parse_scalars(cx, j["scalars"], "scalars");
     if (j.contains("cases")) {

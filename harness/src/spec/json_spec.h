@@ -7,6 +7,7 @@
 //   "tolerance": {"kind": "exact" | "absolute" | "abs_rel" | "ulp" | "psnr", "atol": 1, "rtol": 0.01,
 //                 "ulp": 4, "min_db": 40, "max_fraction": 0.001, "reason": "why (required)"},
 //   "required_extensions": ["cl_khr_fp16"],
+//   "cuda_max_registers": 255,                 registers per thread for the CUDA kernels (0-255; 0: Halide's 64)
 //   "inputs":  {"<input>": <recipe>},          defaults for every case
 //   "scalars": {"<scalar>": 1.5},              defaults for every case
 //   "cases": [{"name": "small", "size": [64, 48] | "output_shape": [64, 48, 3],
@@ -52,6 +53,7 @@ struct JsonSpec {
     std::optional<Tolerance> tolerance;
     std::string tolerance_reason;
     std::vector<std::string> required_extensions;
+    int cuda_max_registers = 0;  // PipelineSpec::cuda_max_registers
     std::map<std::string, JsonRecipe> inputs;
     std::map<std::string, double> scalars;
     std::vector<JsonCase> cases;

@@ -259,6 +259,7 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
                                                      "cases from the generator's metadata (no spec)";
     spec.spec_source = has_json ? src.json_path : "generator metadata";
     spec.required_extensions = js.required_extensions;
+    spec.cuda_max_registers = js.cuda_max_registers;
     if (!js.xfail.empty()) {
         nlohmann::json doc{{"format", 1}, {"xfail", js.xfail}};
         for (auto &e : doc["xfail"])

@@ -119,6 +119,10 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
     }
     guard_ = guard;
     bind();
+    if (runtime_ == "cuda") {
+        const int registers = Registry::instance().spec(variant.pipeline).cuda_max_registers;
+        if (registers > 0) cuda_registers_ = std::make_unique<CudaRegisterCap>(registers);
+    }
 }
 
 void Invocation::bind() {

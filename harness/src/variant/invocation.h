@@ -1,12 +1,14 @@
 // Invocation: a compiled variant's arguments bound by name to a case's buffers, in a buffer mode,
 // ready to call repeatedly. run_case (runner.h), bless and the benchmarks call pipelines through it.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "harness/array.h"
 #include "variant/buffers.h"
 #include "harness/registry.h"
+#include "variant/cuda_registers.h"
 
 namespace harness {
 
@@ -84,6 +86,9 @@ private:
     std::vector<Halide::Runtime::Buffer<void> *> input_ptrs_, output_ptrs_;
     std::vector<std::vector<uint8_t>> scalars_;
     std::vector<void *> args_;
+    // A cuda variant whose spec asks for a register cap holds it while this invocation lives (its
+    // kernels are compiled by its first call).
+    std::unique_ptr<CudaRegisterCap> cuda_registers_;
 };
 
 }  // namespace harness
