@@ -77,11 +77,15 @@ public:
             break;
         case Schedule::Gpu:
             // Register blocking (Halide's apps/cuda_mat_mul), 64 x 32 outputs per block of 16 x 8 threads, 4 x 4
-            // per thread, 128-bit operand loads. H100, 1024^3, cuBLAS sgemm 0.071-0.074 ms in the same runs
-            // (issue 27 session 3 round 1, 2026-11-25 16:59 UTC, benchmarks/h100/issue27/matmul/s3_round1/):
-            // the old 64 x 16 / 4 x 8 scalar-load schedule: opencl 0.158-0.170 ms, cuda 0.696 ms under Halide's
-            // 64-register JIT cap (spills 6.7 KB per thread), 0.155 ms at 255 registers; 4 x 8 per thread with
-            // 128-bit loads 0.109 / 0.100 ms; this one 0.101 / 0.094 ms (0.148 at 64 registers).
+            // per thread, k steps of 8, 128-bit operand loads. H100, 1024^3, cuBLAS sgemm in the same runs
+            // (benchmarks/h100/issue27/matmul/README.md): the old 64 x 16 / 4 x 8 scalar-load schedule opencl
+            // 0.170 ms, cuda 0.696 ms under Halide's 64-register JIT cap, 0.155 ms at 255 (cuBLAS 0.071-0.074;
+            // session 3 round 1, 2026-11-25 16:59 UTC). This one, round 2 (17:34 UTC, no variable set: the
+            // spec's cap): cuda 0.092 ms, opencl 0.100 ms, cuBLAS 0.070 ms; at 64 registers cuda 0.149 ms. Other
+            // tiles, 255 registers: 4 x 4 in blocks of 64x16, 32x32, 64x64, 128x32, 32x64, 128x16 0.093-0.096 ms;
+            // k steps of 16 / 4 0.123 / 0.110 ms; 4 x 2 per thread 0.127; 4 x 8 (64x16, 64x32, 64x64, 128x64
+            // blocks) 0.096-0.100; 8 x 8 0.124-0.131. cuda_capability_80 (ld.global.nc): this one 0.095 (no gain;
+            // not taken: it would drop pre-Ampere GPUs), 4 x 8 0.096.
             register_blocked(ac, bc, k, {64, 32, 4, 4, 8});
             break;
         }
