@@ -137,6 +137,7 @@ int cmd_describe(const Args &args) {
                        {"tolerance_reason", spec.tolerance_reason},
                        {"generator_sha256", spec.generator_sha256},
                        {"required_extensions", spec.required_extensions},
+                       {"cuda_max_registers", spec.cuda_max_registers},
                        {"arguments", nlohmann::json::array()},
                        {"profiles", nlohmann::json::array()},
                        {"cases", nlohmann::json::array()}};
@@ -189,6 +190,9 @@ int cmd_describe(const Args &args) {
         if (!p["compile_error"].get<std::string>().empty())
             std::printf("  %-12s ERROR: %s\n", "", p["compile_error"].get<std::string>().c_str());
     }
+    if (spec.cuda_max_registers > 0)
+        std::printf("cuda kernels: JIT-compiled with HL_CUDA_JIT_MAX_REGISTERS=%d (Halide's default: 64)\n",
+                    spec.cuda_max_registers);
     std::printf("cases:\n");
     for (size_t k = 0; k < spec.cases.size(); k++) {
         const CaseSpec &c = spec.cases[k];
