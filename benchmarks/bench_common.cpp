@@ -42,24 +42,6 @@ benchmark::internal::Benchmark *configure(benchmark::internal::Benchmark *bm) {
     return bm;
 }
 
-std::vector<std::tuple<std::string, int, int>> parse_sizes(const std::string &list) {
-    std::vector<std::tuple<std::string, int, int>> sizes;
-    size_t at = 0;
-    while (at <= list.size()) {
-        const size_t end = std::min(list.find(',', at), list.size());
-        const std::string one = list.substr(at, end - at);
-        int w = 0, h = 0;
-        char tail = 0;
-        if (std::sscanf(one.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 1 || h < 1) {
-            throw std::runtime_error("--harness_sizes: '" + one +
-                                     "' is not WIDTHxHEIGHT; give e.g. --harness_sizes=64x64,4096x4096");
-        }
-        sizes.emplace_back(one, w, h);
-        at = end + 1;
-    }
-    return sizes;
-}
-
 std::string candidate_base(const std::string &p) {
     const size_t at = p.rfind("_c");
     if (at == std::string::npos || at + 2 == p.size() ||

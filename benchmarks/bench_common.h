@@ -49,9 +49,6 @@ void record_measured(const std::string &name, double seconds_per_iter, Work w, c
 // Marks the benchmark failed (SkipWithError) and keeps the message for the thresholds.
 void fail(benchmark::State &state, const std::string &name, const std::string &msg);
 
-// --harness_sizes' value "WxH[,WxH...]" as (name, width, height); throws std::runtime_error naming a bad entry.
-std::vector<std::tuple<std::string, int, int>> parse_sizes(const std::string &list);
-
 // A GPU schedule candidate (generators/CMakeLists.txt, HARNESS_GPU_CANDIDATES), <name>_c<n>: <name>, whose
 // OpenCV and NPP peers it shares; any other pipeline: itself.
 std::string candidate_base(const std::string &pipeline);

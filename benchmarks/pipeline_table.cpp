@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_plan.h"
 #include "bench_common.h"
 #include "bench_runs.h"
 #include "harness_overhead.h"
@@ -42,8 +43,9 @@ std::vector<BenchSize> bench_sizes() {
     if (g_opt.quick) return {{"64x48", 64, 48, false}};
     if (!g_opt.sizes.empty()) {
         std::vector<BenchSize> s;
-        for (const auto &[name, w, h] : parse_sizes(g_opt.sizes))
-            s.push_back({name, w, h, false});
+        for (const auto &[w, h] :
+             harness::perf::parse_size_list(g_opt.sizes, "--harness_sizes:", "--harness_sizes=64x64,4096x4096"))
+            s.push_back({std::to_string(w) + "x" + std::to_string(h), w, h, false});
         return s;
     }
     std::vector<BenchSize> s{{"1920x1080", 1920, 1080, false}, {"4096x4096", 4096, 4096, false}};

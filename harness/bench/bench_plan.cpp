@@ -15,33 +15,12 @@
 
 namespace harness::perf {
 
-namespace {
-
-// "1920x1080,4096x4096" -> sizes; throws Error naming the bad word.
-std::vector<std::pair<int, int>> parse_sizes(const std::string &text) {
-    std::vector<std::pair<int, int>> sizes;
-    std::istringstream words(text);
-    for (std::string w; std::getline(words, w, ',');) {
-        int width = 0, height = 0;
-        char x = 0, rest = 0;
-        if (std::sscanf(w.c_str(), "%d%c%d%c", &width, &x, &height, &rest) != 3 || x != 'x' || width < 1 ||
-            height < 1 || width > 65536 || height > 65536) {
-            throw Error("--size '" + w + "' is not WIDTHxHEIGHT (1..65536 each); write e.g. --size 4096x4096");
-        }
-        sizes.emplace_back(width, height);
-    }
-    if (sizes.empty()) throw Error("--size needs WIDTHxHEIGHT, e.g. --size 4096x4096");
-    return sizes;
-}
-
-}  // namespace
-
 BenchOptions bench_options(const Args &args) {
     BenchOptions o;
     o.pipeline = args.get("pipeline");
     o.profile = args.get("profile");
     o.case_name = args.get("case");
-    if (args.has("size")) o.sizes = parse_sizes(args.get("size"));
+    if (args.has("size")) o.sizes = parse_size_list(args.get("size"), "--size", "--size 4096x4096");
     const std::string mode = args.get("mode", "all");
     if (mode == "resident") {
         o.roundtrip = false;
@@ -124,6 +103,25 @@ void plan_bench(const BenchOptions &o, BenchPlan &plan) {
                         "see aot-harness list" :
                         "no benchmark matches the filters: " + plan.notes.front());
     }
+}
+
+std::vector<std::pair<int, int>> parse_size_list(const std::string &text, const std::string &option,
+                                                 const std::string &example) {
+    std::vector<std::pair<int, int>> sizes;
+    size_t at = 0;
+    do {
+        const size_t end = std::min(text.find(',', at), text.size());
+        const std::string word = text.substr(at, end - at);
+        int width = 0, height = 0;
+        char x = 0, rest = 0;
+        if (std::sscanf(word.c_str(), "%d%c%d%c", &width, &x, &height, &rest) != 3 || x != 'x' || width < 1 ||
+            height < 1 || width > 65536 || height > 65536) {
+            throw Error(option + " '" + word + "' is not WIDTHxHEIGHT (1..65536 each); write e.g. " + example);
+        }
+        sizes.emplace_back(width, height);
+        at = end + 1;
+    } while (at <= text.size());
+    return sizes;
 }
 
 }  // namespace harness::perf

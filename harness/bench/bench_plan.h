@@ -25,6 +25,12 @@ struct BenchOptions {
 // Checks and converts the options parsed with the table's `bench` (or `__bench-one`) row. Throws Error.
 BenchOptions bench_options(const Args &args);
 
+// A list of sizes "1920x1080,4096x4096" (1..65536 each, no empty entry) -> (width, height) pairs, for
+// `aot-harness bench --size` and pipeline-benchmarks --harness_sizes. Throws Error naming the bad entry:
+// "<option> '<entry>' is not WIDTHxHEIGHT (1..65536 each); write e.g. <example>".
+std::vector<std::pair<int, int>> parse_size_list(const std::string &text, const std::string &option,
+                                                 const std::string &example);
+
 // One benchmark: BM_<pipeline>/<profile>/<case>/<mode>.
 struct BenchTask {
     std::string pipeline, profile, mode;
