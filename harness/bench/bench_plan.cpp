@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <cstdio>
-#include <sstream>
 #include <stdexcept>
 
 #include "harness/parallel_pool.h"
