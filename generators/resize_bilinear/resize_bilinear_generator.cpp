@@ -15,7 +15,8 @@ using namespace harness;
 class ResizeBilinear : public Generator<ResizeBilinear> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
+    GeneratorParam<int> strip_rows{"strip_rows", 0};        // host: 0 = chosen per call (host_strips.h)
+    GeneratorParam<int> gpu_candidate{"gpu_candidate", 0};  // 1: byte stores only (issue 27's A/B)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<uint8_t, 3>> output{"output"};
@@ -144,8 +145,14 @@ public:
                 output.reorder(v.xv, c, v.yr, v.xi, v.yi, v.xo, v.yo).unroll(c);
             else
                 output.gpu_blocks(c);
-            output.specialize(output.dim(0).min() % 4 == 0 && output.dim(1).stride() % 4 == 0 &&
-                              output.dim(2).stride() % 4 == 0);
+            // With 16 bytes of declared host alignment (gpu_aligned_rows) the 4 outputs of a row are one 32-bit
+            // store on CUDA too; the input reads are gathers (bytes) either way.
+            if (gpu_candidate == 1) {
+                output.specialize(output.dim(0).min() % 4 == 0 && output.dim(1).stride() % 4 == 0 &&
+                                  output.dim(2).stride() % 4 == 0);
+            } else {
+                output.specialize(gpu_aligned_rows(4, output));
+            }
             break;
         }
         }

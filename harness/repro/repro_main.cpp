@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -55,11 +56,31 @@ namespace {
     std::exit(2);
 }
 
+// Buffers start 128-byte aligned, as Halide's Runtime::Buffer allocates them and as the harness ran the case
+// (a generator may declare set_host_alignment).
+template<typename T>
+struct Aligned128 {
+    using value_type = T;
+    Aligned128() = default;
+    template<typename U>
+    Aligned128(const Aligned128<U> &) {}
+    T *allocate(size_t n) { return static_cast<T *>(::operator new(n * sizeof(T), std::align_val_t(128))); }
+    void deallocate(T *p, size_t) { ::operator delete(p, std::align_val_t(128)); }
+    template<typename U>
+    bool operator==(const Aligned128<U> &) const {
+        return true;
+    }
+    template<typename U>
+    bool operator!=(const Aligned128<U> &) const {
+        return false;
+    }
+};
+
 // A dense array in Halide order (dim 0 innermost); .npy stores the same bytes with the shape reversed.
 struct Array {
     halide_type_t type{halide_type_uint, 8, 1};
     std::vector<int> shape;
-    std::vector<uint8_t> bytes;
+    std::vector<uint8_t, Aligned128<uint8_t>> bytes;
     size_t elements() const {
         size_t n = 1;
         for (int s : shape)

@@ -55,6 +55,33 @@ TEST(GuardedArray, WritesOutsideTheShapeAreFound) {
     }
 }
 
+// Every host buffer starts where Halide's Runtime::Buffer would put it (128 bytes), whatever its guard
+// bands, odd widths, mins, element size or storage order: a generator that declares
+// set_host_alignment() must not fail its own assertion here (it did with guard bands, issue 27).
+TEST(GuardedArray, EveryHostPointerIsAlignedAsHalideAllocates) {
+    const auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % kHostAlignment == 0; };
+    for (halide_type_t t : {kU8, halide_type_t(halide_type_uint, 16), kF32}) {
+        for (const std::vector<int> &shape : {std::vector<int>{67, 37, 3}, {1, 1}, {5, 3}, {834, 17}, {13}}) {
+            for (int guard : {-1, 0, 3, 4, 64}) {
+                GuardedArray g(t, shape, guard, std::vector<int>(shape.size(), -3));
+                EXPECT_TRUE(aligned(g.view().data())) << shape_string(shape) << " guard " << guard;
+                g.fill(0x11);
+                EXPECT_EQ(g.check_guards(), "");
+                // A write just before the interior is still caught as a guard write.
+                if (guard > 0) {
+                    static_cast<uint8_t *>(g.view().data())[-1] = 0;
+                    EXPECT_NE(g.check_guards(), "") << shape_string(shape) << " guard " << guard;
+                }
+            }
+            Array a(t, shape);
+            EXPECT_TRUE(aligned(a.view().data())) << shape_string(shape);
+            Array staged;
+            strided_view(staged, t, shape, {}, shape.size() == 3 ? std::vector<int>{2, 0, 1} : std::vector<int>{});
+            EXPECT_TRUE(aligned(staged.bytes.data())) << shape_string(shape);
+        }
+    }
+}
+
 TEST(BufferModes, NamesRoundTripAndUnavailableModesSayWhy) {
     for (BufferMode m : all_buffer_modes())
         EXPECT_EQ(buffer_mode_from_name(buffer_mode_name(m)), m);

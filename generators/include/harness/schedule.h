@@ -89,6 +89,28 @@ inline ThreadBlockVars gpu_thread_block(Halide::Func f, const Halide::Var &x, co
     return v;
 }
 
+// Wide GPU accesses to byte buffers. Halide 21 aligns a GPU kernel's vector load or store of an external
+// buffer no further than the buffer's declared host alignment (CodeGen_LLVM.cpp: the element size unless the
+// generator calls set_host_alignment), so without a declaration every u8 access of a CUDA kernel is a single
+// byte (ld/st.global.b8) whatever the index; OpenCL C gets an aligned `uchar4` only where the index is
+// provably a multiple of 4. gpu_aligned_rows(lanes, buffers...) declares 16 bytes of host alignment on each
+// buffer (Halide then checks it on every call: error -24 names a buffer whose host pointer is not 16-byte
+// aligned; Halide's Runtime::Buffer and the harness allocate at 128, malloc at 16) and returns the condition
+// under which every row of every buffer starts at a multiple of `lanes` elements. Specialise on it: a
+// `lanes`-wide vector at a multiple of `lanes` is then one access; other shapes take the byte path.
+template<typename... Buffers>
+inline Halide::Expr gpu_aligned_rows(int lanes, Buffers &...buffers) {
+    Halide::Expr cond = Halide::Internal::const_true();
+    const auto one = [&](auto &b) {
+        b.set_host_alignment(16);
+        cond = cond && b.dim(0).min() % lanes == 0;
+        for (int d = 1; d < b.dimensions(); d++)
+            cond = cond && b.dim(d).stride() % lanes == 0;
+    };
+    (one(buffers), ...);
+    return cond;
+}
+
 // Mali (Midgard/Valhall): `lanes` elements per work-item (one 128-bit vector of the type), 8x4
 // work-groups, no local memory.
 inline void mali_work_items(Halide::Func f, const Halide::Var &x, const Halide::Var &y, int lanes) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -13,10 +14,38 @@
 
 namespace harness {
 
+// Where every host buffer the harness hands a pipeline starts: 128 bytes, the alignment of Halide's own
+// Runtime::Buffer allocations (HalideBuffer.h), so that a generator that declares
+// `set_host_alignment(n)` for n <= 128 (and then gets wider vector loads and stores, on GPUs too) runs
+// here as it runs in an application that allocates its buffers with Halide.
+inline constexpr size_t kHostAlignment = 128;
+
+// std::allocator with kHostAlignment: an Array's first byte is always so aligned.
+template<typename T>
+struct HostAlignedAllocator {
+    using value_type = T;
+    HostAlignedAllocator() = default;
+    template<typename U>
+    HostAlignedAllocator(const HostAlignedAllocator<U> &) {}
+    T *allocate(size_t n) { return static_cast<T *>(::operator new(n * sizeof(T), std::align_val_t(kHostAlignment))); }
+    void deallocate(T *p, size_t) { ::operator delete(p, std::align_val_t(kHostAlignment)); }
+    template<typename U>
+    bool operator==(const HostAlignedAllocator<U> &) const {
+        return true;
+    }
+    template<typename U>
+    bool operator!=(const HostAlignedAllocator<U> &) const {
+        return false;
+    }
+};
+
+// The bytes of an Array: data() is kHostAlignment-aligned (an empty one's may be null).
+using HostBytes = std::vector<uint8_t, HostAlignedAllocator<uint8_t>>;
+
 struct Array {
     halide_type_t type{halide_type_uint, 8, 1};
-    std::vector<int> shape;      // Halide order, innermost first
-    std::vector<uint8_t> bytes;  // dense, innermost dimension fastest
+    std::vector<int> shape;  // Halide order, innermost first
+    HostBytes bytes;         // dense, innermost dimension fastest; starts kHostAlignment-aligned
 
     Array() = default;
     // Allocates a zero-filled array of the given type and shape.

@@ -164,7 +164,7 @@ RunRecord run_case(const RunRequest &req) {
         }
 
         std::vector<Array> inputs = case_inputs(c, req.golden_dir + "/inputs");
-        std::vector<std::vector<uint8_t>> input_bytes;  // to check the inputs unchanged (a byte compare)
+        std::vector<HostBytes> input_bytes;  // to check the inputs unchanged (a byte compare)
         for (const auto &a : inputs)
             input_bytes.push_back(a.bytes);
         Invocation inv(*v, c, inputs, mode, req.guard);

@@ -12,7 +12,7 @@ namespace harness {
 namespace {
 
 template<typename T>
-T load(const std::vector<uint8_t> &bytes, size_t i) {
+T load(const HostBytes &bytes, size_t i) {
     T v;
     std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
     return v;

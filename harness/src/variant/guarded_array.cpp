@@ -66,13 +66,17 @@ GuardedArray::GuardedArray(halide_type_t type, const std::vector<int> &shape, in
         offset += pad_[d] * stride;
         stride *= padded_shape[d];
     }
+    // The interior's first element starts kHostAlignment-aligned, as a dense Array does: `lead_` slack
+    // bytes before the padded storage (never handed to the pipeline).
     const size_t eb = padded_.element_bytes();
-    uint8_t *origin = padded_.bytes.data() + offset * static_cast<int64_t>(eb);
+    lead_ = (kHostAlignment - (static_cast<size_t>(offset) * eb) % kHostAlignment) % kHostAlignment;
+    padded_.bytes.resize(padded_.bytes.size() + lead_);
+    uint8_t *origin = padded_.bytes.data() + lead_ + offset * static_cast<int64_t>(eb);
     view_ = HBuffer(type, origin, static_cast<int>(dims.size()), dims.data());
     if (!min.empty()) view_.set_min(min);
     // Byte runs of the storage, line by line along dimension 0: interior or guard.
     if (shape.empty()) {
-        interior_runs_.push_back({0, padded_.bytes.size()});
+        interior_runs_.push_back({lead_, padded_.bytes.size() - lead_});
         return;
     }
     const size_t line = static_cast<size_t>(padded_shape[0]) * eb;
@@ -85,7 +89,7 @@ GuardedArray::GuardedArray(halide_type_t type, const std::vector<int> &shape, in
             rest /= padded_shape[d];
             inside &= c >= pad_[d] && c < pad_[d] + shape[d];
         }
-        const size_t start = l * line;
+        const size_t start = lead_ + l * line;
         if (!inside) {
             guard_runs_.push_back({start, line});
             continue;
@@ -140,7 +144,7 @@ std::string GuardedArray::check_guards() const {
         }
     }
     if (!touched) return "";
-    std::vector<int> c = padded_.coords(first / padded_.element_bytes());
+    std::vector<int> c = padded_.coords((first - lead_) / padded_.element_bytes());
     std::string where;
     for (size_t d = 0; d < c.size(); d++)
         where += (d ? "," : "") + std::to_string(c[d] - pad_[d]);

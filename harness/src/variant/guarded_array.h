@@ -21,8 +21,8 @@ bool natural_order(const std::vector<int> &order);
 
 // Output storage surrounded by guard bands: `guard` elements on each side of dimension 0 and
 // 2 rows on each side of dimension 1 (none for higher dimensions). view() is a Halide buffer of exactly `shape` inside
-// it, starting at `min` (empty: 0). An output the generator lays out in another storage order, or
-// asks to be dense, has no guard bands (check_guards() is then "").
+// it, starting at `min` (empty: 0), its host pointer kHostAlignment-aligned (array.h). An output the generator lays out
+// in another storage order, or asks to be dense, has no guard bands (check_guards() is then "").
 class GuardedArray {
 public:
     static constexpr uint8_t kGuardByte = 0x5A;
@@ -53,6 +53,7 @@ private:
     Halide::Runtime::Buffer<void> view_;
     std::vector<std::pair<size_t, size_t>> interior_runs_, guard_runs_;  // (byte offset, length)
     bool permuted_ = false;  // stored in another order than Halide's: interior() copies through view_
+    size_t lead_ = 0;        // bytes before the padded storage that align the interior's start
 };
 
 }  // namespace harness
