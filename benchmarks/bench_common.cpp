@@ -12,6 +12,16 @@ namespace bench {
 Options g_opt;
 std::map<std::string, Measured> g_measured;
 
+harness::perf::Pairing parse_pairing(const std::string &value) {
+    if (value == "blocks") return harness::perf::Pairing::AfterLoop;
+    if (value == "iteration") return harness::perf::Pairing::EachIteration;
+    throw std::invalid_argument("--pairing: '" + value + "' is not blocks or iteration; e.g. --pairing=blocks");
+}
+
+const char *pairing_name(harness::perf::Pairing p) {
+    return p == harness::perf::Pairing::AfterLoop ? "blocks" : "iteration";
+}
+
 void set_counters(benchmark::State &state, const std::string &name, double seconds_per_iter, Work w,
                   double copy_seconds, const std::string &device, const std::string &driver) {
     state.counters["pixels_per_second"] = w.pixels / seconds_per_iter;

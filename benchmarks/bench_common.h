@@ -25,7 +25,17 @@ struct Options {
     // costs with next to no work: the GPU runtimes' per-launch floor).
     std::string sizes;
     std::string halide_pool;  // --halide_pool: "" / "halide" = Halide's own, "harness[:<spin_us>]"
+    // --pairing=blocks|iteration: where the paired rounds (copy, OpenCV) run (harness/bench/timing.h, Pairing).
+    // blocks (the default, as `aot-harness bench`): after each repetition's loop, as many rounds as it had
+    // iterations, so that each side runs its calls back to back on its own warm pool. iteration: a round after
+    // every call, so each call of the pipeline follows OpenCV's and finds Halide's pool asleep and TBB's
+    // workers still spinning (on 16 cores: brighten 1080p 0.150 ms alone, 0.265 ms paired so).
+    harness::perf::Pairing pairing = harness::perf::Pairing::AfterLoop;
 };
+
+// "blocks" / "iteration" -> Pairing; throws std::invalid_argument naming the values otherwise.
+harness::perf::Pairing parse_pairing(const std::string &value);
+const char *pairing_name(harness::perf::Pairing p);
 extern Options g_opt;
 
 // benchmark name -> results, for --check-thresholds.

@@ -36,10 +36,13 @@ void run_baseline(benchmark::State &state, const Bench *b) {
         return fail(state, b->name, e.what());
     }
     call();  // warm-up: OpenCV's thread pool, output pages
-    const auto r = harness::perf::timed_loop(state, ref, work_of(*b->c), [&] {
-        call();
-        return std::string();
-    });
+    const auto r = harness::perf::timed_loop(
+        state, ref, work_of(*b->c),
+        [&] {
+            call();
+            return std::string();
+        },
+        g_opt.pairing);
     record_measured(b->name, r.seconds_per_iter, work_of(*b->c), b->device, b->driver, r.error);
 }
 
@@ -92,7 +95,7 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
         if (!b->baseline || g_opt.no_opencv_pairing) return {};
         return {{"opencv", b->baseline->bind(*b->c, inputs).run}};
     };
-    const auto r = harness::perf::run_pipeline_benchmark(state, pb, inputs, paired, opencv_parallel_for);
+    const auto r = harness::perf::run_pipeline_benchmark(state, pb, inputs, paired, opencv_parallel_for, g_opt.pairing);
     record_measured(b->name, r.seconds_per_iter, work_of(*b->c), b->device, b->driver, r.error);
     if (b->npp && r.error.empty() && r.seconds_per_iter > 0) {
         const auto it = g_npp_seconds.find(b->npp_case);

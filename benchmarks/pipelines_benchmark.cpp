@@ -30,7 +30,8 @@
 //
 // Own flags (before Google Benchmark's): --quick (smoke: 64x48, one iteration each, small copies),
 // --harness_big (the GPU size past L2), --harness_sizes=WxH[,WxH...] (these sizes instead), --no_opencv_pairing (no
-// OpenCV call after each iteration),
+// OpenCV call after each iteration), --pairing=blocks|iteration (where the paired copy and OpenCV calls run:
+// after each repetition's loop, the default, or after every call; bench_common.h says why blocks),
 // --halide_pool=harness[:<spin_us>] (Halide's parallel loops on harness::ParallelPool, harness/parallel/, instead of
 // Halide 21's own pool; the context's `halide_pool` says which pool every number of the run used),
 // --check-thresholds=FILE (exit 1 listing floors not met).
@@ -52,7 +53,7 @@ namespace {
 using bench::g_opt;
 
 // Removes this binary's own flags from argv (Google Benchmark rejects unknown ones).
-void parse_own_flags(int *argc, char **argv) {
+void parse_own_flags(int *argc, char **argv, std::string &pairing) {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const std::string a = argv[i];
@@ -66,6 +67,8 @@ void parse_own_flags(int *argc, char **argv) {
             g_opt.halide_pool = a.substr(std::strlen("--halide_pool="));
         else if (a.rfind("--harness_sizes=", 0) == 0)
             g_opt.sizes = a.substr(std::strlen("--harness_sizes="));
+        else if (a.rfind("--pairing=", 0) == 0)
+            pairing = a.substr(std::strlen("--pairing="));
         else if (a.rfind("--check-thresholds=", 0) == 0)
             g_opt.thresholds = a.substr(std::strlen("--check-thresholds="));
         else
@@ -94,9 +97,12 @@ int check_floors() {
 
 int main(int argc, char **argv) {
     bench::install_crash_trace();
-    parse_own_flags(&argc, argv);
+    std::string pairing = "blocks";
+    parse_own_flags(&argc, argv, pairing);
     std::unique_ptr<harness::ParallelPool> pool;
     try {
+        g_opt.pairing = bench::parse_pairing(pairing);
+        benchmark::AddCustomContext("pairing", bench::pairing_name(g_opt.pairing));
         std::string pool_description;
         pool = harness::make_pool_by_name(bench::g_opt.halide_pool, &pool_description);
         benchmark::AddCustomContext("halide_pool", pool_description);

@@ -5,12 +5,15 @@
 // (pipeline-benchmarks pairs the OpenCV equivalent), each timed, so that every ratio comes from the
 // same seconds of the same machine (on a shared VM whose memory bandwidth swings 2x within a minute, a
 // roofline measured at another moment is not comparable). Where the rounds run (Pairing):
-//   EachIteration  one round after every timed iteration (pipeline-benchmarks): the closest pairing, but
-//                  the copy between two calls evicts the data of a pipeline that fits in the caches
-//                  (on the H100 machine's Xeon a 4096^2 u8 stencil ran 16-20 % slower than called
-//                  directly, docs/evidence/own-project-h100/)
-//   AfterLoop      as many rounds as iterations, right after each repetition's loop (aot-harness bench):
-//                  the timed loop is a plain loop of calls, as a direct caller's
+//   EachIteration  one round after every timed iteration (pipeline-benchmarks --pairing=iteration): the
+//                  closest pairing, but the copy between two calls evicts the data of a pipeline that fits
+//                  in the caches (on the H100 machine's Xeon a 4096^2 u8 stencil ran 16-20 % slower than
+//                  called directly, docs/evidence/own-project-h100/), and on many cores every call follows
+//                  the paired call's pool: Halide's workers asleep, OpenCV's (TBB) still spinning (H200
+//                  machine, 16 threads: brighten 1080p 0.150 ms called directly, 0.265 ms so paired)
+//   AfterLoop      as many rounds as iterations, right after each repetition's loop (aot-harness bench,
+//                  pipeline-benchmarks by default): the timed loop is a plain loop of calls, as a direct
+//                  caller's, and so is the paired call's; the repetitions interleave the two
 //
 // Counters (Google Benchmark's JSON, per repetition):
 //   pixels_per_second  width x height of the first image output (else of the first input) per second
