@@ -12,7 +12,6 @@ using namespace harness;
 class Blur3x3 : public Generator<Blur3x3> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> gpu_candidate{"gpu_candidate", 0};  // 1: byte stores only (issue 27's A/B)
 
     Input<Buffer<uint8_t, 2>> input{"input"};
     Output<Buffer<uint8_t, 2>> output{"output"};
@@ -58,17 +57,19 @@ public:
             // round 6 (17:50 UTC) 16384^2 opencl 0.286 ms (0.98x NPP), cuda 0.265 ms (1.06x). Not kept (rounds
             // 4-5, 16:57-17:37 UTC, benchmarks/h100/issue27/gpu_round4-5/): 128 x 2 and 256 x 1 threads, 32 x 32,
             // 4 x 4 or 8 x 4 or 16 x 4 per thread, row sums sliding down 8 or 16 rows per thread (fewer live
-            // registers): level or slower. Every u8 store is a byte store in the PTX (st.global.b8; Halide 21
-            // aligns a vector store no further than the buffer's host_alignment, CodeGen_LLVM.cpp), as in every
-            // u8 GPU pipeline here; set_host_alignment would widen them but asserts the host pointer's alignment,
-            // which unaligned harness buffers fail (benchmarks/RESULTS.md, brighten).
+            // registers): level or slower. Without a declared host alignment every u8 store is a byte store in the
+            // PTX (st.global.b8; Halide 21 aligns a vector store no further than the buffer's host_alignment,
+            // CodeGen_LLVM.cpp): the specialisation below declares it (the harness's buffers are 128-byte aligned).
             const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 8, true, 64, 4});
             in16.compute_at(output, v.xi).unroll(x).unroll(y);
             sum_x.compute_at(output, v.xi).unroll(x).unroll(y);
             // Rows at multiples of 4 with 16 bytes of declared host alignment: each row's 4 outputs one 32-bit
-            // store (st.global.b32 / an aligned uchar4) instead of 4 byte stores. The input loads stay bytes:
-            // repeat_edge clamps every coordinate.
-            if (gpu_candidate != 1) output.specialize(gpu_aligned_rows(4, output));
+            // store (st.global.b32 / an aligned uchar4) instead of 4 byte stores: H200 16384^2 opencl 0.238-0.253 ->
+            // 0.223-0.237 ms (57-59 -> 60-63 % of copy), cuda 0.232-0.237 -> 0.218-0.223 ms; 4096^2 opencl 0.028-0.037
+            // -> 0.027-0.035 ms, cuda 0.022-0.028 -> 0.020-0.027 (two rounds, A/B in one binary, issue 27,
+            // benchmarks/h200/issue27/round1-2/). Not kept: the input block as aligned words (align_bounds(x, 4)
+            // on in16: its registers become a local-memory array indexed by x's remainder).
+            output.specialize(gpu_aligned_rows(4, output));
             break;
         }
         }

@@ -15,8 +15,7 @@ using namespace harness;
 class ResizeBilinear : public Generator<ResizeBilinear> {
 public:
     ScheduleParam schedule;
-    GeneratorParam<int> strip_rows{"strip_rows", 0};        // host: 0 = chosen per call (host_strips.h)
-    GeneratorParam<int> gpu_candidate{"gpu_candidate", 0};  // 1: byte stores only (issue 27's A/B)
+    GeneratorParam<int> strip_rows{"strip_rows", 0};  // host: 0 = chosen per call (host_strips.h)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<uint8_t, 3>> output{"output"};
@@ -137,7 +136,9 @@ public:
             // 60 %, 2.21x) (H100, rounds 4-5, 16:57-17:37 UTC, benchmarks/h100/issue27/gpu_round4-5/); the H100 of
             // round 6 (17:50 UTC), same code: 4096^2 cuda 0.063 ms (1.75x), opencl 0.084 ms (1.31x). Not kept:
             // 64 x 4 threads, 8 x 2 per thread (level), the conversion alone on OpenCL (0.077 ms: NVIDIA's OpenCL
-            // compiler gains nothing from it there). The stores are bytes in the PTX, as blur3x3 says.
+            // compiler gains nothing from it there). The stores are bytes in the PTX (no declared host
+            // alignment): declared (gpu_aligned_rows, 32-bit stores) it ran level, H200 16384^2 0.654 / 0.606 ms
+            // opencl / cuda with it, 0.652 / 0.611 without (benchmarks/h200/issue27/round2/): the gathers are the cost.
             const bool planes_in_thread = get_target().has_feature(Target::CUDA);
             if (planes_in_thread) output.bound(c, 0, 3);
             const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 4, true, 32, 8});
@@ -145,14 +146,8 @@ public:
                 output.reorder(v.xv, c, v.yr, v.xi, v.yi, v.xo, v.yo).unroll(c);
             else
                 output.gpu_blocks(c);
-            // With 16 bytes of declared host alignment (gpu_aligned_rows) the 4 outputs of a row are one 32-bit
-            // store on CUDA too; the input reads are gathers (bytes) either way.
-            if (gpu_candidate == 1) {
-                output.specialize(output.dim(0).min() % 4 == 0 && output.dim(1).stride() % 4 == 0 &&
-                                  output.dim(2).stride() % 4 == 0);
-            } else {
-                output.specialize(gpu_aligned_rows(4, output));
-            }
+            output.specialize(output.dim(0).min() % 4 == 0 && output.dim(1).stride() % 4 == 0 &&
+                              output.dim(2).stride() % 4 == 0);
             break;
         }
         }
