@@ -18,7 +18,8 @@
 // Counters: pixels_per_second (width x height of the first image output, else of the input; bytes
 // for memcpy), bytes_per_second (inputs read once + outputs written once; read + write for memcpy),
 // and, measured interleaved with the benchmark (harness/bench/timing.h, the timing code `aot-harness bench` uses: a
-// copy of the same bytes and the OpenCV call after each timed iteration, so that both sides see the same machine),
+// copy of the same bytes and the OpenCV call, as many rounds as calls after each repetition's loop, or after every
+// call with --pairing=iteration, so that both sides see the same machine),
 // pct_of_copy_bw (host memcpy with the profile's threads, device-to-device copy for GPU profiles) and
 // speedup_vs_opencv (OpenCV with the profile's thread count) where the pipeline has a baseline. Where NVIDIA NPP
 // loads (baselines/npp_baselines.h), BM_npp/<pipeline>/<size> times the NPP equivalent (device-resident buffers of its
