@@ -132,6 +132,14 @@ PY
     expect_usage "unknown pipeline 'nope'" "$exe" describe nope ;;
   bless_needs_pipeline)
     expect_usage "bless needs --pipeline P or --all" "$exe" bless --golden-dir "$tmp/golden" ;;
+  bless_names_and_globs)
+    # --pipeline takes run's comma lists and globs: both pipelines blessed, bit for bit; a pattern that
+    # matches nothing is a one-line error and writes nothing.
+    before=$(snapshot "$tmp/golden")
+    expect 0 "blessed golden/blur3x3/small.npy" "$exe" bless --pipeline 'blur3x3,bright*' --case small --golden-dir "$tmp/golden"
+    grep -q "blessed golden/brighten/small.npy" "$tmp/out" || fail "brighten (the glob) was not blessed"
+    [ "$(snapshot "$tmp/golden")" = "$before" ] || fail "the goldens changed"
+    expect_usage "--pipeline 'nope\*' matches no pipeline" "$exe" bless --pipeline 'nope*' --golden-dir "$tmp/golden" ;;
   no_opencl_icd)
     mkdir "$tmp/vendors"
     OCL_ICD_VENDORS="$tmp/vendors" OCL_ICD_FILENAMES= expect 77 "SKIP .*no OpenCL platform found" \

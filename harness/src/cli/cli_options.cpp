@@ -161,7 +161,7 @@ const std::vector<CommandSpec> &commands() {
          "Runs the cpu profile, checks each result against the spec's plain C++ reference and only\n"
          "then writes golden/<p>/<case>.npy and golden/MANIFEST.json, as one transaction, under a lock\n"
          "on the golden directory (a bless interrupted earlier is completed or discarded first).",
-         {{"pipeline", "P", "bless this pipeline"},
+         {{"pipeline", "P", "bless these pipelines (comma-separated names and globs, as run's)"},
           {"all", "", "bless every pipeline"},
           {"case", "C", "only this case"},
           kGoldenDir,
