@@ -19,7 +19,6 @@
 #include "report/environment.h"
 #include "base/error.h"
 #include "base/files.h"
-#include "base/name_filter.h"
 #include "golden/golden.h"
 #include "golden/golden_transaction.h"
 #include "report/junit.h"
@@ -192,14 +191,7 @@ int cmd_run_batch(const Args &args) {
 
 int cmd_bless(const Args &args) {
     const Registry &reg = Registry::instance();
-    std::vector<std::string> pipes = reg.pipelines();
-    if (!args.has("all")) {  // names and globs, as run's --pipeline; a pattern matching nothing is an error
-        const NameFilter filter("--pipeline", args.get("pipeline"));
-        filter.check_each_matches(pipes, "pipeline");
-        pipes.erase(
-            std::remove_if(pipes.begin(), pipes.end(), [&](const std::string &p) { return !filter.matches(p); }),
-            pipes.end());
-    }
+    const std::vector<std::string> pipes = args.has("all") ? reg.pipelines() : select_pipelines(args.get("pipeline"));
     const BlessResult r = bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait", 0, 0, 86400));
     for (const auto &line : r.written)
         std::printf("blessed %s\n", line.c_str());

@@ -103,27 +103,41 @@ std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpe
     return missing_extensions_reason(spec.required_extensions, a.selected[profile]);
 }
 
-std::vector<RunTask> plan_runs(const RunOptions &opts) {
+namespace {
+
+bool is_glob(const std::string &p) {
+    return p.find_first_of("*?[") != std::string::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> select_pipelines(const std::string &filter) {
     const Registry &reg = Registry::instance();
-    // Comma-separated names and globs; each must match something (a typo is an error, not an empty run).
-    const NameFilter pipe_filter("--pipeline", opts.pipeline), prof_filter("--profile", opts.profile),
-        case_filter("--case", opts.case_name);
-    const auto is_glob = [](const std::string &p) { return p.find_first_of("*?[") != std::string::npos; };
+    const NameFilter pipe_filter("--pipeline", filter);
     for (const auto &p : pipe_filter.patterns()) {
         if (!is_glob(p)) reg.spec(p);  // a plain name: the registry's error, listing the pipelines
     }
+    std::vector<std::string> pipes = reg.pipelines();
+    pipe_filter.check_each_matches(pipes, "pipeline");
+    pipes.erase(
+        std::remove_if(pipes.begin(), pipes.end(), [&](const std::string &p) { return !pipe_filter.matches(p); }),
+        pipes.end());
+    return pipes;
+}
+
+std::vector<RunTask> plan_runs(const RunOptions &opts) {
+    const Registry &reg = Registry::instance();
+    // Comma-separated names and globs; each must match something (a typo is an error, not an empty run).
+    const NameFilter prof_filter("--profile", opts.profile), case_filter("--case", opts.case_name);
+    const std::vector<std::string> pipes = select_pipelines(opts.pipeline);
     for (const auto &p : prof_filter.patterns()) {
         if (!is_glob(p)) find_profile(p);
     }
-    pipe_filter.check_each_matches(reg.pipelines(), "pipeline");
     std::vector<std::string> profile_names, case_names;
     for (const auto &p : profiles())
         profile_names.push_back(p.name);
     prof_filter.check_each_matches(profile_names, "profile");
-    std::vector<std::string> pipes;
-    for (const auto &p : reg.pipelines()) {
-        if (!pipe_filter.matches(p)) continue;
-        pipes.push_back(p);
+    for (const auto &p : pipes) {
         for (const auto &c : reg.spec(p).cases) {
             if (std::find(case_names.begin(), case_names.end(), c.name) == case_names.end())
                 case_names.push_back(c.name);

@@ -34,6 +34,11 @@ Availability check_availability(const std::set<std::string> &runtimes = {"opencl
 // the variant's target needs.
 std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile);
 
+// The pipelines a --pipeline value selects (comma-separated names and globs; "" = all), in registry order.
+// Throws Error for a plain name the registry does not know (its message lists the pipelines) and for a
+// pattern that matches none. run (plan_runs) and bless select with it.
+std::vector<std::string> select_pipelines(const std::string &filter);
+
 // One run of the matrix.
 struct RunTask {
     std::string pipeline, profile, case_name, mode;
