@@ -139,7 +139,8 @@ PY
     expect 0 "blessed golden/blur3x3/small.npy" "$exe" bless --pipeline 'blur3x3,bright*' --case small --golden-dir "$tmp/golden"
     grep -q "blessed golden/brighten/small.npy" "$tmp/out" || fail "brighten (the glob) was not blessed"
     [ "$(snapshot "$tmp/golden")" = "$before" ] || fail "the goldens changed"
-    expect_usage "--pipeline 'nope\*' matches no pipeline" "$exe" bless --pipeline 'nope*' --golden-dir "$tmp/golden" ;;
+    expect_usage "--pipeline 'nope\*' matches no pipeline" "$exe" bless --pipeline 'nope*' --golden-dir "$tmp/golden"
+    expect_usage "bless --pipeline is empty" "$exe" bless --pipeline '' --golden-dir "$tmp/golden" ;;
   no_opencl_icd)
     mkdir "$tmp/vendors"
     OCL_ICD_VENDORS="$tmp/vendors" OCL_ICD_FILENAMES= expect 77 "SKIP .*no OpenCL platform found" \

@@ -319,6 +319,10 @@ Args parse_command_args(const std::string &command, const std::vector<std::strin
     if (command == "bless" && args.has("pipeline") == args.has("all")) {
         throw Error("bless needs --pipeline P or --all; see aot-harness list");
     }
+    if (command == "bless" && args.has("pipeline") && args.get("pipeline").empty()) {
+        // An empty filter would select every pipeline (an unset variable in a script): --all says that.
+        throw Error("bless --pipeline is empty; name the pipelines (names and globs) or use --all");
+    }
     if (command == "bless") args.number("wait", 0, 0, 86400);
     if (command == "golden" && args.positional() != std::vector<std::string>{"verify"} &&
         args.positional() != std::vector<std::string>{"recover"}) {
