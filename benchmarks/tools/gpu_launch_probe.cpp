@@ -13,7 +13,6 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -24,26 +23,11 @@
 #include <CL/cl.h>
 
 #include "devices/opencl_loader.h"
+#include "probe_report.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-void report(const char *what, int reps, const std::function<void()> &body) {
-    for (int i = 0; i < std::max(20, reps / 10); i++)
-        body();
-    std::vector<double> us;
-    us.reserve(reps);
-    for (int i = 0; i < reps; i++) {
-        const auto t0 = Clock::now();
-        body();
-        us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-    }
-    std::sort(us.begin(), us.end());
-    std::printf("%-66s %8.2f us  p10 %8.2f  p90 %8.2f\n", what, us[us.size() / 2], us[us.size() / 10],
-                us[us.size() * 9 / 10]);
-    std::fflush(stdout);
-}
+using bench::report;
 
 #define CL_FN(name) const auto name = harness::opencl_function<decltype(&::name)>(#name)
 

@@ -4,19 +4,18 @@
 // Halide 21 reaches at best? A diagnostic run on the device, not a benchmark of record (issue 27).
 //
 // Each line: what was timed, then the median and the 10th / 90th percentile in microseconds over `reps` calls after
-// a warm-up, each call with the device synchronised (resident: inputs and outputs stay on the device). Halide's app
-// runs with the JIT register cap the suite's matmul spec sets (cuda_max_registers), through the same runtime.
-// The app's result is checked against a CPU sum at 64 sampled elements. Exit 77 (and one line) where CUDA cannot run.
+// a warm-up (probe_report.h), each call with the device synchronised (resident: inputs and outputs stay on the device).
+// Halide's app runs with the JIT register cap the suite's matmul spec sets (cuda_max_registers), through the same
+// runtime. The app's result is checked against a CPU sum at 64 sampled elements. Exit 77 (and one line) where CUDA
+// cannot run.
 //   halide-app-matmul [reps]   (default 200)
 #include <HalideBuffer.h>
 #include <HalideRuntimeCuda.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,26 +23,13 @@
 #include "devices/cuda_probe.h"
 #include "devices/runtime_availability.h"
 #include "halide_app_mat_mul.h"
+#include "probe_report.h"
 #include "harness/registry.h"
 #include "variant/invocation.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Median, 10th and 90th percentile of `reps` timed calls of `call` (after one untimed), in microseconds.
-void report(const std::string &what, int reps, const std::function<void()> &call) {
-    call();
-    std::vector<double> us;
-    for (int i = 0; i < reps; i++) {
-        const auto t0 = Clock::now();
-        call();
-        us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-    }
-    std::sort(us.begin(), us.end());
-    const auto at = [&](double q) { return us[static_cast<size_t>(q * static_cast<double>(us.size() - 1))]; };
-    std::printf("%-58s %9.1f us  (p10 %.1f, p90 %.1f)\n", what.c_str(), at(0.5), at(0.1), at(0.9));
-}
+using bench::report;
 
 void check(int rc, const char *what) {
     if (rc != 0) throw std::runtime_error(std::string(what) + " failed with Halide error " + std::to_string(rc));
