@@ -1,0 +1,142 @@
+"""genfuzz's check: what the harness made of each random generator, held against what the fuzzer planted.
+
+Every generator the fuzzer writes can have a meaningful case (genfuzz_model.py makes it so), so each one
+must get a meaningful verdict (zerospec.py), or an ERROR or flag whose reason is true of it. A reason is
+classified by its text; it is true when the planted properties confirm it (an unsupported element type
+the generator really uses), and false otherwise (a size the pipeline cannot compute, a degenerate flag on
+an output built to vary, a generator that did not compile: the harness's or the fuzzer's bug).
+It also holds the derived cases against the planted constraints: a scalar outside the range the
+generator states, an output whose fixed bounds the case does not keep.
+"""
+import os
+import re
+
+from . import zerospec
+
+# (class, regex over one reason): the first match names a reason's class.
+CLASSES = [
+    ("unsupported-type", r"unsupported element type (\w+)"),
+    ("does-not-compile", r"does not compile"),
+    ("does-not-link", r"does not link"),
+    ("generator-failed", r"generator .*(failed|exited|killed)|variant .* (failed|not built)"),
+    ("input-too-small", r"(is accessed at|accessed at) -?\d+.*(beyond|which is beyond)|Input buffer \w+ is accessed"),
+    ("output-constraint", r"Output buffer .*(constrained|extent|min)|constrained to be"),
+    ("scalar-range", r"(is|was) (greater|less) than|must be (at least|at most)|out of range"),
+    ("degenerate", r"degenerate"),
+    ("no-case", r"no case could be made"),
+    ("timeout", r"^TIMEOUT|timed out"),
+    ("crash", r"^CRASH|signal"),
+    ("halide-error", r"Error:|halide_error"),
+]
+
+
+def classify(reason):
+    for cls, rx in CLASSES:
+        m = re.search(rx, reason)
+        if m:
+            return cls, (m.group(1) if m.groups() and cls == "unsupported-type" else "")
+    return "other", ""
+
+
+def is_true(cls, detail, planted):
+    """Whether a reason of this class is true of a generator with these planted properties."""
+    if cls == "unsupported-type":
+        return detail in planted["types"]
+    return False
+
+
+def claims(gen_planted, describe):
+    """Derived cases that contradict what the generator states: [text]."""
+    bad = []
+    for c in describe.get("cases", []):
+        if c.get("error"):
+            continue
+        for s, info in gen_planted["scalars"].items():
+            v = (c.get("scalars") or {}).get(s)
+            rng = info.get("range")
+            if rng and isinstance(v, (int, float)) and not rng[0] <= v <= rng[1]:
+                bad.append("case %s: scalar %s = %g outside the range [%g, %g] the generator states"
+                           % (c["name"], s, v, rng[0], rng[1]))
+        for o, fixed in gen_planted["fixed_outputs"].items():
+            out = (c.get("outputs") or {}).get(o)
+            if not out:
+                continue
+            for k, (m, e) in fixed.items():
+                k = int(k)
+                mins = out.get("min") or [0] * len(out["shape"])
+                if k < len(out["shape"]) and (out["shape"][k] != e or mins[k] != m):
+                    bad.append("case %s: output %s dimension %d is [%d, +%d), the generator fixes [%d, +%d)"
+                               % (c["name"], o, k, mins[k], out["shape"][k], m, e))
+    return bad
+
+
+def check(work, planted, profiles):
+    """Per generator: its verdict, the class of each reason, whether true; and the totals."""
+    rows = []
+    by_name = {v["name"]: v for v in zerospec.verdicts(work, profiles)}
+    for name, p in sorted(planted.items()):
+        v = by_name.get(name)
+        if v is None:
+            rows.append({"name": name, "missing": True, "meaningful": False, "built": False,
+                         "classes": [("missing", "", False, "not registered: the harness does not list it")]})
+            continue
+        d = zerospec.load(os.path.join(work, "describe", name + ".json"))
+        v["claims"] = claims(p, d)
+        v["classes"] = []
+        if not v["meaningful"]:
+            for reason in v["reasons"] or ["no verdict and no reason given"]:
+                cls, detail = classify(reason)
+                v["classes"].append((cls, detail, is_true(cls, detail, p), reason))
+        v["planted"] = p
+        rows.append(v)
+    return rows
+
+
+def summary(rows):
+    n = len(rows)
+    built = [r for r in rows if r.get("built")]
+    meaningful = [r for r in built if r["meaningful"]]
+    failing_verdicts = [r for r in meaningful if r.get("failed_profiles")]
+    false_reasons, classes = [], {}
+    for r in rows:
+        if r["meaningful"]:
+            continue
+        for cls, detail, true, reason in r["classes"]:
+            key = cls + (":" + detail if detail else "")
+            classes.setdefault(key, {"true": true, "generators": [], "example": reason})
+            if r["name"] not in classes[key]["generators"]:
+                classes[key]["generators"].append(r["name"])
+        if not any(t for _, _, t, _ in r["classes"]):
+            false_reasons.append(r["name"])
+    return {"generators": n, "built": len(built), "meaningful": len(meaningful),
+            "fail_verdicts": [r["name"] for r in failing_verdicts],
+            "without_true_reason": false_reasons, "classes": classes,
+            "claims": {r["name"]: r["claims"] for r in rows if r.get("claims")}}
+
+
+def table(rows, s, profiles):
+    lines = ["| generator | planted | built | cases (output shape) | %s | max error | distinct | why not meaningful |"
+             % " | ".join(profiles), "|---|---|---|---|%s---|---|---|" % ("---|" * len(profiles))]
+    for r in rows:
+        if r.get("missing"):
+            lines.append("| %s | | no | | %s | | | not registered |" % (r["name"], " | ".join("-" for _ in profiles)))
+            continue
+        p = r["planted"]
+        tags = ",".join(p.get("features", []) + (["f16"] if "float16" in p["types"] else []) +
+                        (["negmin"] if p["input_mins"] else []) + (["bc"] if p["boundary"] else []))
+        why = "; ".join("%s%s%s" % ("" if t else "FALSE ", c, ":" + d if d else "") for c, d, t, _ in r["classes"])
+        lines.append("| %s | %s | %s | %s | %s | %.3g | %s | %s |" % (
+            r["name"], tags, "yes" if r["built"] else "no", "; ".join(r["shapes"]), " | ".join(r["cells"]),
+            r["max_error"], ", ".join(r["distinct"]) or "-", why or "-"))
+    lines.append("")
+    lines.append("%d generators: %d built, %d with a meaningful verdict on %s (%.0f %% of those built); "
+                 "%d with a FAIL verdict; %d without a verdict and without a true reason"
+                 % (s["generators"], s["built"], s["meaningful"], ", ".join(profiles),
+                    100.0 * s["meaningful"] / max(1, s["built"]), len(s["fail_verdicts"]), len(s["without_true_reason"])))
+    for key, c in sorted(s["classes"].items(), key=lambda kv: -len(kv[1]["generators"])):
+        lines.append("- %s (%s, %d): %s; e.g. %s" % (key, "true" if c["true"] else "NOT TRUE", len(c["generators"]),
+                                                    ", ".join(c["generators"][:8]), c["example"][:240]))
+    for name, bad in s["claims"].items():
+        for b in bad:
+            lines.append("- claim contradicted: %s: %s" % (name, b))
+    return "\n".join(lines)
