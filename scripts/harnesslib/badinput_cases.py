@@ -343,6 +343,14 @@ CASES = [
     Case("verdict-diff", ["{w}/a.json", "{fx}/pocl/results.json"], r"a\.json: .*nested deeper",
          {"a.json": '{"runs": [], "environment": {"x": %s}}' % deep(90000)}),
     Case("verdict-diff", ["{fx}/pocl/results.json"], r"pass two results files, A\.json B\.json"),
+    # --- genfuzz
+    Case("genfuzz", ["generate", "--seed", "1x", "--count", "3", "--out", "{w}/g"],
+         r"argument --seed: '1x' is not a whole number from 0"),
+    Case("genfuzz", ["check", "{w}", "--planted", "{w}/p.json"], r"p\.json: not valid JSON", {"p.json": '{"fz1_000": '}),
+    Case("genfuzz", ["check", "{w}", "--planted", "{w}/p.json"], r"has no list\.json; run the harness on the generators",
+         {"p.json": "{}"}),
+    Case("genfuzz", ["generate", "--seed", "1", "--count", "2", "--out", "{w}/f.txt"],
+         r"cannot (write|create).*f\.txt", {"f.txt": "x"}),
     # --- flake-check, device-ctest's data side
     Case("flake-check", ["3.5", "--no-build", "--out", "{w}/fc"], r"argument runs: '3\.5' is not a whole number from 1"),
     Case("devicectest", ["junit", "--plan", "{w}/plan.json", "--dir", "{w}"], r"plan\.json: not valid JSON",

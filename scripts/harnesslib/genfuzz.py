@@ -69,7 +69,7 @@ def main(argv=None):
     planted = jsonio.load(a.planted, "give the planted.json that `genfuzz generate` wrote")
     for f in ("list.json", "results.json"):
         if not os.path.exists(os.path.join(a.work, f)):
-            raise jsonio.InputError("genfuzz: %s has no %s; run the harness on the generators first" % (a.work, f))
+            raise jsonio.InputError("%s has no %s; run the harness on the generators first" % (a.work, f))
     profiles = [p for p in a.profiles.split(",") if p]
     rows = genfuzz_check.check(a.work, planted, profiles)
     s = genfuzz_check.summary(rows)

@@ -212,6 +212,8 @@ class Body(Writer):
         return name
 
     def map_out(self, root, t):
+        if self.g.work != "float" and max(abs(root.lo), abs(root.hi)) >= 1 << 30:
+            raise AssertionError("%s: an int32 value in [%d, %d] could overflow" % (self.g.name, root.lo, root.hi))
         ct, lo, hi = TYPES[t][0], root.lo, max(root.hi, root.lo + 1)
         flt = self.g.work == "float"
         if t == "bool":
@@ -392,22 +394,35 @@ class Body(Writer):
         self.est.append((mode, line))
 
     def schedule(self, f):
+        """Samples each Func's Schedule (the model's field), then writes it: a later sampler (per profile,
+        GPU tiles) only has to fill the fields."""
         g, rng = self.g, self.rng
-        for st in g.stages:
-            if st.schedule.root:
-                self.sched.append("%s.compute_root();" % st.name)
-                f.append("compute_root")
         for o in g.outputs:
             if o.kind != "map" or rng.random() < 0.5:
                 continue
-            lanes = rng.choice([4, 8, 16])
-            guard = rng.random() < 0.5 or any(e < 16 for _, e in o.fixed.values())
-            tail = ", TailStrategy::GuardWithIf" if guard else ""
-            self.sched.append("%s.vectorize(x, %d%s);" % (o.name, lanes, tail))
-            f.append("vectorize" + ("_guarded" if guard else "_shift_inwards"))
-            if o.dims >= 2 and rng.random() < 0.6:
-                self.sched.append("%s.parallel(%s);" % (o.name, VARS[o.dims - 1]))
-                f.append("parallel")
+            o.schedule.vectorize = rng.choice([4, 8, 16])
+            o.schedule.guard = rng.random() < 0.5 or any(e < 16 for _, e in o.fixed.values())
+            o.schedule.parallel = o.dims >= 2 and rng.random() < 0.6
+        self.sched, names = schedule_lines(g), []
+        for line in self.sched:
+            names.append("compute_root" if "compute_root" in line else "parallel" if "parallel" in line else
+                         "vectorize_guarded" if "GuardWithIf" in line else "vectorize_shift_inwards")
+        f += names
+
+
+def schedule_lines(g):
+    """The C++ of every Func's Schedule in generator g."""
+    lines = []
+    for st in g.stages:
+        if st.schedule.root:
+            lines.append("%s.compute_root();" % st.name)
+    for o in g.outputs:
+        sc = o.schedule
+        if sc.vectorize:
+            lines.append("%s.vectorize(x, %d%s);" % (o.name, sc.vectorize, ", TailStrategy::GuardWithIf" if sc.guard else ""))
+        if sc.parallel:
+            lines.append("%s.parallel(%s);" % (o.name, VARS[o.dims - 1]))
+    return lines
 
 
 def _scalar_decl(s):
