@@ -45,6 +45,23 @@ def is_true(cls, detail, planted):
     return False
 
 
+def degenerate_cause(planted, describe):
+    """Why a generator built to vary got a degenerate golden, from the scalars its cases were given:
+    a range pair given lo >= hi (clamp(v, lo, hi) is then constant), a gain of 0; else ""."""
+    for c in describe.get("cases", []):
+        sc = c.get("scalars") or {}
+        for name, info in planted["scalars"].items():
+            if info["role"] == "lo":
+                hi = name[:-3] + "_hi"
+                if name in sc and hi in sc and sc[name] >= sc[hi]:
+                    return "range-pair-lo>=hi"
+            if info["role"] == "gain" and sc.get(name) == 0:
+                return "gain-0"
+    if planted.get("bool_outputs") and len(planted["bool_outputs"]) == planted["outputs"]:
+        return "bool-output"
+    return ""
+
+
 def claims(gen_planted, describe):
     """Derived cases that contradict what the generator states: [text]."""
     bad = []
@@ -86,6 +103,8 @@ def check(work, planted, profiles):
         if not v["meaningful"]:
             for reason in v["reasons"] or ["no verdict and no reason given"]:
                 cls, detail = classify(reason)
+                if cls == "degenerate":
+                    detail = degenerate_cause(p, d)
                 v["classes"].append((cls, detail, is_true(cls, detail, p), reason))
         v["planted"] = p
         rows.append(v)

@@ -144,12 +144,14 @@ class Writer:
         return carrier
 
     def clamp_pair(self, carrier, lo_s, hi_s):
+        """clamp(v, lo, hi): the result lies between the two scalars, so its interval (what the output is
+        scaled by) is where such scalars are likely to be, not the carrier's."""
         if self.g.work == "float":
             lo, hi = "cast<float>(%s)" % lo_s.name, "cast<float>(%s)" % hi_s.name
-        else:
-            lo = "cast<int32_t>(clamp(%s, -4096, 4095))" % lo_s.name
-            hi = "cast<int32_t>(clamp(%s, -4096, 4095))" % hi_s.name
-        return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), carrier.lo, carrier.hi, True)
+            return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), 0.0, 2.0, True)
+        lo = "cast<int32_t>(clamp(%s, -4096, 4095))" % lo_s.name
+        hi = "cast<int32_t>(clamp(%s, -4096, 4095))" % hi_s.name
+        return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), -16, 16, True)
 
     def leaf(self, consumer_dims, sources):
         r = self.rng.random()
