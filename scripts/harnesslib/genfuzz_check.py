@@ -18,6 +18,8 @@ CLASSES = [
     ("unsupported-type", r"unsupported element type (\w+)"),
     ("does-not-compile", r"does not compile"),
     ("does-not-link", r"does not link"),
+    ("fixed-input-bounds", r"Applying the constraints on Input buffer"),
+    ("no-golden", r"has no entry in golden/MANIFEST\.json"),
     ("generator-failed", r"generator .*(failed|exited|killed)|variant .* (failed|not built)"),
     ("input-too-small", r"(is accessed at|accessed at) -?\d+.*(beyond|which is beyond)|Input buffer \w+ is accessed"),
     ("output-constraint", r"Output buffer .*(constrained|extent|min)|constrained to be"),
@@ -48,18 +50,19 @@ def is_true(cls, detail, planted):
 def degenerate_cause(planted, describe):
     """Why a generator built to vary got a degenerate golden, from the scalars its cases were given:
     a range pair given lo >= hi (clamp(v, lo, hi) is then constant), a gain of 0; else ""."""
+    causes = set()
     for c in describe.get("cases", []):
         sc = c.get("scalars") or {}
         for name, info in planted["scalars"].items():
             if info["role"] == "lo":
                 hi = name[:-3] + "_hi"
                 if name in sc and hi in sc and sc[name] >= sc[hi]:
-                    return "range-pair-lo>=hi"
+                    causes.add("range-pair-lo>=hi")
             if info["role"] == "gain" and sc.get(name) == 0:
-                return "gain-0"
+                causes.add("gain-0")
     if planted.get("bool_outputs") and len(planted["bool_outputs"]) == planted["outputs"]:
-        return "bool-output"
-    return ""
+        causes.add("bool-output")
+    return "+".join(sorted(causes))
 
 
 def claims(gen_planted, describe):
@@ -84,6 +87,11 @@ def claims(gen_planted, describe):
                 if k < len(out["shape"]) and (out["shape"][k] != e or mins[k] != m):
                     bad.append("case %s: output %s dimension %d is [%d, +%d), the generator fixes [%d, +%d)"
                                % (c["name"], o, k, mins[k], out["shape"][k], m, e))
+    names = [c["name"] for c in describe.get("cases", [])]
+    auto = [o for o in gen_planted.get("output_estimates", {}).values()]
+    if auto and all(m == "autoscheduler" for m in auto) and "estimate" not in names:
+        bad.append("the outputs' estimates, stated only for an autoscheduler, give no case (the estimates "
+                   "probe failed?)")
     return bad
 
 

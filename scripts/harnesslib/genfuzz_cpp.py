@@ -218,8 +218,10 @@ class Body(Writer):
             raise AssertionError("%s: an int32 value in [%d, %d] could overflow" % (self.g.name, root.lo, root.hi))
         ct, lo, hi = TYPES[t][0], root.lo, max(root.hi, root.lo + 1)
         flt = self.g.work == "float"
-        if t == "bool":
-            return "(%s > %s)" % (root.text, _num((lo + hi) / 2 if flt else (lo + hi) // 2, self.g.work))
+        if t == "bool":  # the parity of the value: about half true whatever its distribution
+            if flt:
+                return "((floor(%s * 257.0f) %% 2.0f) < 1.0f)" % root.text
+            return "((%s %% 2) == 0)" % root.text
         if is_float(t):
             if t in ("float16", "bfloat16") or not flt:
                 v = root.text if flt else "cast<float>(%s)" % root.text
@@ -322,6 +324,7 @@ class Body(Writer):
     def root_expr(self, o, sources, scalars):
         data = [s for s in sources if s[0] == "input" and s[1].type != "bool"]  # a bool carries 2 values
         carrier = self.input_leaf(self.rng.choice(data)[1], o.dims)
+        leaf = carrier.text
         rest = self.tree(o.dims, sources, self.rng.choice([1, 2]))
         for s in scalars:
             if s.role in ("lo", "hi"):
@@ -332,7 +335,7 @@ class Body(Writer):
                     s.role = "offset"  # a product that could leave int32: added instead
             
             carrier = self.apply_scalar(carrier, s, rest)
-        if self.rng.random() < 0.5:
+        if self.rng.random() < 0.5 or rest.text == leaf:  # (v + s) - v would cancel the carrier
             root = E("(%s + %s)" % (carrier.text, rest.text), carrier.lo + rest.lo, carrier.hi + rest.hi, True)
         else:
             root = E("(%s - %s)" % (carrier.text, rest.text), carrier.lo - rest.hi, carrier.hi - rest.lo, True)

@@ -301,3 +301,4 @@ def plant(g):
                              "estimate": s.estimate} for s in g.scalars}
     p["range_pairs"] = [s.name for s in g.scalars if s.role == "lo"]
     p["bool_outputs"] = [o.name for o in g.outputs if "bool" in o.types]
+    p["output_estimates"] = {o.name: o.estimates for o in g.outputs if o.dims > 0}
