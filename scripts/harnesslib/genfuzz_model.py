@@ -119,6 +119,7 @@ class Generator:
     inputs: list = field(default_factory=list)
     scalars: list = field(default_factory=list)
     stages: list = field(default_factory=list)
+    roots: list = field(default_factory=list)     # Funcs always computed at the root (histograms)
     outputs: list = field(default_factory=list)
     body: dict = field(default_factory=dict)      # Func name -> definition lines, filled by the expression sampler
     planted: dict = field(default_factory=dict)   # the properties planted, for the checker
@@ -302,3 +303,4 @@ def plant(g):
     p["range_pairs"] = [s.name for s in g.scalars if s.role == "lo"]
     p["bool_outputs"] = [o.name for o in g.outputs if "bool" in o.types]
     p["output_estimates"] = {o.name: o.estimates for o in g.outputs if o.dims > 0}
+    p["output_types"] = sorted({t for o in g.outputs for t in o.types})
