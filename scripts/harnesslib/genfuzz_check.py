@@ -71,7 +71,7 @@ def degenerate_cause(planted, describe):
         sc = c.get("scalars") or {}
         for name, info in planted["scalars"].items():
             if info["role"] == "lo":
-                hi = name[:-3] + "_hi"
+                hi = info.get("partner", "")
                 if name in sc and hi in sc and sc[name] >= sc[hi]:
                     causes.add("range-pair-lo>=hi")
             if info["role"] == "gain" and sc.get(name) == 0:
