@@ -120,6 +120,25 @@ function(harness_profile_ident out profile)
   set(${out} "${ident}" PARENT_SCOPE)
 endfunction()
 
+# The source file of Python generator target <gen>, checked. add_halide_generator() records
+# "<its directory>/<the path given>", also for an absolute path ("<dir>//abs/gen.py", which is no file):
+# that one is taken as the absolute path it was (the target's property is fixed for every later reader).
+# A source that does not exist is a FATAL_ERROR naming it and the fix.
+function(_harness_python_generator_source out gen)
+  get_property(py_src TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE)
+  string(FIND "${py_src}" "//" at)
+  if (NOT EXISTS "${py_src}" AND at GREATER -1)
+    math(EXPR at "${at} + 1")
+    string(SUBSTRING "${py_src}" ${at} -1 py_src)
+    set_property(TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE "${py_src}")
+  endif ()
+  if (NOT EXISTS "${py_src}" OR IS_DIRECTORY "${py_src}")
+    message(FATAL_ERROR "aot_harness_add_pipeline(FROM ${gen}): the Python generator ${py_src} does not exist; "
+                        "fix the path given to add_halide_generator(${gen} SOURCES ...)")
+  endif ()
+  set(${out} "${py_src}" PARENT_SCOPE)
+endfunction()
+
 # The generator command of aot_harness_add_pipeline(): an imported executable <generator target>.safe, a
 # script that runs the real generator through harness_run_generator.sh (stubs on failure).
 function(_harness_safe_generator out gen_target)
@@ -142,6 +161,7 @@ function(_harness_safe_generator out gen_target)
   set(depends "${gen}" "${_HARNESS_CMAKE_DIR}/harness_run_generator.sh")
   get_property(py_src TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE)
   if (py_src)
+    _harness_python_generator_source(py_src "${gen}")
     # A Python generator (add_halide_generator(<t> SOURCES <file>.py)): run the way Halide's own
     # add_halide_library() runs it, with the interpreter and Halide's Python module.
     if (NOT TARGET Halide::Python OR NOT TARGET Python::Interpreter)
