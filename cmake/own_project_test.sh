@@ -65,7 +65,7 @@ if [ "$part" = core ]; then
   [ -x "$exe" ] || fail "no aot-harness in the outside build tree's bin/"
   step bless "$exe" bless --all || fail "bless"
   [ -f "$work/src/golden/MANIFEST.json" ] || fail "goldens are not in golden/ beside the CMakeLists.txt"
-  TAIL=4 step ctest "$ctest" --test-dir "$work/build" -L precommit -j2 --output-on-failure ||
+  TAIL=4 step ctest "$ctest" --test-dir "$work/build" -L precommit -j2 --output-on-failure --no-tests=error ||
     { cat "$work/logs/ctest.log"; fail "ctest"; }
   echo "own-project: find_package to green ctest (install, configure, build, bless, ctest): $(($(date +%s) - start)) s"
 
