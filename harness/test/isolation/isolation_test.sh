@@ -1,6 +1,6 @@
 #!/bin/sh
 # isolation_test.sh CMAKE CTEST BUILD_DIR SOURCE_DIR HALIDE_PREFIX [WORK_DIR]
-# One bad generator never blocks the rest (issue "real generators", point 1): installs BUILD_DIR into a
+# One bad generator never blocks the rest: installs BUILD_DIR into a
 # temp prefix and builds harness/test/isolation (seven generators through the package, no spec, cpu and
 # host profiles). The build must succeed although one generator does not compile, one calls code nobody
 # links, one has no derivable case and a Python one (given by absolute path) exits 0 without output;
