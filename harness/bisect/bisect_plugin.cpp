@@ -225,7 +225,7 @@ public:
             ArgInfo info;
             info.name = a.at("name").get<std::string>();
             info.dir = a.at("dir").get<std::string>() == "output" ? Internal::ArgInfoDirection::Output :
-                                                                   Internal::ArgInfoDirection::Input;
+                                                                    Internal::ArgInfoDirection::Input;
             const std::string kind = a.at("kind").get<std::string>();
             info.kind = kind == "buffer"   ? Internal::ArgInfoKind::Buffer :
                         kind == "function" ? Internal::ArgInfoKind::Function :
@@ -276,7 +276,9 @@ public:
     bool allow_out_of_order_inputs_and_outputs() const override { return false; }
 
 private:
-    [[noreturn]] static void no_binding() { throw CompileError("harness bisect plugin: harness_bisect_hlpipe takes no bound inputs"); }
+    [[noreturn]] static void no_binding() {
+        throw CompileError("harness bisect plugin: harness_bisect_hlpipe takes no bound inputs");
+    }
     GeneratorContext context_;
     std::vector<ArgInfo> arginfos_;
     std::map<std::string, Parameter> params_;
@@ -286,10 +288,10 @@ private:
 // Runs when the generator executable loads this plugin (-p), after its own generators registered.
 struct RegisterWrappers {
     RegisterWrappers() {
-        Internal::GeneratorRegistry::register_factory(
-            "harness_bisect_hlpipe", [](const GeneratorContext &context) -> AbstractGeneratorPtr {
-                return std::make_unique<HlpipeGenerator>(context);
-            });
+        Internal::GeneratorRegistry::register_factory("harness_bisect_hlpipe",
+                                                      [](const GeneratorContext &context) -> AbstractGeneratorPtr {
+                                                          return std::make_unique<HlpipeGenerator>(context);
+                                                      });
         for (const std::string &name : Internal::GeneratorRegistry::enumerate()) {
             if (name.rfind("harness_bisect_", 0) == 0) continue;  // harness_bisect_hlpipe, or loaded twice
             try {  // a name Halide will not take (too long, ...) must not abort the generator

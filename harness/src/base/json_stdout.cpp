@@ -56,7 +56,8 @@ void write_json_stdout(const std::string &text) {
         const ssize_t n = write(fd, p, left);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            throw Error(std::string("cannot write the JSON to stdout: ") + (n < 0 ? std::strerror(errno) : "no progress") +
+            throw Error(std::string("cannot write the JSON to stdout: ") +
+                        (n < 0 ? std::strerror(errno) : "no progress") +
                         "; keep the reader of stdout open until the command ends");
         }
         p += n;

@@ -68,11 +68,12 @@ std::string generator_command(const VariantInfo &v, const std::string &mode, con
     for (const auto &p : v.params)
         params += " " + shell_quote(p);
     if (v.generator.empty()) {
-        return "PYTHONPATH=" + shell_quote(v.python_path) + "${PYTHONPATH:+:$PYTHONPATH} " + shell_quote(v.python) + " " +
-               shell_quote(tools.python) + " " + shell_quote(v.python_source) + " " + shell_quote(v.generator_name) +
-               " " + shell_quote(v.target) + " pipeline.hlpipe arginfos.json" + params + " && " + env +
-               "HARNESS_BISECT_HLPIPE=pipeline.hlpipe HARNESS_BISECT_ARGINFOS=arginfos.json " +
-               shell_quote(tools.generator) + " -p " + shell_quote(tools.plugin) + " -g harness_bisect_hlpipe" + outputs;
+        return "PYTHONPATH=" + shell_quote(v.python_path) + "${PYTHONPATH:+:$PYTHONPATH} " + shell_quote(v.python) +
+               " " + shell_quote(tools.python) + " " + shell_quote(v.python_source) + " " +
+               shell_quote(v.generator_name) + " " + shell_quote(v.target) + " pipeline.hlpipe arginfos.json" + params +
+               " && " + env + "HARNESS_BISECT_HLPIPE=pipeline.hlpipe HARNESS_BISECT_ARGINFOS=arginfos.json " +
+               shell_quote(tools.generator) + " -p " + shell_quote(tools.plugin) + " -g harness_bisect_hlpipe" +
+               outputs;
     }
     return env + shell_quote(v.generator) + " -p " + shell_quote(tools.plugin) + " -g " +
            shell_quote("harness_bisect_" + v.generator_name) + outputs + params;
@@ -174,8 +175,10 @@ BisectReport run_bisect(const BisectRequest &req) {
     const VariantInfo p_info = load_variant_info(req.build_dir, p_v->function_name);
     for (const VariantInfo *v : {&cpu_info, &p_info}) {
         if (v->generator.empty() && (v->python_source.empty() || v->python.empty()))
-            throw Error("the build description of " + v->function + " names no generator executable and no Python "
-                        "generator with its interpreter; re-run cmake on the build tree (" + req.build_dir + ")");
+            throw Error("the build description of " + v->function +
+                        " names no generator executable and no Python "
+                        "generator with its interpreter; re-run cmake on the build tree (" +
+                        req.build_dir + ")");
     }
     if (!p_info.autoscheduler.empty())
         throw Error(req.pipeline + " is built with an autoscheduler (" + p_info.autoscheduler +

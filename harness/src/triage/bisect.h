@@ -6,7 +6,8 @@
 // adds debug_to_file to every intermediate Func that can be materialised, after the generator's own
 // schedule. A Python generator's pipeline is built in its interpreter (bisect_python.py) and
 // serialized, then instrumented the same way by the plugin in harness-bisect-generator. The plugin and
-// that executable are targets of the build (built on first use where aot_harness_finalize() made them). Three AOT builds, each linked with the repro main (repro.h) and run on the case's inputs:
+// that executable are targets of the build (built on first use where aot_harness_finalize() made them).
+// Three AOT builds, each linked with the repro main (repro.h) and run on the case's inputs:
 //   cpu, materialised   every Func computed at the root and dumped: the reference values
 //   P, as scheduled     only what the schedule already computes at the root is dumped; the
 //                       computation is the variant's own
