@@ -388,6 +388,7 @@ def main(argv=None):
     run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
                                     args.host, args.label, args.status if args.run_key else "running",
                                     args.run_key)
+    p = ""
     try:
         for p, doc in docs:
             if "benchmarks" in doc:
@@ -405,7 +406,7 @@ def main(argv=None):
         also = mark_unfinished(con, run_id, e)
         if isinstance(e, (toolmain.Interrupted, KeyboardInterrupt)):
             raise
-        raise data.InputError("run %d: %s%s" % (run_id, toolmain.describe(e), also))
+        raise data.InputError("run %d: %s%s%s" % (run_id, p + ": " if p else "", toolmain.describe(e), also))
     print(run_id)
     return 0
 
