@@ -1,6 +1,9 @@
-// The commands that describe what is here: list, describe, env (cli_commands.h).
+// The commands that describe what is here: list, describe, env, machine (cli_commands.h).
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 #include "cli/cli_commands.h"
 #include "base/number_text.h"
@@ -14,6 +17,9 @@
 #include "harness/registry.h"
 #include "matrix/run_matrix.h"
 #include "devices/vulkan_probe.h"
+#include "devices/machine_state.h"
+#include "base/files.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -248,6 +254,34 @@ int cmd_env(const Args &args) {
                     d["compute_capability"].get<std::string>().c_str(), cu.value("driver_version", 0));
     }
     std::printf("%s", vulkan_summary(env["vulkan"]).c_str());
+    return 0;
+}
+
+int cmd_machine(const Args &args) {
+    nlohmann::json blocks = nlohmann::json::object();
+    if (args.has("bench")) {
+        const std::string path = args.get("bench"), fix = "pass a bench JSON `aot-harness bench --json` wrote";
+        const nlohmann::json doc = parse_json(read_file(path), path, fix);
+        const nlohmann::json context = doc.is_object() ? doc.value("context", nlohmann::json::object()) : nlohmann::json();
+        if (!context.is_object()) throw Error(path + ": context: not an object; " + fix);
+        for (const auto &[k, v] : context.items()) {
+            if (k.rfind("machine.", 0) == 0 && v.is_string()) blocks[k.substr(8)] = parse_json(v.get<std::string>(), path + ": " + k, fix);
+        }
+        if (blocks.empty()) throw Error(path + ": no machine record (context machine.<profile>); " + fix);
+    } else {
+        const double secs = args.number("sample", 0, 0, 3600);
+        MachineSampler sampler(MachineSources::from_environment(), std::max(0.05, std::min(0.5, secs / 4)));
+        sampler.start();
+        std::this_thread::sleep_for(std::chrono::duration<double>(secs));
+        blocks["now"] = sampler.stop();
+    }
+    if (args.has("json")) {
+        std::cout << blocks.dump(2) << "\n";
+        return 0;
+    }
+    for (const auto &[name, block] : blocks.items()) {
+        std::printf("== %s ==\n%s", name.c_str(), describe_machine_block(block).c_str());
+    }
     return 0;
 }
 

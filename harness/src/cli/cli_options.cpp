@@ -41,6 +41,15 @@ const std::vector<CommandSpec> &commands() {
          "Halide version, host CPU and features, OS, compiler, every OpenCL platform and device\n"
          "(version, driver version, extensions, memory sizes) and the CUDA driver.",
          {kJsonFlag}},
+        {"machine",
+         "",
+         "clocks, temperatures, throttling and load now, or as a bench file recorded them",
+         "What benchmarks record around each profile's block: CPU clocks (cpufreq), temperatures and cooling\n"
+         "(thermal zones), devfreq, NVIDIA GPUs (NVML), load and CPU pressure (/proc); \"not exposed\" where the\n"
+         "platform does not say. --bench FILE prints the blocks a bench JSON recorded, with their calibration.",
+         {kJsonFlag,
+          {"bench", "FILE", "the machine blocks this bench JSON recorded (aot-harness bench --json FILE)"},
+          {"sample", "SECONDS", "sample for SECONDS and print what the machine did (default: one reading)"}}},
         {"run",
          "",
          "run cases in child processes, compare with goldens",
