@@ -12,9 +12,10 @@ namespace harness::perf {
 
 namespace {
 
-// A dependent chain of integer operations (xorshift): its time follows the core's clock and how much of
-// a core the thread gets, not memory. About 5 ms per chunk at 2.5 GHz.
-constexpr uint64_t kWorkSteps = 4u << 20;
+// A dependent chain of integer operations (xorshift): its time follows the core's clock, not memory. About
+// 0.6 ms per chunk at 2.5 GHz: short enough that some of many repetitions run within one time slice of a
+// loaded machine, so that their best is the machine's speed rather than its load.
+constexpr uint64_t kWorkSteps = 1u << 18;
 std::atomic<uint64_t> g_calibration_sink{0};
 
 __attribute__((noinline)) uint64_t work_chunk(uint64_t seed) {
@@ -64,8 +65,8 @@ nlohmann::json calibrate(int threads, const std::vector<std::string> &gpu_runtim
     const ParallelFor pf = parallel_for ? parallel_for : ParallelFor(halide_parallel_for);
     threads = std::max(1, threads);
     nlohmann::json out{{"threads", threads}};
-    out["cpu_work_ms"] = 1e3 * best_work_seconds(threads, pf, 9);
-    out["cpu_work_1t_ms"] = threads == 1 ? out["cpu_work_ms"].get<double>() : 1e3 * best_work_seconds(1, pf, 9);
+    out["cpu_work_ms"] = 1e3 * best_work_seconds(threads, pf, 31);
+    out["cpu_work_1t_ms"] = threads == 1 ? out["cpu_work_ms"].get<double>() : 1e3 * best_work_seconds(1, pf, 31);
     constexpr size_t kCopyBytes = 32u << 20;
     {
         HostCopy copy(kCopyBytes, threads, HostCopy::Kind::Memcpy, pf);
