@@ -124,7 +124,7 @@ PY
   grep -q "aot-harness: error: .*nosuch" "$work/run.txt" || fail "bench's bad-filter error: $(cat "$work/run.txt")"
 
   # Every tool through the outside project's aot-harness, from the prefix.
-  for tool in nightly history compare dashboard driver-diff merge device-ctest lava-job; do
+  for tool in nightly history compare dashboard driver-diff merge device-ctest lava-job bisect-commit; do
     "$exe" "$tool" --help > "$work/run.txt" 2>&1 || fail "aot-harness $tool --help: $(cat "$work/run.txt")"
     grep -qi "usage" "$work/run.txt" || fail "aot-harness $tool --help printed no usage: $(cat "$work/run.txt")"
   done

@@ -230,6 +230,8 @@ const std::vector<CommandSpec> &commands() {
         {"merge", "FILE...", "shards' results files into one", kToolHelp, {}, false, true},
         {"device-ctest", "", "run the CTest suite on a device, results back", kToolHelp, {}, false, true},
         {"lava-job", "", "LAVA jobs for a device farm; fetch their results", kToolHelp, {}, false, true},
+        {"bisect-commit", "GOOD BAD", "the first commit where a pipeline got slower or its outcome changed", kToolHelp,
+         {}, false, true},
     };
     return t;
 }
