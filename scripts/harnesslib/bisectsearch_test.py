@@ -100,14 +100,14 @@ class Judges(unittest.TestCase):
 
     def test_machine_that_moved_is_not_the_code(self):
         def block(cpu_ms):
-            return {"host": {"profiles": ["host"], "calibration": {"start": {"cpu_work_ms": cpu_ms},
-                                                                   "end": {"cpu_work_ms": cpu_ms}}}}
+            return {"host": {"profiles": ["host"], "calibration": {"start": {"cpu_work_1t_ms": cpu_ms},
+                                                                   "end": {"cpu_work_1t_ms": cpu_ms}}}}
         good, bad = bench_side(10.0, 1, machine=block(5.0)), bench_side(12.0, 2, machine=block(5.0))
         j = bisectsearch.BenchJudge(good, bad)
         # ends measured while the machine moved: followed all the same, and said so
         moved = bisectsearch.BenchJudge(good, bench_side(30.0, 2, machine=block(10.0)))
         self.assertEqual(moved.names, [NAME])
-        self.assertIn("the machine moved too: cpu work between the runs 5 ms -> 10 ms", moved.describe_ends())
+        self.assertIn("the machine moved too: cpu work (1 thread) between the runs 5 ms -> 10 ms", moved.describe_ends())
         slow_machine = bench_side(12.0, 3, machine=block(6.5))  # 30 % slower machine: not judged
         bad_verdict, what = j.classify(slow_machine)
         self.assertIsNone(bad_verdict, what)

@@ -37,10 +37,12 @@ FLOOR = 0.10
 # explain it. With FLOOR, a change under 80 % is judged only when nothing moved past the noise.
 RATIO = 0.125
 
-CALIBRATIONS = (  # (key, label, higher_is_faster)
-    ("cpu_work_ms", "cpu work", False),
-    ("cpu_work_1t_ms", "cpu work (1 thread)", False),
-    ("host_copy_GBps", "host copy", True),
+CALIBRATIONS = (  # (key, label, higher_is_faster, judged)
+    # on all the profile's threads: shown, not judged (on a loaded machine its best is one chunk's time or two,
+    # whether two cores were ever free at once, which the threads' wait already measures)
+    ("cpu_work_ms", "cpu work", False, False),
+    ("cpu_work_1t_ms", "cpu work (1 thread)", False, True),
+    ("host_copy_GBps", "host copy", True, True),
 )
 
 
@@ -73,13 +75,13 @@ def _num(x):
     return x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
 
 
-def calibration_values(block):
-    """{label: (start, end)} of a block's calibration (device copies per runtime)."""
+def calibration_values(block, judged_only=False):
+    """{label: (start, end, higher is faster)} of a block's calibration (device copies per runtime)."""
     cal = (block or {}).get("calibration") or {}
     start, end = cal.get("start") or {}, cal.get("end") or {}
     out = {}
-    for key, label, faster in CALIBRATIONS:
-        if _num(start.get(key)) is not None:
+    for key, label, faster, judged in CALIBRATIONS:
+        if _num(start.get(key)) is not None and (judged or not judged_only):
             out[label] = (start[key], _num(end.get(key)), faster)
     for rt, v in (start.get("device_copy_GBps") or {}).items():
         if _num(v) is not None:
@@ -130,7 +132,7 @@ def moves(base_block, cand_block):
     """How the machine moved between two blocks: a list of {what, base, cand, move} (move: positive = the
     candidate's machine slower), and the throttling either saw."""
     out = []
-    bc, cc = calibration_values(base_block), calibration_values(cand_block)
+    bc, cc = calibration_values(base_block, True), calibration_values(cand_block, True)
     for label in sorted(set(bc) & set(cc)):
         b, c = _mean(bc[label][:2]), _mean(cc[label][:2])
         m = _slowdown(b, c, bc[label][2])

@@ -58,7 +58,7 @@ class Verdicts(unittest.TestCase):
         self.assertFalse(res["failed"])
         self.assertEqual(res["not_judged"], 1)
         self.assertIn("environment changed: not judged: ", r["not_judged"])
-        self.assertIn("cpu work between the runs 5 ms -> 6.5 ms (30 % slower)", r["not_judged"])
+        self.assertIn("cpu work (1 thread) between the runs 5 ms -> 6.5 ms (30 % slower)", r["not_judged"])
         # ... nor an improvement when the load left
         res, r = verdict(side(13.5, block(cpu_ms=7.0, psi=0.55)), side(10.0, block(psi=0.03)))
         self.assertEqual((r["verdict"], r["stat_verdict"]), ("environment changed", "improvement"))
