@@ -265,6 +265,8 @@ CASES = [
          {"a.json": '{"runs": %s}' % deep(300000)}),
     Case("compare", ["{w}/a.json", "{fx}/pocl/bench.json"], r"a\.json: benchmarks\[1\]\.real_time: is \"fast\"",
          {"a.json": bench(real_time="fast")}),
+    Case("compare", ["{w}/a.json", "{fx}/pocl/bench.json"], r"a\.json: bench context machine\.host: not JSON",
+         {"a.json": json.dumps(dict(json.loads(bench()), context={"machine.host": "{cut short"}))}),
     Case("compare", ["{fx}/pocl", "{fx}/oclgrind", "--alpha", "1.5"], r"argument --alpha: '1\.5' is not a number from 0 to 1"),
     Case("compare", ["{fx}/pocl", "{fx}/oclgrind", "--min-effect", "0x1"], r"argument --min-effect: '0x1' is not a number"),
     Case("compare", ["latest~x", "latest", "--db", "{w}/h.sqlite"], r"'latest~x' names no run",

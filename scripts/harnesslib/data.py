@@ -167,7 +167,10 @@ def add_document(side, doc, path):
         side["bench_context"] = nb["context"]
         side["bench"].update(nb["bench"])
         from . import machine
-        side["machine"].update(machine.blocks_of(nb["context"]))
+        try:
+            side["machine"].update(machine.blocks_of(nb["context"]))
+        except InputError as e:
+            raise InputError("%s: %s" % (path, e))
     else:
         raise InputError("%s is neither a results file (with 'runs') nor a Google Benchmark JSON "
                          "(with 'benchmarks')" % path)
