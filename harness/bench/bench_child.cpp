@@ -121,8 +121,8 @@ int bench_child_main(const std::vector<std::string> &words) {
     google_initialize(flags);  // the parent checked them
     // The machine's speed at the block's start and end (calibration.h), for the comparison of runs; --quick
     // times nothing, so it calibrates nothing either.
-    const std::vector<std::string> gpu_runtime = prof.is_gpu() ? std::vector<std::string>{prof.runtime} :
-                                                                 std::vector<std::string>{};
+    const std::vector<std::string> gpu_runtime =
+        prof.is_gpu() ? std::vector<std::string>{prof.runtime} : std::vector<std::string>{};
     nlohmann::json calibration = nlohmann::json::object();
     const MachineSources sources = MachineSources::from_environment();
     const nlohmann::json own_start = own_cpu_wait(sources);  // how long this process's threads wait for a CPU

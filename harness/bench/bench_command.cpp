@@ -183,7 +183,7 @@ int bench_main(const std::vector<std::string> &words) {
     const std::string tmp = tmp_dir.path();
 
     nlohmann::json merged, machine = nlohmann::json::object();  // machine.<profile>: MachineSampler + calibration
-    int worst = -1;  // severity of the worst outcome that counts
+    int worst = -1;                                             // severity of the worst outcome that counts
     Outcome worst_outcome = Outcome::Skip;
     std::vector<std::string> lines;
     for (const auto &prof : order) {

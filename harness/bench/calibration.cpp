@@ -46,7 +46,7 @@ double best_work_seconds(int threads, const ParallelFor &pf, int reps) {
 }
 
 // The best bandwidth (bytes/s, read + write) of `reps` copies after a warm-up; 0 when a copy fails.
-template <typename Copy>
+template<typename Copy>
 double best_bandwidth(Copy &copy, int reps) {
     if (copy.run() <= 0) return 0;
     double best = 0;

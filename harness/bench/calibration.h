@@ -18,6 +18,7 @@ namespace harness::perf {
 //  the calibration took}. The best of a few repetitions each: the speed of the machine (its clocks, a thermal
 //  or power cap), little moved by a neighbour's load, which the benchmark threads' wait for a CPU measures
 //  instead (machine_state.h). About 0.2 s on an idle machine.
-nlohmann::json calibrate(int threads, const std::vector<std::string> &gpu_runtimes, const ParallelFor &parallel_for = {});
+nlohmann::json calibrate(int threads, const std::vector<std::string> &gpu_runtimes,
+                         const ParallelFor &parallel_for = {});
 
 }  // namespace harness::perf

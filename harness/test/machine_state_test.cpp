@@ -61,8 +61,9 @@ struct FakeMachine {
         put("proc/loadavg", "1.50 0.80 0.40 2/300 4242");
         put("proc/pressure/cpu", "some avg10=1.00 avg60=0.50 avg300=0.10 total=1000000\n"
                                  "full avg10=0.00 avg60=0.00 avg300=0.00 total=0");
-        put("proc/stat", "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\ncpu1 50 0 25 400 25 0 0 0 0 0\n"
-                         "intr 0");
+        put("proc/stat",
+            "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\ncpu1 50 0 25 400 25 0 0 0 0 0\n"
+            "intr 0");
         put("proc/cpuinfo", "processor\t: 0\ncpu MHz\t\t: 2445.404\nprocessor\t: 1\ncpu MHz\t\t: 2445.404");
     }
 };
@@ -106,7 +107,8 @@ TEST(MachineState, NothingExposedSaysSo) {
     EXPECT_EQ(s["devfreq"]["source"], "not exposed");
     EXPECT_TRUE(s["load"].empty());
     EXPECT_TRUE(throttle_seen(s).empty());
-    const std::string text = describe_machine_block({{"before", s}, {"after", s}, {"during", nlohmann::json::object()}});
+    const std::string text =
+        describe_machine_block({{"before", s}, {"after", s}, {"during", nlohmann::json::object()}});
     EXPECT_NE(text.find("cpu clocks: not exposed"), std::string::npos) << text;
     EXPECT_NE(text.find("temperatures: not exposed"), std::string::npos) << text;
     EXPECT_NE(text.find("gpu clocks: not exposed"), std::string::npos) << text;
@@ -151,7 +153,7 @@ TEST(MachineState, OwnThreadsWaitForACpu) {
     const nlohmann::json start = own_cpu_wait(m.src);
     EXPECT_EQ(start, nlohmann::json({{"cpu_s", 3.0}, {"wait_s", 1.0}, {"threads", 2}}));
     m.put("proc/self/task/100/schedstat", "2000000000 1500000000 30");  // +1 s on a CPU, +1 s waiting
-    m.put("proc/self/task/102/schedstat", "2000000000 0 5");          // a new thread: +2 s on a CPU
+    m.put("proc/self/task/102/schedstat", "2000000000 0 5");            // a new thread: +2 s on a CPU
     EXPECT_DOUBLE_EQ(wait_share(start, own_cpu_wait(m.src)).get<double>(), 0.25);
     EXPECT_FALSE(own_cpu_wait(MachineSources{}).empty());  // this process, on Linux
 }
@@ -177,8 +179,10 @@ TEST(MachineState, ReadsNvidiaGpusThroughNvml) {
     unsetenv("FAKE_NVML_REASONS");
     EXPECT_EQ(s["gpu"]["gpus"][0]["throttle"], nlohmann::json({"gpu_idle", "hw_thermal_slowdown"}));
     EXPECT_EQ(throttle_seen(s), nlohmann::json({"gpu0 hw_thermal_slowdown"}));
-    const std::string text = describe_machine_block({{"before", s}, {"after", s}, {"during", {{"throttle", throttle_seen(s)}}}});
-    EXPECT_NE(text.find("gpu0 Fake GPU: SM 1755 -> 1755 MHz (max 1980), 71 -> 71 C, 612 W, P0"), std::string::npos) << text;
+    const std::string text =
+        describe_machine_block({{"before", s}, {"after", s}, {"during", {{"throttle", throttle_seen(s)}}}});
+    EXPECT_NE(text.find("gpu0 Fake GPU: SM 1755 -> 1755 MHz (max 1980), 71 -> 71 C, 612 W, P0"), std::string::npos)
+        << text;
     EXPECT_NE(text.find("throttling: gpu0 hw_thermal_slowdown"), std::string::npos) << text;
 }
 #endif

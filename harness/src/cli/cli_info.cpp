@@ -262,10 +262,12 @@ int cmd_machine(const Args &args) {
     if (args.has("bench")) {
         const std::string path = args.get("bench"), fix = "pass a bench JSON `aot-harness bench --json` wrote";
         const nlohmann::json doc = parse_json(read_file(path), path, fix);
-        const nlohmann::json context = doc.is_object() ? doc.value("context", nlohmann::json::object()) : nlohmann::json();
+        const nlohmann::json context =
+            doc.is_object() ? doc.value("context", nlohmann::json::object()) : nlohmann::json();
         if (!context.is_object()) throw Error(path + ": context: not an object; " + fix);
         for (const auto &[k, v] : context.items()) {
-            if (k.rfind("machine.", 0) == 0 && v.is_string()) blocks[k.substr(8)] = parse_json(v.get<std::string>(), path + ": " + k, fix);
+            if (k.rfind("machine.", 0) == 0 && v.is_string())
+                blocks[k.substr(8)] = parse_json(v.get<std::string>(), path + ": " + k, fix);
         }
         if (blocks.empty()) throw Error(path + ": no machine record (context machine.<profile>); " + fix);
     } else {

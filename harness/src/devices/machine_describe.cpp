@@ -48,13 +48,15 @@ void calibration_lines(const nlohmann::json &cal, std::string &out) {
         line += " " + label + " " + fmt("%.3g", a.get<double>());
         if (b.is_number()) {
             line += " -> " + fmt("%.3g", b.get<double>());
-            if (a.get<double>() > 0) line += std::string(" ") + unit + fmt(" (%+.1f %%)", 100.0 * (b.get<double>() / a.get<double>() - 1));
+            if (a.get<double>() > 0)
+                line += std::string(" ") + unit + fmt(" (%+.1f %%)", 100.0 * (b.get<double>() / a.get<double>() - 1));
         } else {
             line += std::string(" ") + unit;
         }
         line += ";";
     };
-    one("cpu work (" + std::to_string(start.value("threads", 0)) + " threads)", start.value("cpu_work_ms", nlohmann::json()),
+    one("cpu work (" + std::to_string(start.value("threads", 0)) + " threads)",
+        start.value("cpu_work_ms", nlohmann::json()),
         end.is_object() ? end.value("cpu_work_ms", nlohmann::json()) : nlohmann::json(), "ms");
     one("cpu work (1 thread)", start.value("cpu_work_1t_ms", nlohmann::json()),
         end.is_object() ? end.value("cpu_work_1t_ms", nlohmann::json()) : nlohmann::json(), "ms");
@@ -62,8 +64,10 @@ void calibration_lines(const nlohmann::json &cal, std::string &out) {
         end.is_object() ? end.value("host_copy_GBps", nlohmann::json()) : nlohmann::json(), "GB/s");
     const nlohmann::json copies = start.value("device_copy_GBps", nlohmann::json::object());
     for (const auto &[runtime, v] : copies.items()) {
-        one(runtime + " copy", v, end.is_object() ? end.value("/device_copy_GBps"_json_pointer / runtime, nlohmann::json()) :
-                                                    nlohmann::json(), "GB/s");
+        one(runtime + " copy", v,
+            end.is_object() ? end.value("/device_copy_GBps"_json_pointer / runtime, nlohmann::json()) :
+                              nlohmann::json(),
+            "GB/s");
     }
     if (line.back() == ';') line.pop_back();
     out += line + "\n";
@@ -84,11 +88,13 @@ std::string describe_machine_block(const nlohmann::json &block) {
     } else {
         out += "cpu clocks: not exposed (no cpufreq)";
         if (cpu.contains("cpuinfo_mhz") && !cpu["cpuinfo_mhz"].empty())
-            out += "; /proc/cpuinfo says " + fmt("%.0f", cpu["cpuinfo_mhz"][0].get<double>()) + " MHz (nominal on a VM)";
+            out +=
+                "; /proc/cpuinfo says " + fmt("%.0f", cpu["cpuinfo_mhz"][0].get<double>()) + " MHz (nominal on a VM)";
         out += "\n";
     }
     if (before.value("/thermal/source"_json_pointer, std::string()) == "thermal zones") {
-        out += "temperatures: hottest zone " + fmt("%.1f", hottest(before)) + " -> " + fmt("%.1f", hottest(after)) + " C";
+        out +=
+            "temperatures: hottest zone " + fmt("%.1f", hottest(before)) + " -> " + fmt("%.1f", hottest(after)) + " C";
         if (during.value("temp_c_max", nlohmann::json()).is_number())
             out += " (max " + fmt("%.1f", during["temp_c_max"].get<double>()) + " C during)";
         out += "\n";
@@ -102,7 +108,8 @@ std::string describe_machine_block(const nlohmann::json &block) {
                (i < a.size() ? fmt("%.0f", a[i].value("mhz", 0.0)) : std::string("?")) + " MHz\n";
     }
     const nlohmann::json gpus = before.value("/gpu/gpus"_json_pointer, nlohmann::json::array());
-    if (gpus.empty()) out += "gpu clocks: " + before.value("/gpu/source"_json_pointer, std::string("not exposed")) + "\n";
+    if (gpus.empty())
+        out += "gpu clocks: " + before.value("/gpu/source"_json_pointer, std::string("not exposed")) + "\n";
     for (size_t i = 0; i < gpus.size(); i++) {
         const nlohmann::json &g = gpus[i];
         const nlohmann::json a = after.value("/gpu/gpus"_json_pointer, nlohmann::json::array());
@@ -110,11 +117,12 @@ std::string describe_machine_block(const nlohmann::json &block) {
         out += "gpu" + std::to_string(g.value("index", 0)) + " " + g.value("name", "") + ": SM " +
                fmt("%.0f", g.value("sm_mhz", 0.0)) + " -> " + fmt("%.0f", ga.value("sm_mhz", 0.0)) + " MHz";
         for (const auto &d : during.value("gpus", nlohmann::json::array())) {
-            if (d.value("index", -1) == g.value("index", 0)) out += during_spread(d.value("sm_mhz", nlohmann::json()), " MHz");
+            if (d.value("index", -1) == g.value("index", 0))
+                out += during_spread(d.value("sm_mhz", nlohmann::json()), " MHz");
         }
-        out += " (max " + fmt("%.0f", g.value("max_sm_mhz", 0.0)) + "), " + fmt("%.0f", g.value("temp_c", 0.0)) + " -> " +
-               fmt("%.0f", ga.value("temp_c", 0.0)) + " C, " + fmt("%.0f", ga.value("power_w", 0.0)) + " W, P" +
-               std::to_string(ga.value("pstate", 0)) + "\n";
+        out += " (max " + fmt("%.0f", g.value("max_sm_mhz", 0.0)) + "), " + fmt("%.0f", g.value("temp_c", 0.0)) +
+               " -> " + fmt("%.0f", ga.value("temp_c", 0.0)) + " C, " + fmt("%.0f", ga.value("power_w", 0.0)) +
+               " W, P" + std::to_string(ga.value("pstate", 0)) + "\n";
     }
     const nlohmann::json throttle = during.value("throttle", nlohmann::json::array());
     std::string t;

@@ -91,7 +91,8 @@ nlohmann::json read_cpu(const MachineSources &src) {
         if (!machine_file_number(d + "/scaling_cur_freq", &khz) && !machine_file_number(d + "/cpuinfo_cur_freq", &khz))
             continue;
         cpu["mhz"].push_back(round1(khz / 1000.0));
-        if (machine_file_number(d + "/cpuinfo_max_freq", &max_khz) || machine_file_number(d + "/scaling_max_freq", &max_khz))
+        if (machine_file_number(d + "/cpuinfo_max_freq", &max_khz) ||
+            machine_file_number(d + "/scaling_max_freq", &max_khz))
             cpu["max_mhz"].push_back(round1(max_khz / 1000.0));
         if (!cpu.contains("governor")) {
             if (std::string g = machine_file_line(d + "/scaling_governor"); !g.empty()) cpu["governor"] = g;
@@ -127,7 +128,8 @@ nlohmann::json read_thermal(const MachineSources &src) {
     for (const auto &z : numbered_entries(base, "thermal_zone")) {
         double milli = 0;
         if (!machine_file_number(base + "/" + z + "/temp", &milli)) continue;
-        nlohmann::json zone{{"zone", z}, {"type", machine_file_line(base + "/" + z + "/type")}, {"temp_c", round1(milli / 1000.0)}};
+        nlohmann::json zone{
+            {"zone", z}, {"type", machine_file_line(base + "/" + z + "/type")}, {"temp_c", round1(milli / 1000.0)}};
         for (int k = 0; k < 32; k++) {
             const std::string trip = base + "/" + z + "/trip_point_" + std::to_string(k);
             const std::string type = machine_file_line(trip + "_type");
@@ -143,7 +145,8 @@ nlohmann::json read_thermal(const MachineSources &src) {
         double cur = 0, max = 0;
         if (!machine_file_number(base + "/" + c + "/cur_state", &cur)) continue;
         machine_file_number(base + "/" + c + "/max_state", &max);
-        cooling.push_back({{"device", c}, {"type", machine_file_line(base + "/" + c + "/type")}, {"cur", cur}, {"max", max}});
+        cooling.push_back(
+            {{"device", c}, {"type", machine_file_line(base + "/" + c + "/type")}, {"cur", cur}, {"max", max}});
     }
     return {{"source", zones.empty() ? "not exposed" : "thermal zones"}, {"zones", zones}, {"cooling", cooling}};
 }
@@ -221,10 +224,9 @@ MachineSources MachineSources::from_environment() {
 }
 
 nlohmann::json read_machine_state(const MachineSources &src) {
-    const double now =
-        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    return {{"cpu", read_cpu(src)},   {"thermal", read_thermal(src)}, {"devfreq", read_devfreq(src)},
-            {"gpu", read_nvml(src.nvml)}, {"load", read_load(src)},   {"uptime_s", now}};
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return {{"cpu", read_cpu(src)},       {"thermal", read_thermal(src)}, {"devfreq", read_devfreq(src)},
+            {"gpu", read_nvml(src.nvml)}, {"load", read_load(src)},       {"uptime_s", now}};
 }
 
 nlohmann::json throttle_seen(const nlohmann::json &state, const nlohmann::json &before) {
@@ -325,8 +327,9 @@ nlohmann::json MachineSampler::stop() {
         all.push_back(s);
     all.push_back(after);
 
-    nlohmann::json during{{"seconds", round1((after["uptime_s"].get<double>() - before_["uptime_s"].get<double>()) * 10) / 10},
-                          {"samples", all.size()}};
+    nlohmann::json during{
+        {"seconds", round1((after["uptime_s"].get<double>() - before_["uptime_s"].get<double>()) * 10) / 10},
+        {"samples", all.size()}};
     std::vector<double> cpu_mhz, temps;
     std::map<int, std::pair<std::vector<double>, double>> gpus;  // index -> SM clocks, hottest
     nlohmann::json throttle = nlohmann::json::array();
@@ -344,20 +347,23 @@ nlohmann::json MachineSampler::stop() {
         }
     }
     during["cpu_mhz"] = spread(cpu_mhz);
-    during["temp_c_max"] = temps.empty() ? nlohmann::json() : nlohmann::json(*std::max_element(temps.begin(), temps.end()));
+    during["temp_c_max"] =
+        temps.empty() ? nlohmann::json() : nlohmann::json(*std::max_element(temps.begin(), temps.end()));
     during["gpus"] = nlohmann::json::array();
     for (const auto &[index, g] : gpus)
         during["gpus"].push_back({{"index", index}, {"sm_mhz", spread(g.first)}, {"temp_c_max", g.second}});
     during["throttle"] = throttle;
     const nlohmann::json &b = before_["load"], &a = after["load"];
     const double secs = after["uptime_s"].get<double>() - before_["uptime_s"].get<double>();
-    during["psi_cpu_some"] = b.contains("psi_cpu_some_us") && a.contains("psi_cpu_some_us") && secs >= 0.05 ?
-                                 nlohmann::json(std::min(1.0, (a["psi_cpu_some_us"].get<double>() -
-                                                               b["psi_cpu_some_us"].get<double>()) / 1e6 / secs)) :
-                                 nlohmann::json();
+    during["psi_cpu_some"] =
+        b.contains("psi_cpu_some_us") && a.contains("psi_cpu_some_us") && secs >= 0.05 ?
+            nlohmann::json(
+                std::min(1.0, (a["psi_cpu_some_us"].get<double>() - b["psi_cpu_some_us"].get<double>()) / 1e6 / secs)) :
+            nlohmann::json();
     const double total = a.value("cpu_total_jiffies", 0.0) - b.value("cpu_total_jiffies", 0.0);
-    during["cpu_busy"] = total > 0 ? nlohmann::json((a.value("cpu_busy_jiffies", 0.0) - b.value("cpu_busy_jiffies", 0.0)) / total) :
-                                     nlohmann::json();
+    during["cpu_busy"] =
+        total > 0 ? nlohmann::json((a.value("cpu_busy_jiffies", 0.0) - b.value("cpu_busy_jiffies", 0.0)) / total) :
+                    nlohmann::json();
     during["loadavg1"] = {b.value("loadavg1", 0.0), a.value("loadavg1", 0.0)};
     return {{"before", before_}, {"after", after}, {"during", during}};
 }

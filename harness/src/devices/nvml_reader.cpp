@@ -23,9 +23,9 @@ using NvmlPstateFn = int (*)(NvmlDevice, int *);
 using NvmlReasonsFn = int (*)(NvmlDevice, unsigned long long *);
 using NvmlVersionFn = int (*)(char *, unsigned);
 
-constexpr int kNvmlSuccess = 0;                    // NVML_SUCCESS
-constexpr int kNvmlClockSm = 1, kNvmlClockMem = 2;     // NVML_CLOCK_SM, NVML_CLOCK_MEM
-constexpr int kNvmlTemperatureGpu = 0;             // NVML_TEMPERATURE_GPU
+constexpr int kNvmlSuccess = 0;                     // NVML_SUCCESS
+constexpr int kNvmlClockSm = 1, kNvmlClockMem = 2;  // NVML_CLOCK_SM, NVML_CLOCK_MEM
+constexpr int kNvmlTemperatureGpu = 0;              // NVML_TEMPERATURE_GPU
 
 // nvmlClocksThrottleReasons (nvmlClocksEventReasons in newer headers: the same bits).
 const std::map<unsigned long long, const char *> &nvml_reason_names() {
@@ -56,7 +56,7 @@ struct Nvml {
     NvmlReasonsFn reasons = nullptr;
 };
 
-template <typename F>
+template<typename F>
 F nvml_sym(void *lib, const char *name) {
     return reinterpret_cast<F>(dlsym(lib, name));
 }
@@ -91,7 +91,8 @@ Nvml load_nvml(const std::string &library) {
         return n;
     }
     char version[96] = {0};
-    if (auto v = nvml_sym<NvmlVersionFn>(lib, "nvmlSystemGetDriverVersion"); v && v(version, sizeof version - 1) == kNvmlSuccess)
+    if (auto v = nvml_sym<NvmlVersionFn>(lib, "nvmlSystemGetDriverVersion");
+        v && v(version, sizeof version - 1) == kNvmlSuccess)
         n.driver = version;
     return n;  // never shut down: a reading costs microseconds once initialised
 }

@@ -16,7 +16,7 @@ public:
     void generate() {
         Var x("x"), y("y");
         Expr v = input(x, y);
-        Expr extra = 0.0f;  // SLOWDOWN
+        Expr extra = 0.0f;                                                         // SLOWDOWN
         output(x, y) = (sqrt(v * v + 1.0f) * exp(-0.01f * v * v) + extra) * gain;  // RESULT
         input.set_estimates({{0, 1024}, {0, 1024}});
         output.set_estimates({{0, 1024}, {0, 1024}});
