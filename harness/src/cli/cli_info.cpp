@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <iostream>
 #include <thread>
 
 #include "cli/cli_commands.h"
@@ -279,7 +278,7 @@ int cmd_machine(const Args &args) {
         blocks["now"] = sampler.stop();
     }
     if (args.has("json")) {
-        std::cout << blocks.dump(2) << "\n";
+        write_json_stdout(blocks.dump(2) + "\n");
         return 0;
     }
     for (const auto &[name, block] : blocks.items()) {
