@@ -199,13 +199,13 @@ int cmd_describe(const Args &args) {
         std::printf("  %s%s\n", c.name.c_str(), c.nightly ? " (nightly)" : "");
         if (!c.error.empty()) std::printf("    ERROR: %s\n", c.error.c_str());
         for (const auto &b : c.inputs) {
-            std::printf("    input  %-12s %-8s %s  %s\n", b.name.c_str(), dtype_name(b.type).c_str(),
+            std::printf("    input  %-12s %-8s %s  %s\n", b.name.c_str(), describe_type(b.type).c_str(),
                         buffer_text(b).c_str(), b.recipe.describe().c_str());
         }
         for (const auto &[name, value] : c.scalars)
             std::printf("    scalar %-12s %s\n", name.c_str(), fmt_num(value).c_str());
         for (const auto &b : c.outputs)
-            std::printf("    output %-12s %-8s %s\n", b.name.c_str(), dtype_name(b.type).c_str(),
+            std::printf("    output %-12s %-8s %s\n", b.name.c_str(), describe_type(b.type).c_str(),
                         buffer_text(b).c_str());
         for (const auto &n : c.notes)
             std::printf("    note: %s\n", n.c_str());
