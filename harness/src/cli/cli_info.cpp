@@ -105,24 +105,33 @@ std::string buffer_text(const BufferSpec &b) {
     return s;
 }
 
-// What the blessed golden of a case holds next to nothing ("" if not blessed or fine).
-std::string golden_flag(const PipelineSpec &spec, const CaseSpec &c) {
-    if (spec.spec_source.empty() || !c.error.empty()) return "";
+// What is wrong with the blessed golden of a case (none if not blessed or fine): made by a
+// non-deterministic cpu variant (bless found it), or holding next to nothing.
+std::vector<std::string> golden_flags(const PipelineSpec &spec, const CaseSpec &c) {
+    std::vector<std::string> flags;
+    if (!c.error.empty()) return flags;
     try {
         const std::string dir = default_golden_dir();
         const Manifest manifest = Manifest::load(dir, true);
         std::vector<Array> goldens;
+        std::vector<std::string> names;
+        bool all_stored = true;
         for (const auto &o : c.outputs) {
             const std::string rel = golden_relpath(spec.name, c.name, o.name, c.outputs.size());
             const GoldenEntry *e = manifest.find(rel);
-            if (!e || !e->stored) return "";
-            goldens.push_back(load_verified_golden(dir, manifest, rel));
+            if (!e) return flags;
+            if (!e->nondeterministic.empty() && flags.empty())
+                flags.push_back("non-deterministic golden: " + e->nondeterministic +
+                                "; runs against it are NONDET, not judged");
+            all_stored &= e->stored;
+            if (e->stored) goldens.push_back(load_verified_golden(dir, manifest, rel)), names.push_back(o.name);
         }
-        const std::string why = degenerate_outputs(goldens);
-        return why.empty() ? "" : "degenerate golden: " + why;
+        const std::string why = spec.spec_source.empty() || !all_stored ? "" : degenerate_outputs(goldens, names);
+        if (!why.empty()) flags.push_back("degenerate golden: " + why);
     } catch (const std::exception &) {
-        return "";
+        // a golden that does not load is `golden verify`'s to report
     }
+    return flags;
 }
 
 }  // namespace
@@ -168,8 +177,8 @@ int cmd_describe(const Args &args) {
             if (!b.min.empty()) cj["outputs"][b.name]["min"] = b.min;
             if (!b.storage_order.empty()) cj["outputs"][b.name]["storage_order"] = b.storage_order;
         }
-        const std::string flag = golden_flag(spec, c);
-        if (!flag.empty()) cj["flags"].push_back(flag);
+        for (const auto &flag : golden_flags(spec, c))
+            cj["flags"].push_back(flag);
         out["cases"].push_back(cj);
     }
     if (args.has("json")) {
