@@ -1,7 +1,7 @@
 // Generators that only a spec derived from their metadata meets (no spec, as an outside project adds
 // them), one per kind of case the derivation must make meaningful (cases_test.sh says what each must get):
 //   half_io     float16 input and output
-//   brain_io    bfloat16 input and output
+//   mixed16     float16 and bfloat16 inputs and outputs
 //   few_values  a 1-D output of 64 elements holding 2 values: a golden that tests next to nothing
 //   db_range    scalars dB_min and dB_max: only dB_min < dB_max gives a meaningful output
 //   levels      scalars black and white: equal values divide by zero
@@ -24,13 +24,16 @@ public:
     }
 };
 
-class BrainIo : public Generator<BrainIo> {
+class Mixed16 : public Generator<Mixed16> {
 public:
-    Input<Buffer<bfloat16_t, 2>> input{"input"};
-    Output<Buffer<bfloat16_t, 2>> output{"output"};
+    Input<Buffer<float16_t, 2>> half_in{"half_in"};
+    Input<Buffer<bfloat16_t, 2>> brain_in{"brain_in"};
+    Output<Buffer<float16_t, 2>> half_out{"half_out"};
+    Output<Buffer<bfloat16_t, 2>> brain_out{"brain_out"};
     void generate() {
         Var x("x"), y("y");
-        output(x, y) = cast<bfloat16_t>(cast<float>(input(x, y)) * 3.0f - 1.0f);
+        half_out(x, y) = half_in(x, y) * cast<float16_t>(2.0f) - cast<float16_t>(cast<float>(brain_in(x, y)));
+        brain_out(x, y) = cast<bfloat16_t>(cast<float>(brain_in(x, y)) * 3.0f - cast<float>(half_in(x, y)));
     }
 };
 
@@ -99,7 +102,7 @@ public:
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(HalfIo, half_io)
-HALIDE_REGISTER_GENERATOR(BrainIo, brain_io)
+HALIDE_REGISTER_GENERATOR(Mixed16, mixed16)
 HALIDE_REGISTER_GENERATOR(FewValues, few_values)
 HALIDE_REGISTER_GENERATOR(DbRange, db_range)
 HALIDE_REGISTER_GENERATOR(Levels, levels)

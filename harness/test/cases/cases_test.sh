@@ -22,7 +22,7 @@ mkdir -p "$golden"
 
 "$exe" bless --all --golden-dir "$golden" >"$tmp/bless.txt" 2>&1 || fail "bless: $(cat "$tmp/bless.txt")"
 has "$tmp/bless.txt" "golden/case_half_io/small.npy" "float16 not blessed"
-has "$tmp/bless.txt" "golden/case_brain_io/small.npy" "bfloat16 not blessed"
+has "$tmp/bless.txt" "golden/case_mixed16/small.brain_out.npy" "bfloat16 not blessed"
 has "$tmp/bless.txt" "golden/case_pid_noise/small.npy .*non-deterministic: [0-9]+ distinct outputs in 4 runs of the cpu variant" \
   "pid_noise's golden is not flagged non-deterministic"
 lacks "$tmp/bless.txt" "case_(half_io|levels|db_range|lut4)/.*non-deterministic" "a deterministic generator flagged"
@@ -31,13 +31,14 @@ d() {  # d <pipeline>: describe as text (must exit 0) and as JSON
   HARNESS_GOLDEN_DIR="$golden" "$exe" describe "$1" >"$tmp/$1.txt" 2>&1 || fail "describe $1 exited $?: $(cat "$tmp/$1.txt")"
   HARNESS_GOLDEN_DIR="$golden" "$exe" describe "$1" --json >"$tmp/$1.json" 2>&1 || fail "describe $1 --json exited $?"
 }
-for p in half_io brain_io few_values db_range levels lut4 pid_noise; do d "case_$p"; done
+for p in half_io mixed16 few_values db_range levels lut4 pid_noise; do d "case_$p"; done
 has "$tmp/case_half_io.txt" "input  input +float16 +64x48" "float16 input"
 has "$tmp/case_half_io.txt" "scalar gain +0.5" "scalar of half_io"
 has "$tmp/case_half_io.txt" "output output +float16 +64x48" "float16 output"
 has "$tmp/case_half_io.txt" "tolerance: AbsRel\{atol=0.001, rtol=0.01\}" "float16 tolerance"
-has "$tmp/case_brain_io.txt" "output output +bfloat16 +64x48" "bfloat16 output"
-has "$tmp/case_brain_io.txt" "tolerance: AbsRel\{atol=0.01, rtol=0.05\} \(default for bfloat16" "bfloat16 tolerance"
+has "$tmp/case_mixed16.txt" "input  brain_in +bfloat16 +64x48" "bfloat16 input"
+has "$tmp/case_mixed16.txt" "output brain_out +bfloat16 +64x48" "bfloat16 output"
+has "$tmp/case_mixed16.json" '"brain_out": *\{' "bfloat16 output (JSON)"
 has "$tmp/case_few_values.txt" "flag: degenerate golden: 2 distinct values in 64 elements" "1-D degenerate golden"
 has "$tmp/case_few_values.json" "degenerate golden: 2 distinct values in 64 elements" "1-D degenerate golden (JSON)"
 has "$tmp/case_db_range.txt" "scalars guessed .*dB_min = [-0-9.]+ < dB_max = [-0-9.]+" "dB_min/dB_max not a range"
@@ -51,7 +52,7 @@ has "$tmp/case_pid_noise.txt" "flag: non-deterministic golden: [0-9]+ distinct o
 "$exe" run --profile cpu,host --golden-dir "$golden" --json "$tmp/run.json" >"$tmp/run.txt" 2>&1
 code=$?
 [ "$code" = 6 ] || fail "run exited $code, not 6 (NONDET is the worst outcome): $(cat "$tmp/run.txt")"
-for p in half_io brain_io db_range levels lut4; do
+for p in half_io mixed16 db_range levels lut4; do
   for prof in cpu host; do has "$tmp/run.txt" "PASS +case_$p/$prof/" "case_$p on $prof"; done
 done
 has "$tmp/run.txt" "PASS +case_few_values/cpu/small .*degenerate golden: 2 distinct values in 64 elements" \
