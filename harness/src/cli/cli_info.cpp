@@ -111,24 +111,33 @@ std::string buffer_text(const BufferSpec &b) {
     return s;
 }
 
-// What the blessed golden of a case holds next to nothing ("" if not blessed or fine).
-std::string golden_flag(const PipelineSpec &spec, const CaseSpec &c) {
-    if (spec.spec_source.empty() || !c.error.empty()) return "";
+// What is wrong with the blessed golden of a case (none if not blessed or fine): made by a
+// non-deterministic cpu variant (bless found it), or holding next to nothing.
+std::vector<std::string> golden_flags(const PipelineSpec &spec, const CaseSpec &c) {
+    std::vector<std::string> flags;
+    if (!c.error.empty()) return flags;
     try {
         const std::string dir = default_golden_dir();
         const Manifest manifest = Manifest::load(dir, true);
         std::vector<Array> goldens;
+        std::vector<std::string> names;
+        bool all_stored = true;
         for (const auto &o : c.outputs) {
             const std::string rel = golden_relpath(spec.name, c.name, o.name, c.outputs.size());
             const GoldenEntry *e = manifest.find(rel);
-            if (!e || !e->stored) return "";
-            goldens.push_back(load_verified_golden(dir, manifest, rel));
+            if (!e) return flags;
+            if (!e->nondeterministic.empty() && flags.empty())
+                flags.push_back("non-deterministic golden: " + e->nondeterministic +
+                                "; runs against it are NONDET, not judged");
+            all_stored &= e->stored;
+            if (e->stored) goldens.push_back(load_verified_golden(dir, manifest, rel)), names.push_back(o.name);
         }
-        const std::string why = degenerate_outputs(goldens);
-        return why.empty() ? "" : "degenerate golden: " + why;
+        const std::string why = spec.spec_source.empty() || !all_stored ? "" : degenerate_outputs(goldens, names);
+        if (!why.empty()) flags.push_back("degenerate golden: " + why);
     } catch (const std::exception &) {
-        return "";
+        // a golden that does not load is `golden verify`'s to report
     }
+    return flags;
 }
 
 }  // namespace
@@ -174,8 +183,8 @@ int cmd_describe(const Args &args) {
             if (!b.min.empty()) cj["outputs"][b.name]["min"] = b.min;
             if (!b.storage_order.empty()) cj["outputs"][b.name]["storage_order"] = b.storage_order;
         }
-        const std::string flag = golden_flag(spec, c);
-        if (!flag.empty()) cj["flags"].push_back(flag);
+        for (const auto &flag : golden_flags(spec, c))
+            cj["flags"].push_back(flag);
         out["cases"].push_back(cj);
     }
     if (args.has("json")) {
@@ -205,13 +214,13 @@ int cmd_describe(const Args &args) {
         std::printf("  %s%s\n", c.name.c_str(), c.nightly ? " (nightly)" : "");
         if (!c.error.empty()) std::printf("    ERROR: %s\n", c.error.c_str());
         for (const auto &b : c.inputs) {
-            std::printf("    input  %-12s %-8s %s  %s\n", b.name.c_str(), dtype_name(b.type).c_str(),
+            std::printf("    input  %-12s %-8s %s  %s\n", b.name.c_str(), describe_type(b.type).c_str(),
                         buffer_text(b).c_str(), b.recipe.describe().c_str());
         }
         for (const auto &[name, value] : c.scalars)
             std::printf("    scalar %-12s %s\n", name.c_str(), fmt_num(value).c_str());
         for (const auto &b : c.outputs)
-            std::printf("    output %-12s %-8s %s\n", b.name.c_str(), dtype_name(b.type).c_str(),
+            std::printf("    output %-12s %-8s %s\n", b.name.c_str(), describe_type(b.type).c_str(),
                         buffer_text(b).c_str());
         for (const auto &n : c.notes)
             std::printf("    note: %s\n", n.c_str());
