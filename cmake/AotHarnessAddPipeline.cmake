@@ -27,6 +27,8 @@
 #       generators state only when autoscheduled.
 #       SUITE: the object library the harness executable links (default harness_suite, created on
 #       first use). PROFILES defaults to every loaded profile; cpu is required (it makes the goldens).
+#       AOT_HARNESS_PIPELINES (;-separated names, a cache value): only these pipelines are made, the
+#       others' calls do nothing (aot-harness bisect-commit builds one pipeline per commit so).
 #
 #   aot_harness_finalize([GOLDEN_DIR <dir>] [TIMEOUT <seconds>])
 #       Outside projects (the installed package): the `aot-harness` executable in the build tree's
@@ -192,6 +194,9 @@ function(aot_harness_add_pipeline name)
   if (NOT ARG_FROM)
     message(FATAL_ERROR "aot_harness_add_pipeline(${name}): FROM <generator target> is required "
                         "(the target of add_halide_generator())")
+  endif ()
+  if (AOT_HARNESS_PIPELINES AND NOT name IN_LIST AOT_HARNESS_PIPELINES)
+    return ()  # a build of some pipelines only (aot-harness bisect-commit builds the one it bisects)
   endif ()
   _aot_harness_ensure_profiles()
   set(gen_target "${ARG_FROM}")
@@ -375,7 +380,10 @@ endmacro()
 
 function(_aot_harness_finalize)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "GOLDEN_DIR;TIMEOUT" "")
-  if (NOT TARGET harness_suite)
+  if (NOT TARGET harness_suite AND AOT_HARNESS_PIPELINES)
+    message(FATAL_ERROR "aot_harness_finalize(): AOT_HARNESS_PIPELINES='${AOT_HARNESS_PIPELINES}' names no pipeline "
+                        "this project adds; name one of its aot_harness_add_pipeline() calls")
+  elseif (NOT TARGET harness_suite)
     message(FATAL_ERROR "aot_harness_finalize(): call aot_harness_add_pipeline() first")
   endif ()
   set(golden "${ARG_GOLDEN_DIR}")

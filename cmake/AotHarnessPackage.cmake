@@ -102,6 +102,12 @@ if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
                    "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
                    "${PROJECT_BINARY_DIR}/isolation")
   set_tests_properties(package/isolation PROPERTIES LABELS "unit;package" TIMEOUT 900 COST 40)
+  # bisect-commit from the installed package: an outside project's git repository of six commits with a planted
+  # slowdown and a planted wrong result, each bisected to its commit (nightly: it builds a commit per step).
+  add_test(NAME package/bisect_commit
+           COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/bisect_commit/bisect_commit_test.sh" "${CMAKE_COMMAND}"
+                   "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}" "${PROJECT_BINARY_DIR}/bisect-commit")
+  set_tests_properties(package/bisect_commit PROPERTIES LABELS "nightly;package" TIMEOUT 3600)
   # bisect and repro from the installed package, on a C++ and a Python generator with a planted GPU error
   # (nightly: two bisects, four repro bundles and the plugin's build, about two minutes of CPU).
   add_test(NAME package/triage_outside

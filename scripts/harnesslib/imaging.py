@@ -16,9 +16,17 @@ def read_npy(path):
         if isinstance(e, FileNotFoundError):
             raise
         raise ValueError("%s is not a readable .npy file (%s)" % (path, e))
+    if a.dtype.names == ("bfloat16",) and a.dtype["bfloat16"] == np.dtype("<u2"):
+        a = bfloat16_values(a)
     if a.dtype.kind not in "biuf":
         raise ValueError("%s: unsupported dtype %s" % (path, a.dtype))
     return a
+
+
+def bfloat16_values(a):
+    """The float32 values of a bfloat16 array as the harness stores it: the structured dtype
+    [('bfloat16', '<u2')], the bits of each element (numpy has no bfloat16 dtype)."""
+    return (a["bfloat16"].astype("<u4") << 16).view("<f4")
 
 
 def as_hwc(a):

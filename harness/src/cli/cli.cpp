@@ -252,7 +252,8 @@ const std::map<std::string, Handler> &handlers() {
     static const std::map<std::string, Handler> h{
         {"list", cmd_list},         {"describe", cmd_describe},     {"env", cmd_env},     {"run", cmd_run},
         {"__run-one", cmd_run_one}, {"__run-batch", cmd_run_batch}, {"bless", cmd_bless}, {"golden", cmd_golden},
-        {"report", cmd_report},     {"outcomes", cmd_outcomes},     {"repro", cmd_repro}, {"bisect", cmd_bisect}};
+        {"report", cmd_report},     {"outcomes", cmd_outcomes},     {"repro", cmd_repro}, {"bisect", cmd_bisect},
+        {"machine", cmd_machine}};
     return h;
 }
 
