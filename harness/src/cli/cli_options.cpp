@@ -221,6 +221,8 @@ const std::vector<CommandSpec> &commands() {
         {"merge", "FILE...", "shards' results files into one", kToolHelp, {}, false, true},
         {"device-ctest", "", "run the CTest suite on a device, results back", kToolHelp, {}, false, true},
         {"lava-job", "", "LAVA jobs for a device farm; fetch their results", kToolHelp, {}, false, true},
+        {"explore", "", "random pipelines and schedules on every driver, divergences shrunk", kToolHelp, {}, false,
+         true},
     };
     return t;
 }

@@ -1,0 +1,170 @@
+"""Builds and runs `explore`'s pipelines: the CMake project of explore_cpp.py in a work directory, built
+through the installed AotHarness package (this repository's build is installed into the work directory
+first), then the cpu goldens (`bless`) and the runs of the project's own aot-harness, whose results file
+is the record of every run.
+
+Batches: every pipeline of a call goes into one project build (K generators per source file, one
+generator executable per file at -O0); later calls (the shrinker's rounds) add source files to the same
+project, so that ninja rebuilds only what is new and every variant built before is reused.
+"""
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import time
+
+from . import explore_cpp, jsonio
+from .jsonio import InputError
+
+
+class Toolchain:
+    """Where the package, Halide and the running aot-harness are (from aot-harness's environment)."""
+
+    def __init__(self, halide=None):
+        self.exe = os.environ.get("AOT_HARNESS_EXE", "")
+        self.build_dir = os.environ.get("AOT_HARNESS_BUILD_DIR", "")
+        self.cmake_dir = os.environ.get("AOT_HARNESS_CMAKE_DIR", "")
+        if not self.build_dir or not self.cmake_dir:
+            raise InputError("explore needs to be run as `aot-harness explore` (AOT_HARNESS_BUILD_DIR and "
+                             "AOT_HARNESS_CMAKE_DIR are not set); run it through build/bin/aot-harness")
+        self.halide = halide or os.environ.get("AOT_HARNESS_HALIDE_DIR") or self._halide_from_cache()
+        if not self.halide or not os.path.isdir(self.halide):
+            raise InputError("cannot find Halide's CMake package (no Halide_DIR in %s/CMakeCache.txt); pass "
+                             "--halide <Halide install prefix or the halide wheel's folder>" % self.build_dir)
+        self.cmake = shutil.which("cmake") or "cmake"
+        self.installed = os.path.exists(os.path.join(self.cmake_dir, "AotHarnessConfig.cmake"))
+
+    def _halide_from_cache(self):
+        cache = os.path.join(self.build_dir, "CMakeCache.txt")
+        if not os.path.exists(cache):
+            return ""
+        with open(cache, errors="replace") as f:
+            for line in f:
+                if line.startswith("Halide_DIR:"):
+                    d = line.split("=", 1)[1].strip()      # <prefix>/lib64/cmake/Halide
+                    return os.path.dirname(os.path.dirname(os.path.dirname(d)))
+        return ""
+
+    def prefix(self, work):
+        """The AotHarness package's prefix: the installed one, or this repository's build installed into
+        work/prefix (again whenever the build is newer)."""
+        if self.installed:
+            return os.path.normpath(os.path.join(self.cmake_dir, "..", "..", ".."))
+        prefix = os.path.join(work, "prefix")
+        stamp = os.path.join(prefix, ".installed-from")
+        lib = os.path.join(self.build_dir, "harness", "libharness.a")
+        if not os.path.exists(stamp) or (os.path.exists(lib) and os.path.getmtime(lib) > os.path.getmtime(stamp)):
+            run([self.cmake, "--install", self.build_dir, "--prefix", prefix], os.path.join(work, "install.log"),
+                "installing the harness package from %s" % self.build_dir)
+            with open(stamp, "w") as f:
+                f.write(self.build_dir + "\n")
+        return prefix
+
+
+def run(cmd, log, what, env=None, timeout=None, cwd=None):
+    """Runs cmd with its output in log; a failure is an InputError naming the log."""
+    with open(log, "a") as f:
+        f.write("$ %s\n" % " ".join(shlex.quote(c) for c in cmd))
+        f.flush()
+        try:
+            rc = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, timeout=timeout, cwd=cwd)
+        except subprocess.TimeoutExpired:
+            raise InputError("%s took longer than %d s (log: %s)" % (what, timeout, log))
+    if rc != 0:
+        raise InputError("%s failed (exit %d); see %s" % (what, rc, log))
+
+
+class Project:
+    """The generated CMake project in work/project and its build in work/build."""
+
+    def __init__(self, work, toolchain, per_file=16):
+        self.work, self.tc, self.per_file = work, toolchain, per_file
+        self.src = os.path.join(work, "project")
+        self.build = os.path.join(work, "build")
+        self.log = os.path.join(work, "build.log")
+        self.index_file = os.path.join(self.src, "pipelines.json")
+        os.makedirs(os.path.join(self.src, "specs"), exist_ok=True)
+        self.index = jsonio.load(self.index_file, "delete the work dir") if os.path.exists(self.index_file) else \
+            {"sources": {}}
+
+    def exe(self):
+        return os.path.join(self.build, "bin", "aot-harness")
+
+    def add(self, pipelines, tag):
+        """Writes the sources and specs of pipelines not yet in the project (source files named by tag)."""
+        have = {n for names in self.index["sources"].values() for n in names}
+        new = [p for p in pipelines if p.name not in have]
+        for k in range(0, len(new), self.per_file):
+            chunk = new[k:k + self.per_file]
+            name = "gen_%s_%d.cpp" % (tag, k // self.per_file)
+            write(os.path.join(self.src, name), explore_cpp.source_file(chunk))
+            for p in chunk:
+                write(os.path.join(self.src, "specs", p.name + ".json"), explore_cpp.spec(p))
+            self.index["sources"][name] = [p.name for p in chunk]
+            self._pipelines_cmake_add(name, chunk)
+        write(self.index_file, json.dumps(self.index, indent=1, sort_keys=True) + "\n")
+        n = sum(len(v) for v in self.index["sources"].values())
+        write(os.path.join(self.src, "CMakeLists.txt"), explore_cpp.cmake_lists(len(self.index["sources"]), n))
+        return new
+
+    def _pipelines_cmake_add(self, source, chunk):
+        path = os.path.join(self.src, "pipelines.cmake")
+        old = open(path).read() if os.path.exists(path) else ""
+        write(path, old + "\n".join(explore_cpp.pipeline_cmake(source, chunk)) + "\n")
+
+    def compile(self, timeout=None):
+        """Configures (the first time) and builds; returns the seconds it took."""
+        t0 = time.time()
+        prefix = self.tc.prefix(self.work)
+        env = dict(os.environ)
+        if not os.path.exists(os.path.join(self.build, "build.ninja")):
+            gen = ["-G", "Ninja"] if shutil.which("ninja") else []
+            run([self.tc.cmake, "-S", self.src, "-B", self.build] + gen +
+                ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_PREFIX_PATH=%s;%s" % (prefix, self.tc.halide)],
+                self.log, "configuring the explore project", env=env, timeout=timeout)
+        jobs = os.environ.get("AOT_HARNESS_EXPLORE_JOBS") or str(os.cpu_count() or 2)
+        run([self.tc.cmake, "--build", self.build, "-j", jobs], self.log, "building the explore project", env=env,
+            timeout=timeout)
+        return time.time() - t0
+
+
+def write(path, text):
+    """Writes text unless the file already holds it (so that ninja rebuilds only what changed)."""
+    if os.path.exists(path):
+        with open(path) as f:
+            if f.read() == text:
+                return
+    jsonio.write_atomic(path, text)
+
+
+def harness(project, args, log, timeout=None, env=None):
+    """Runs the project's aot-harness; returns its exit code (its output goes to log)."""
+    e = dict(os.environ)
+    e.update(env or {})
+    with open(log, "a") as f:
+        f.write("$ aot-harness %s\n" % " ".join(shlex.quote(a) for a in args))
+        f.flush()
+        try:
+            return subprocess.call([project.exe()] + args, stdout=f, stderr=subprocess.STDOUT, env=e, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return 124
+
+
+def bless_and_run(project, names, profiles, out_json, log, run_args=(), env=None, wrapper=()):
+    """Blesses the cpu goldens of `names` and runs them on `profiles`; returns the results file's records
+    (the file stays at out_json). `wrapper` is a command the run goes through (another driver)."""
+    pat = ",".join(names)
+    harness(project, ["bless", "--pipeline", pat], log)
+    args = ["run", "--pipeline", pat, "--profile", ",".join(profiles), "--case", "small", "--json", out_json]
+    args += list(run_args)
+    if wrapper:
+        e = dict(os.environ)
+        e.update(env or {})
+        with open(log, "a") as f:
+            subprocess.call(list(wrapper) + [project.exe()] + args, stdout=f, stderr=subprocess.STDOUT, env=e)
+    else:
+        harness(project, args, log, env=env)
+    if not os.path.exists(out_json):
+        raise InputError("aot-harness run wrote no results (see %s)" % log)
+    return jsonio.load(out_json, "see %s" % log)
