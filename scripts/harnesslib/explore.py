@@ -4,6 +4,7 @@ from the cpu oracle shrunk to a small reproducer, bisected, bundled and blamed.
   aot-harness explore --seed S --count N --profile P[,P...] [--device D] [--time-budget SECONDS]
                       [--out DIR] [--work DIR] [--first K] [--no-shrink] [--no-triage]
                       [--second-driver NAME=WRAPPER]... [--max-threads N] [--halide DIR]
+                      [--build-only | --prebuilt | --exe EXE | --generate-only]
 
 N pipelines of the grammar (explore_sample.py: element-wise arithmetic on every integer and float type
 with defined behaviour only, saturating casts, shifts, min/max/select/clamp, stencils behind boundary
@@ -17,8 +18,14 @@ every other driver of its API (explore_triage.py); findings are grouped by their
 The same seed gives the same pipelines, schedules and verdicts on every machine. DIR/results.json holds
 every run's record as `run --json` writes it (history, compare, driver-diff and the dashboard read it),
 diverging records carrying metrics.explore, and the findings under "explore"; DIR/explore.md is the
-report; DIR/repro/ the bundles. The work dir (default DIR/work) keeps the generated project and its build:
-a second run of the same seed reuses every variant built before.
+report; DIR/repro/ the bundles. The work dir (default <build>/explore) keeps the generated project and
+its build: a second run of the same seed reuses every variant built before.
+
+On a machine without Halide or a compiler (a GPU box given a copy of the build directory): build here
+with --build-only (every profile's variants compile on the host; the cpu goldens are made), copy the
+build directory, and run there with --prebuilt (no build; divergences are reported as found, not shrunk).
+--generate-only writes the project's files into the work dir and stops; --exe EXE runs the pipelines
+an executable built from them already has (this repository's explore sample).
 
 Exit 0: every pipeline ran and none diverged; 1: divergences (or pipelines whose oracle failed);
 2: bad input, or nothing could be built or run.
@@ -56,12 +63,13 @@ class Explorer:
     def __init__(self, args, runtimes):
         self.a, self.runtimes = args, runtimes
         self.t0 = time.time()
-        self.out = os.path.abspath(args.out or paths.out_dir("explore", "seed%d" % args.seed))
-        self.work = os.path.abspath(args.work or os.path.join(self.out, "work"))
-        os.makedirs(self.work, exist_ok=True)
-        self.tc = explore_build.Toolchain(args.halide)
         key = "s%d-%s" % (args.seed, "-".join(args.profiles))
-        self.project = explore_build.Project(os.path.join(self.work, key), self.tc, args.per_file)
+        self.out = os.path.abspath(args.out or paths.out_dir("explore", key))
+        build_dir = os.environ.get("AOT_HARNESS_BUILD_DIR") or os.path.join(paths.project_dir(), "build")
+        self.work = os.path.abspath(args.work or os.path.join(build_dir, "explore"))
+        os.makedirs(self.work, exist_ok=True)
+        self.tc = None if (args.prebuilt or args.generate_only) else explore_build.Toolchain(args.halide)
+        self.project = explore_build.Project(os.path.join(self.work, key), self.tc, args.per_file, exe=args.exe)
         self.log = os.path.join(self.project.work, "explore.log")
         self.run_args = ["--device", args.device] if args.device else []
         self.stats = {"built": 0, "run_seconds": 0.0, "skipped_for_time": 0, "harness_errors": {}}
@@ -74,6 +82,12 @@ class Explorer:
 
     def build(self, pipelines, tag):
         """Adds and builds; a post-build check that fails on one pipeline's spec drops that pipeline."""
+        if self.a.prebuilt:
+            missing = [p.name for p in pipelines if p.name not in self.project.names()]
+            if missing or not os.path.exists(self.project.exe()):
+                raise jsonio.InputError("--prebuilt: %s has no build of %s; build them first with --build-only" % (
+                    self.project.work, ", ".join(missing[:5]) or self.project.exe()))
+            return
         self.project.add(pipelines, tag)
         try:
             self.project.compile()
@@ -115,9 +129,15 @@ class Explorer:
             self.say("building pipelines %d-%d of %d (%s)" % (k + 1, k + len(batch), len(pipelines), ",".join(a.profiles)))
             self.build(batch, "b%d" % (k // a.batch))
             out = os.path.join(self.project.work, "results-b%d.json" % (k // a.batch))
+            if a.build_only:
+                explore_build.harness(self.project, ["bless", "--pipeline", ",".join(p.name for p in batch)], self.log)
+                self.stats["built"] += len(batch)
+                continue
             self.bless_and_run([p.name for p in batch], a.profiles, out)
             files.append(out)
             self.stats["built"] += len(batch)
+        if a.build_only:
+            return None, []
         self.stats["run_seconds"] = time.time() - t_run
         if not files:
             raise jsonio.InputError("nothing was built within --time-budget %g s; give it more time" % a.time_budget)
@@ -129,7 +149,7 @@ class Explorer:
                 divs.append({"record": r, "pipeline": r["pipeline"], "profile": r["profile"], "class": v[0],
                              "detail": v[1], "driver": data.test_driver(r)})
         self.say("%d runs, %d divergences" % (len(results["runs"]), len(divs)))
-        if divs and not a.no_shrink:
+        if divs and not a.no_shrink and not (a.prebuilt or a.exe):
             explore_rounds.shrink_all(self, divs)
         if divs and not a.no_triage:
             explore_rounds.cross_backends(self, divs)
@@ -175,7 +195,16 @@ def main(argv=None):
                     help="another driver to confirm findings with: a command that runs its arguments on it")
     ap.add_argument("--max-threads", default=256, type=toolmain.whole(1, 4096), help="GPU threads per block at most")
     ap.add_argument("--halide", help="Halide's prefix (default: the one this aot-harness was built with)")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--build-only", action="store_true", help="build and bless here, run nothing (then --prebuilt)")
+    mode.add_argument("--prebuilt", action="store_true", help="run what --build-only built; build nothing")
+    mode.add_argument("--exe", help="an aot-harness that has the pipelines already (build nothing)")
+    mode.add_argument("--generate-only", action="store_true", help="write the project's files into --work and stop")
     a = ap.parse_args(argv)
+    if a.exe:
+        a.prebuilt = True
+    if a.generate_only and not a.work:
+        raise jsonio.InputError("--generate-only needs --work DIR (where the files go)")
     runtimes = profile_runtimes()
     a.profiles = [p for p in a.profile.split(",") if p and p != "cpu"]
     unknown = [p for p in a.profiles if p not in runtimes]
@@ -188,7 +217,16 @@ def main(argv=None):
             raise jsonio.InputError("--second-driver %s: write NAME=WRAPPER (a command that runs its arguments "
                                     "on that driver, e.g. mesa25=scripts/with-mesa25)" % spec)
     ex = Explorer(a, runtimes)
+    if a.generate_only:
+        ex.project.add([plan(a.seed, i, a.profiles, runtimes, a.max_threads) for i in range(a.first, a.first + a.count)],
+                       "s%d" % a.seed)
+        print("explore: %d pipelines of seed %d in %s" % (a.count, a.seed, ex.project.src))
+        return 0
     results, divs = ex.explore()
+    if a.build_only:
+        print("explore: %d pipelines built and blessed in %s; run them with --prebuilt" % (ex.stats["built"],
+                                                                                         ex.project.work))
+        return 0
     doc = explore_report.document(ex, results, divs)
     os.makedirs(ex.out, exist_ok=True)
     jsonio.write_all_atomic([(os.path.join(ex.out, "results.json"), json.dumps(doc, indent=1, sort_keys=True) + "\n"),

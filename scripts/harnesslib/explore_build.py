@@ -78,10 +78,11 @@ def run(cmd, log, what, env=None, timeout=None, cwd=None):
 class Project:
     """The generated CMake project in work/project and its build in work/build."""
 
-    def __init__(self, work, toolchain, per_file=16):
-        self.work, self.tc, self.per_file = work, toolchain, per_file
+    def __init__(self, work, toolchain, per_file=16, exe=None):
+        self.work, self.tc, self.per_file, self.given_exe = work, toolchain, per_file, exe
         self.src = os.path.join(work, "project")
         self.build = os.path.join(work, "build")
+        self.golden = os.path.join(self.src, "golden")
         self.log = os.path.join(work, "build.log")
         self.index_file = os.path.join(self.src, "pipelines.json")
         os.makedirs(os.path.join(self.src, "specs"), exist_ok=True)
@@ -89,11 +90,14 @@ class Project:
             {"sources": {}}
 
     def exe(self):
-        return os.path.join(self.build, "bin", "aot-harness")
+        return os.path.abspath(self.given_exe) if self.given_exe else os.path.join(self.build, "bin", "aot-harness")
+
+    def names(self):
+        return {n for names in self.index["sources"].values() for n in names}
 
     def add(self, pipelines, tag):
         """Writes the sources and specs of pipelines not yet in the project (source files named by tag)."""
-        have = {n for names in self.index["sources"].values() for n in names}
+        have = self.names()
         new = [p for p in pipelines if p.name not in have]
         for k in range(0, len(new), self.per_file):
             chunk = new[k:k + self.per_file]
@@ -116,6 +120,8 @@ class Project:
     def compile(self, timeout=None):
         """Configures (the first time) and builds; returns the seconds it took."""
         t0 = time.time()
+        if self.tc is None:
+            raise InputError("this explore builds nothing (--prebuilt, --exe or --generate-only)")
         prefix = self.tc.prefix(self.work)
         env = dict(os.environ)
         if not os.path.exists(os.path.join(self.build, "build.ninja")):
@@ -139,8 +145,9 @@ def write(path, text):
 
 
 def harness(project, args, log, timeout=None, env=None):
-    """Runs the project's aot-harness; returns its exit code (its output goes to log)."""
+    """Runs the project's aot-harness on the project's goldens; returns its exit code (output in log)."""
     e = dict(os.environ)
+    e["HARNESS_GOLDEN_DIR"] = project.golden
     e.update(env or {})
     with open(log, "a") as f:
         f.write("$ aot-harness %s\n" % " ".join(shlex.quote(a) for a in args))
@@ -160,6 +167,7 @@ def bless_and_run(project, names, profiles, out_json, log, run_args=(), env=None
     args += list(run_args)
     if wrapper:
         e = dict(os.environ)
+        e["HARNESS_GOLDEN_DIR"] = project.golden
         e.update(env or {})
         with open(log, "a") as f:
             subprocess.call(list(wrapper) + [project.exe()] + args, stdout=f, stderr=subprocess.STDOUT, env=e)

@@ -143,6 +143,7 @@ project(aot_harness_explore LANGUAGES CXX)
 find_package(Halide 21 REQUIRED PATH_SUFFIXES lib64/cmake/Halide)
 find_package(AotHarness CONFIG REQUIRED)
 set(AOT_HARNESS_NO_ESTIMATES_PROBE ON)
+set(EXPLORE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
 include("${CMAKE_CURRENT_SOURCE_DIR}/pipelines.cmake")
 aot_harness_finalize(GOLDEN_DIR "${CMAKE_CURRENT_SOURCE_DIR}/golden")
 """
@@ -154,16 +155,17 @@ def cmake_lists(n_files, n_pipelines):
 
 def pipeline_cmake(source, pipelines):
     """The pipelines.cmake lines of one source file: its generator target and each pipeline (built for the
-    profiles it has a schedule for)."""
+    profiles it has a schedule for). The includer sets EXPLORE_DIR (where the files are) and may set
+    EXPLORE_SUITE (SUITE <object library> of aot_harness_add_pipeline)."""
     gen = source.replace(".cpp", "") + ".generator"
-    out = ["harness_add_generator(%s SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/%s)" % (gen, source)]
+    out = ["harness_add_generator(%s SOURCES ${EXPLORE_DIR}/%s)" % (gen, source)]
     for p in pipelines:
         profs = profiles_of(p)
         params = " ".join("%s sched=%s" % (q, q) for q in profs)
         feats = features(p)
-        out.append("aot_harness_add_pipeline(%s FROM %s SPEC ${CMAKE_CURRENT_SOURCE_DIR}/specs/%s.json PROFILES %s "
-                   "PROFILE_PARAMS %s%s)" % (p.name, gen, p.name, " ".join(profs), params,
-                                             " FEATURES " + " ".join(feats) if feats else ""))
+        out.append("aot_harness_add_pipeline(%s FROM %s SPEC ${EXPLORE_DIR}/specs/%s.json PROFILES %s "
+                   "PROFILE_PARAMS %s%s ${EXPLORE_SUITE})" % (p.name, gen, p.name, " ".join(profs), params,
+                                                               " FEATURES " + " ".join(feats) if feats else ""))
     return out
 
 

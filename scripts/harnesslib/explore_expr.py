@@ -216,11 +216,13 @@ def _corners(f, a, b):
     return min(vs), max(vs)
 
 
-def analyze(e, env, problems):
+def analyze(e, env, problems, fresh_only=False):
     """Sets e.lo, e.hi, e.err for e and every node below it. env(node) gives (lo, hi, err) of a load,
-    gather, lut, total or param node's source. Problems (undefined behaviour) are appended as text."""
+    gather, lut, total or param node's source. Problems (undefined behaviour) are appended as text.
+    fresh_only: subtrees analysed before are taken as they are (the sampler builds bottom up)."""
     for k in e.args:
-        analyze(k, env, problems)
+        if not (fresh_only and k.lo is not None):
+            analyze(k, env, problems, fresh_only)
     settle(e, env, problems)
     return e
 

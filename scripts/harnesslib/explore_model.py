@@ -98,9 +98,16 @@ class Pipeline:
         return [s for s in self.stages if s.output]
 
     def copy(self, name=None):
-        p = copy.deepcopy(self)
-        if name:
-            p.name = name
+        """A copy to change (expressions, stages and schedules copied)."""
+        p = Pipeline(name=name or self.name, seed=self.seed, dims=self.dims, size=list(self.size),
+                     inputs=[copy.copy(i) for i in self.inputs], params=[copy.copy(q) for q in self.params],
+                     origin=self.origin)
+        for s in self.stages:
+            t = copy.copy(s)
+            t.expr = s.expr.copy() if s.expr is not None else None
+            p.stages.append(t)
+        p.sched = {prof: {k: copy.copy(c) for k, c in sc.items()} for prof, sc in self.sched.items()}
+        p.bounds = dict(self.bounds)   # as of the last check(): run check() again after changing p
         return p
 
     def consumers(self, name):

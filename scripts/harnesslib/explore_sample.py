@@ -174,7 +174,7 @@ class Sampler:
 
     def settled(self, e, problems=None):
         ex.analyze(e, lambda n: self.env[n.a["src"] if "src" in n.a else n.a["name"]], problems if problems is not
-                   None else [])
+                   None else [], fresh_only=True)
         return e
 
     def ok(self, e):

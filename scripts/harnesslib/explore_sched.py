@@ -193,6 +193,8 @@ def _stage_lines(p, s, c, scheds):
             out.append(u + ".gpu_single_thread();")
         elif s.kind == "conv" and c.uvec:
             out.append(u + ".vectorize(x, %d)%s;" % (c.uvec, ".parallel(y)" if c.par and dims >= 2 else ""))
+        elif len(out) > (0 if s.output else 1):
+            out.append(u + ".unscheduled();")   # on purpose: the update runs serially (on the host)
     return out
 
 
