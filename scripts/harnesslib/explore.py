@@ -23,12 +23,12 @@ its build: a second run of the same seed reuses every variant built before.
 
 On a machine without Halide or a compiler (a GPU box given a copy of the build directory): build here
 with --build-only (every profile's variants compile on the host; the cpu goldens are made), copy the
-build directory, and run there with --prebuilt (no build; divergences are reported as found, not shrunk).
+build directory, and run there with --prebuilt (divergences are shrunk only where Halide and a compiler are).
 --generate-only writes the project's files into the work dir and stops; --exe EXE runs the pipelines
 an executable built from them already has (this repository's explore sample).
 
-Exit 0: every pipeline ran and none diverged; 1: divergences (or pipelines whose oracle failed);
-2: bad input, or nothing could be built or run.
+Exit 0: every pipeline ran and none diverged (but in ways --known lists); 1: other divergences, or
+pipelines whose oracle failed; 2: bad input, or nothing could be built or run.
 """
 import json
 import os
@@ -59,6 +59,15 @@ def plan(seed, index, profiles, runtimes, max_threads):
     return p
 
 
+def _run_help():
+    exe = os.environ.get("AOT_HARNESS_EXE")
+    if not exe:
+        return ""
+    import subprocess
+    return subprocess.run([exe, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True).stdout
+
+
 class Explorer:
     def __init__(self, args, runtimes):
         self.a, self.runtimes = args, runtimes
@@ -68,11 +77,21 @@ class Explorer:
         build_dir = os.environ.get("AOT_HARNESS_BUILD_DIR") or os.path.join(paths.project_dir(), "build")
         self.work = os.path.abspath(args.work or os.path.join(build_dir, "explore"))
         os.makedirs(self.work, exist_ok=True)
-        self.tc = None if (args.prebuilt or args.generate_only) else explore_build.Toolchain(args.halide)
+        self.tc, self.no_build = None, ""
+        if not args.generate_only:
+            try:
+                self.tc = explore_build.Toolchain(args.halide)
+            except jsonio.InputError as e:
+                if not args.prebuilt:
+                    raise
+                self.no_build = str(e)   # a machine without Halide: run what was built, shrink nothing
         self.project = explore_build.Project(os.path.join(self.work, key), self.tc, args.per_file, exe=args.exe)
         self.log = os.path.join(self.project.work, "explore.log")
         self.run_args = ["--device", args.device] if args.device else []
-        self.stats = {"built": 0, "run_seconds": 0.0, "skipped_for_time": 0, "harness_errors": {}}
+        if args.device and "--device" not in _run_help():
+            raise jsonio.InputError("--device %s: this aot-harness has no device personalities (run --device); "
+                                    "build one that has, or leave --device out" % args.device)
+        self.stats = {"built": 0, "run_seconds": 0.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
 
     def over_budget(self):
         return self.a.time_budget and time.time() - self.t0 > self.a.time_budget
@@ -80,9 +99,9 @@ class Explorer:
     def say(self, text):
         print("explore: %s" % text, file=sys.stderr, flush=True)
 
-    def build(self, pipelines, tag):
-        """Adds and builds; a post-build check that fails on one pipeline's spec drops that pipeline."""
-        if self.a.prebuilt:
+    def build(self, pipelines, tag, originals=False):
+        """Adds and builds (with --prebuilt, the sampled pipelines must be built already)."""
+        if self.a.prebuilt and originals:
             missing = [p.name for p in pipelines if p.name not in self.project.names()]
             if missing or not os.path.exists(self.project.exe()):
                 raise jsonio.InputError("--prebuilt: %s has no build of %s; build them first with --build-only" % (
@@ -104,8 +123,10 @@ class Explorer:
                 return {"runs": []}
             before = os.path.getsize(self.log) if os.path.exists(self.log) else 0
             try:
-                return explore_build.bless_and_run(self.project, names, profiles, out_json, self.log,
-                                                   run_args=self.run_args, **kw)
+                res = explore_build.bless_and_run(self.project, names, profiles, out_json, self.log,
+                                                  run_args=self.run_args, **kw)
+                self.stats["oracle"].update(explore_report.not_blessed(self.log, before))
+                return res
             except jsonio.InputError:
                 bad = explore_report.refused_pipelines(self.log, before) & set(names)
                 if not bad:
@@ -127,7 +148,7 @@ class Explorer:
                 break
             batch = pipelines[k:k + a.batch]
             self.say("building pipelines %d-%d of %d (%s)" % (k + 1, k + len(batch), len(pipelines), ",".join(a.profiles)))
-            self.build(batch, "b%d" % (k // a.batch))
+            self.build(batch, "b%d" % (k // a.batch), originals=True)
             out = os.path.join(self.project.work, "results-b%d.json" % (k // a.batch))
             if a.build_only:
                 explore_build.harness(self.project, ["bless", "--pipeline", ",".join(p.name for p in batch)], self.log)
@@ -149,7 +170,7 @@ class Explorer:
                 divs.append({"record": r, "pipeline": r["pipeline"], "profile": r["profile"], "class": v[0],
                              "detail": v[1], "driver": data.test_driver(r)})
         self.say("%d runs, %d divergences" % (len(results["runs"]), len(divs)))
-        if divs and not a.no_shrink and not (a.prebuilt or a.exe):
+        if divs and not a.no_shrink and self.tc is not None and not a.exe:
             explore_rounds.shrink_all(self, divs)
         if divs and not a.no_triage:
             explore_rounds.cross_backends(self, divs)
@@ -190,11 +211,13 @@ def main(argv=None):
     ap.add_argument("--no-shrink", action="store_true", help="report divergences as they are")
     ap.add_argument("--no-triage", action="store_true", help="no bisect, repro bundle or second driver")
     ap.add_argument("--shrink-rounds", default=40, type=toolmain.whole(0, 1000))
-    ap.add_argument("--shrink-width", default=10, type=toolmain.whole(1, 200), help="candidates per round per divergence")
+    ap.add_argument("--shrink-width", default=6, type=toolmain.whole(1, 200), help="candidates per round per divergence")
     ap.add_argument("--second-driver", action="append", default=[], metavar="NAME=WRAPPER",
                     help="another driver to confirm findings with: a command that runs its arguments on it")
     ap.add_argument("--max-threads", default=256, type=toolmain.whole(1, 4096), help="GPU threads per block at most")
     ap.add_argument("--halide", help="Halide's prefix (default: the one this aot-harness was built with)")
+    ap.add_argument("--known", help="findings already triaged (JSON: runtime, class, message regex, blame, "
+                                    "evidence): listed in the report, not counted in the exit status")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--build-only", action="store_true", help="build and bless here, run nothing (then --prebuilt)")
     mode.add_argument("--prebuilt", action="store_true", help="run what --build-only built; build nothing")
@@ -216,6 +239,7 @@ def main(argv=None):
         if "=" not in spec or not spec.split("=", 1)[1].strip():
             raise jsonio.InputError("--second-driver %s: write NAME=WRAPPER (a command that runs its arguments "
                                     "on that driver, e.g. mesa25=scripts/with-mesa25)" % spec)
+    known = explore_report.load_known(a.known) if a.known else []
     ex = Explorer(a, runtimes)
     if a.generate_only:
         ex.project.add([plan(a.seed, i, a.profiles, runtimes, a.max_threads) for i in range(a.first, a.first + a.count)],
@@ -227,7 +251,7 @@ def main(argv=None):
         print("explore: %d pipelines built and blessed in %s; run them with --prebuilt" % (ex.stats["built"],
                                                                                          ex.project.work))
         return 0
-    doc = explore_report.document(ex, results, divs)
+    doc = explore_report.document(ex, results, divs, known)
     os.makedirs(ex.out, exist_ok=True)
     jsonio.write_all_atomic([(os.path.join(ex.out, "results.json"), json.dumps(doc, indent=1, sort_keys=True) + "\n"),
                              (os.path.join(ex.out, "explore.md"), explore_report.markdown(doc))])
@@ -235,7 +259,8 @@ def main(argv=None):
     print("results: %s\nreport:  %s" % (os.path.join(ex.out, "results.json"), os.path.join(ex.out, "explore.md")))
     if not doc["runs"]:
         return 2
-    return 1 if doc["explore"]["findings"] or doc["explore"]["oracle_failed"] else 0
+    new = [f for f in doc["explore"]["findings"] if not f.get("known")]
+    return 1 if new or doc["explore"]["oracle_failed"] else 0
 
 
 if __name__ == "__main__":

@@ -121,7 +121,7 @@ class Project:
         """Configures (the first time) and builds; returns the seconds it took."""
         t0 = time.time()
         if self.tc is None:
-            raise InputError("this explore builds nothing (--prebuilt, --exe or --generate-only)")
+            raise InputError("this explore cannot build (--exe, --generate-only, or no Halide here)")
         prefix = self.tc.prefix(self.work)
         env = dict(os.environ)
         if not os.path.exists(os.path.join(self.build, "build.ninja")):

@@ -6,10 +6,9 @@ A finding's shape is what its minimized pipeline is made of without names, const
 stage's kind, type and expression tree, and the diverging profile's schedule features. Two divergences
 with one shape, class and backend are one finding.
 """
-import os
 import re
 
-from . import explore_coverage, explore_cpp, explore_sched
+from . import explore_coverage, explore_cpp, explore_sched, jsonio
 
 SPEC_ERROR = re.compile(r"specs/([a-z][a-z0-9_]*)\.json: ([^\n]*)")
 
@@ -19,6 +18,14 @@ def refused_pipelines(log, offset=0):
     with open(log, errors="replace") as f:
         f.seek(offset)
         return {m.group(1) for m in SPEC_ERROR.finditer(f.read())}
+
+
+def not_blessed(log, offset=0):
+    """{pipeline: why} of the pipelines whose cpu oracle made no golden (bless's 'not blessed' lines)."""
+    with open(log, errors="replace") as f:
+        f.seek(offset)
+        return {m.group(1): m.group(2)[:300] for m in re.finditer(r"not blessed: ([a-z][a-z0-9_]*)/[^:]*: ([^\n]*)",
+                                                                   f.read())}
 
 
 def refusal_of(log, name):
@@ -62,8 +69,35 @@ def group(ex, divs):
     return out
 
 
-def document(ex, results, divs):
+def load_known(path):
+    """The entries of a known-findings file, their message patterns compiled."""
+    doc = jsonio.load(path, "write {\"findings\": [{\"runtime\", \"class\", \"message\", \"blame\", \"evidence\"}]}")
+    at = jsonio.At(doc, path, "see harness/test/explore/known_findings.json")
+    out = []
+    for e in at.get("findings").items():
+        for k in ("runtime", "class", "message", "blame", "evidence"):
+            e.get(k).str()
+        try:
+            pattern = re.compile(e.value["message"])
+        except re.error as err:
+            e.get("message").fail("is not a regular expression (%s)" % err, "fix the pattern")
+        out.append(dict(e.value, pattern=pattern))
+    return out
+
+
+def _known(f, known):
+    for k in known:
+        if k["runtime"] == f["runtime"] and k["class"] == f["class"] and k["pattern"].search(f["message"] or ""):
+            return {x: k[x] for x in ("blame", "evidence", "reproducer") if x in k}
+    return None
+
+
+def document(ex, results, divs, known=()):
     findings = group(ex, divs)
+    for f in findings:
+        k = _known(f, known)
+        if k:
+            f["known"] = k
     by_key = {(d["pipeline"], d["profile"]): d for d in divs}
     for r in results["runs"]:
         d = by_key.get((r.get("pipeline"), r.get("profile")))
@@ -71,7 +105,7 @@ def document(ex, results, divs):
             r.setdefault("metrics", {})["explore"] = {
                 "finding": d["finding"], "class": d["class"], "blame": d.get("blame", "unconfirmed"),
                 "minimized": d.get("minimized", r.get("pipeline"))}
-    oracle = sorted({r["pipeline"] for r in results["runs"] if r.get("profile") == "cpu" and r.get("outcome") == "ERROR"})
+    oracle = {k: v for k, v in ex.stats["oracle"].items() if k in ex.pipelines}
     built = ex.stats["built"]
     minutes = max(ex.stats["run_seconds"], 1e-9) / 60
     results["explore"] = {
@@ -90,7 +124,8 @@ def summary_line(doc):
     fs = e["findings"]
     return ("explore: %d pipelines on %s, %.1f per minute; %d divergence(s) in %d finding(s)%s; grammar coverage %.0f %%"
             % (e["pipelines_run"], ",".join(e["profiles"]), e["pipelines_per_minute"], sum(f["count"] for f in fs),
-               len(fs), "" if not fs else " (" + ", ".join("%s %s %s" % (f["id"], f["class"], f["blame"]) for f in fs)
+               len(fs), "" if not fs else " (" + ", ".join("%s %s %s%s" % (f["id"], f["class"], f["blame"],
+                                                                         " known" if f.get("known") else "") for f in fs)
                + ")", 100 * e["coverage"]["fraction"]))
 
 
@@ -104,7 +139,8 @@ def markdown(doc):
              "| build and run | %.0f s, %.1f pipelines per minute |" % (e["seconds_build_and_run"], e["pipelines_per_minute"]),
              "| runs | %s |" % ", ".join("%d %s" % (v, k) for k, v in sorted(doc["summary"].items())
                                        if k not in ("total", "worst")),
-             "| oracle failed (cpu variant) | %s |" % (", ".join(e["oracle_failed"]) or "none"),
+             "| oracle failed (cpu variant) | %s |" % ("; ".join("%s: %s" % kv for kv in sorted(e["oracle_failed"].items()))
+                                                      or "none"),
              "| refused by the harness | %s |" % ("; ".join("%s: %s" % kv for kv in sorted(e["harness_refused"].items()))
                                                 or "none"),
              "| grammar coverage | %d of %d features (%.0f %%) |" % (e["coverage"]["covered"], e["coverage"]["features"],
@@ -115,6 +151,8 @@ def markdown(doc):
         m = f["minimized"]
         lines += ["## %s: %s on %s (%d divergence(s)): %s" % (f["id"], f["class"], f["runtime"], f["count"], f["blame"]),
                   "", "- profiles: %s; pipelines: %s" % (", ".join(f["profiles"]), ", ".join(f["pipelines"])),
+                  "- known: %s" % ("%s's (%s)" % (f["known"]["blame"], f["known"]["evidence"]) if f.get("known")
+                                   else "no: new"),
                   "- first driver: %s" % (f["driver"] or "-"), "- message: `%s`" % f["message"],
                   "- whose: **%s**: %s" % (f["blame"], f["why"])]
         for r in f["drivers"]:

@@ -14,7 +14,7 @@ import os
 
 from . import explore_shrink, explore_verdict
 
-PER_SIGNATURE = 3
+PER_SIGNATURE = 2
 
 
 def same(v, d):

@@ -40,9 +40,11 @@ def drivers(runtime, project_dir, extra=()):
                 f.write(lib + "\n")
             out.append(Driver(name, {"OCL_ICD_VENDORS": d, "OCL_ICD_FILENAMES": ""}, cleanup=d))
     elif runtime == "vulkan":
+        # the system's CPU drivers (the others need their GPU), without a wrapper's libraries (with-mesa25's)
+        lib = ":".join(d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d and "mesa-25" not in d)
         for f in sorted(glob.glob("/usr/share/vulkan/icd.d/*.json")):
-            if "lvp" in os.path.basename(f) or "swiftshader" in f:   # the CPU drivers: the others need their GPU
-                out.append(Driver(os.path.basename(f).split(".")[0], {"VK_DRIVER_FILES": f}))
+            if "lvp" in os.path.basename(f) or "swiftshader" in f:
+                out.append(Driver(os.path.basename(f).split(".")[0], {"VK_DRIVER_FILES": f, "LD_LIBRARY_PATH": lib}))
         mesa25 = os.path.join(project_dir or "", "scripts", "with-mesa25")
         if os.path.exists(mesa25) and os.path.exists(os.path.join(project_dir, ".deps", "mesa-25", "lvp_icd.json")):
             out.append(Driver("lavapipe-mesa25", wrapper=[mesa25]))
