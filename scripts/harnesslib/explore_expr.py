@@ -114,10 +114,12 @@ def _lit(t, v):
         return "Expr(%rf)" % float(v)
     if t == "float64":
         return "Expr(%r)" % float(v)
-    if -(1 << 31) <= v < (1 << 31):
+    # C++ has no negative literals: -2147483648 is -(a long), which Expr cannot take unambiguously
+    if -(1 << 31) < v < (1 << 31):
         return "cast<%s>(%d)" % (ctype(t), v)
     if v < 0 or t == "int64":
-        return "cast<%s>(Expr((int64_t)%dLL))" % (ctype(t), v)
+        return "cast<%s>(Expr((int64_t)(%dLL - 1)))" % (ctype(t), v + 1) if v < 0 else \
+            "cast<%s>(Expr((int64_t)%dLL))" % (ctype(t), v)
     return "cast<%s>(Expr((uint64_t)%dULL))" % (ctype(t), v)
 
 

@@ -34,7 +34,7 @@ def shrink_all(ex, divs):
             d["not_shrunk"] = "%d others with the same profile, class and message were shrunk" % PER_SIGNATURE
             continue
         d["cur"] = explore_shrink.only_profile(ex.pipelines[d["pipeline"]], d["profile"])
-        d["steps"], d["pending"] = [], None
+        d["steps"], d["pending"], d["tried"] = [], None, set()
         active.append(d)
     width = ex.a.shrink_width
     for rnd in range(ex.a.shrink_rounds):
@@ -44,8 +44,9 @@ def shrink_all(ex, divs):
             break
         plan, batch = [], {}
         for d in active:
-            if d["pending"] is None:
-                d["pending"] = explore_shrink.candidates(d["cur"], d["profile"], d["pipeline"])
+            if d["pending"] is None:   # a candidate tried before (the same content, the same name) is not again
+                d["pending"] = [(w, q) for w, q in explore_shrink.candidates(d["cur"], d["profile"], d["pipeline"])
+                                if q.name not in d["tried"]]
             take, d["pending"] = d["pending"][:width], d["pending"][width:]
             if take:
                 plan.append((d, take))
@@ -64,6 +65,7 @@ def shrink_all(ex, divs):
                     d["cur"], d["pending"], d["min_record"] = q, None, r
                     d["steps"].append(what)
                     break
+                d["tried"].add(q.name)
     for d in divs:
         if d.get("steps"):
             d["minimized"] = d["cur"].name

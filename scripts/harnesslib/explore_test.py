@@ -91,6 +91,14 @@ class Determinism(unittest.TestCase):
         self.assertEqual(a, b)
         self.assertNotEqual(a[0], explore_cpp.source_file([plan(5, 0)]) + explore_cpp.spec(plan(5, 0)))
 
+    def test_integer_literals_are_valid_cpp(self):
+        # a literal Expr cannot take unambiguously (-2147483648 is -(long)) would stop a whole source file
+        import re
+        for i in range(150):
+            text = explore_cpp.source_file([plan(6, i)])
+            for m in re.finditer(r"(?<![\w.(])(-?\d+)(?![\w.]|LL|ULL)", text):
+                self.assertLess(abs(int(m.group(1))), 2 ** 31, "%s: %s" % (i, text[m.start() - 40:m.end() + 10]))
+
     def test_a_profile_added_keeps_the_others_schedules(self):
         one, two = plan(4, 3, ("opencl",)), plan(4, 3, ("opencl", "vulkan"))
         self.assertEqual(explore_cpp.schedule_lines(one, "opencl"), explore_cpp.schedule_lines(two, "opencl"))
