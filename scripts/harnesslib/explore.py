@@ -172,6 +172,9 @@ class Explorer:
         self.say("%d runs, %d divergences" % (len(results["runs"]), len(divs)))
         if divs and not a.no_shrink and self.tc is not None and not a.exe:
             explore_rounds.shrink_all(self, divs)
+        elif divs and not a.no_shrink:
+            for d in divs:
+                d["shrink_stopped"] = "not shrunk: %s" % (self.no_build or "--exe builds nothing")
         if divs and not a.no_triage:
             explore_rounds.cross_backends(self, divs)
             for d in divs:
