@@ -9,9 +9,9 @@ check of what the harness made of them.
   genfuzz check WORK --planted FILE [--profiles cpu,host] [--min-meaningful F] [--json OUT]
       WORK holds what the harness wrote for those generators (list.json, describe/<p>.json, results.json,
       golden/). Prints one row per generator and the totals, with every reason that is not a meaningful
-      verdict classified and held against planted.json. Exit 1 when fewer than F (default 0.9) of the
-      generators that built have a meaningful verdict or one without a verdict has no true reason; 2 for
-      bad input.
+      verdict classified and judged against planted.json (genfuzz_check.py: true, limitation, false,
+      invalid). Exit 1 when fewer than F (default 0.9) of the generators that built have a meaningful
+      verdict, or a reason is false, or a generator is invalid; 2 for bad input.
 """
 import json
 import os
@@ -80,9 +80,9 @@ def main(argv=None):
     if s["meaningful"] < a.min_meaningful * s["built"] or s["built"] == 0:
         missed.append("meaningful verdicts %d of %d built (< %.0f %%)" % (s["meaningful"], s["built"],
                                                                           100 * a.min_meaningful))
-    if s["without_true_reason"]:
-        missed.append("%d without a verdict and without a true reason: %s"
-                      % (len(s["without_true_reason"]), ", ".join(s["without_true_reason"])))
+    for judged, what in (("false", "a reason nothing planted explains"), ("invalid", "a generator that failed")):
+        if s["no_verdict"][judged]:
+            missed.append("%d with %s: %s" % (len(s["no_verdict"][judged]), what, ", ".join(s["no_verdict"][judged])))
     if missed:
         print("genfuzz: targets missed: " + "; ".join(missed), file=sys.stderr)
         return 1

@@ -86,6 +86,7 @@ class ScalarInput:
     range: tuple = None                     # (min, max) stated in the Input
     estimate: object = None
     estimates: str = "none"                 # where the estimate is stated (plain / autoscheduler)
+    partner: str = ""                       # the other end of a range pair
 
 
 @dataclass
@@ -119,6 +120,7 @@ class Generator:
     inputs: list = field(default_factory=list)
     scalars: list = field(default_factory=list)
     stages: list = field(default_factory=list)
+    roots: list = field(default_factory=list)     # Funcs always computed at the root (histograms)
     outputs: list = field(default_factory=list)
     body: dict = field(default_factory=dict)      # Func name -> definition lines, filled by the expression sampler
     planted: dict = field(default_factory=dict)   # the properties planted, for the checker
@@ -235,11 +237,19 @@ def _scalar_value(rng, t, role):
     return rng.choice([1, 2, 3, 5])
 
 
+# How generators name the two ends of a range ({} is the rest of the name); the last says nothing.
+PAIR_NAMES = [("{}_lo", "{}_hi"), ("{}_min", "{}_max"), ("min_{}", "max_{}"), ("{}Low", "{}High"),
+              ("{}_start", "{}_end"), ("{}_a", "{}_b")]
+
+
 def _range_pair(rng, work, n):
     """Two scalars that bound a range (clamp(v, lo, hi)), with neither default nor estimate: any lo < hi
-    inside the values works, lo == hi gives a constant."""
+    inside the values works, lo == hi gives a constant. Named as real generators name them, or not."""
     t = rng.choice(["float32", "float64"]) if work == "float" else rng.choice(["int32", "int16", "uint8"])
-    return [ScalarInput(name="s%d_lo" % n, type=t, role="lo"), ScalarInput(name="s%d_hi" % n, type=t, role="hi")]
+    lo, hi = rng.choice(PAIR_NAMES)
+    stem = rng.choice(["s%d" % n, "level%d" % n, "db%d" % n])
+    return [ScalarInput(name=lo.format(stem), type=t, role="lo", partner=hi.format(stem)),
+            ScalarInput(name=hi.format(stem), type=t, role="hi", partner=lo.format(stem))]
 
 
 def _sample_output(rng, name, dims, channels, g, index):
@@ -298,6 +308,8 @@ def plant(g):
     p["outputs"] = len(g.outputs)
     p["estimates"] = sorted({b.estimates for b in g.inputs + g.outputs})
     p["scalars"] = {s.name: {"type": s.type, "role": s.role, "default": s.default, "range": s.range,
-                             "estimate": s.estimate} for s in g.scalars}
+                             "estimate": s.estimate, "partner": s.partner} for s in g.scalars}
     p["range_pairs"] = [s.name for s in g.scalars if s.role == "lo"]
     p["bool_outputs"] = [o.name for o in g.outputs if "bool" in o.types]
+    p["output_estimates"] = {o.name: o.estimates for o in g.outputs if o.dims > 0}
+    p["output_types"] = sorted({t for o in g.outputs for t in o.types})

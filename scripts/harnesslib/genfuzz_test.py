@@ -94,6 +94,7 @@ class Check(unittest.TestCase):
                               "message": message, "metrics": {}})
 
     def check(self):
+        write(self.plantedf, self.planted)
         write(os.path.join(self.work, "results.json"), {"runs": self.runs})
         out = os.path.join(self.work, "out.json")
         with open(os.devnull, "w") as null:
@@ -110,7 +111,8 @@ class Check(unittest.TestCase):
         self.record(self.names[2], "ERROR", "unsupported element type %s; the harness supports ..."
                     % self.planted[self.names[2]]["types"][0])
         rc, s = self.check()
-        self.assertEqual((rc, s["meaningful"], s["without_true_reason"]), (0, 2, []))
+        self.assertEqual((rc, s["meaningful"], s["no_verdict"]["true"], s["no_verdict"]["false"]),
+                         (0, 2, [self.names[2]], []))
         self.assertEqual(s["fail_verdicts"], [self.names[1]])
 
     def test_false_reasons_fail_with_their_class(self):
@@ -119,16 +121,36 @@ class Check(unittest.TestCase):
         self.record(self.names[2], "ERROR", "unsupported element type complex128; the harness supports ...")
         rc, s = self.check()
         self.assertEqual(rc, 1)
-        self.assertEqual(s["without_true_reason"], [self.names[1], self.names[2]])
+        self.assertEqual(s["no_verdict"]["false"], [self.names[1], self.names[2]])
         self.assertIn("input-too-small", s["classes"])
-        self.assertFalse(s["classes"]["unsupported-type:complex128"]["true"])
+        self.assertEqual(s["classes"]["unsupported-type:complex128"]["judged"], "false")
+
+    def test_a_limitation_needs_its_planted_property(self):
+        bounds = "no case could be made (small: Applying the constraints on Input buffer in0 to the required region)"
+        self.planted[self.names[1]]["fixed_inputs"] = {"in0": {"1": [0, 40]}}
+        self.planted[self.names[2]]["fixed_inputs"] = {}
+        self.record(self.names[0], "PASS", "matches golden")
+        self.record(self.names[1], "ERROR", bounds)
+        self.record(self.names[2], "ERROR", bounds)
+        rc, s = self.check()
+        self.assertEqual((rc, s["no_verdict"]["limitation"], s["no_verdict"]["false"]),
+                         (1, [self.names[1]], [self.names[2]]))
+
+    def test_an_invalid_generator_fails(self):
+        for n in self.names[:2]:
+            self.record(n, "PASS", "matches golden")
+        self.record(self.names[2], "ERROR", "generator %s__cpu failed for target x: Unhandled exception: Error: "
+                    "hist1 is accessed over an unbounded domain" % self.names[2])
+        rc, s = self.check()
+        self.assertEqual((rc, s["no_verdict"]["invalid"]), (1, [self.names[2]]))
 
     def test_degenerate_golden_is_no_verdict(self):
+        self.planted[self.names[0]]["bool_outputs"] = []
         for n in self.names:
             self.record(n, "PASS", "matches golden")
         np.save(os.path.join(self.work, "golden", self.names[0], "small.npy"), np.zeros(64 * 48, np.uint8))
         rc, s = self.check()
-        self.assertEqual((s["meaningful"], s["without_true_reason"]), (2, [self.names[0]]))
+        self.assertEqual((s["meaningful"], s["no_verdict"]["false"]), (2, [self.names[0]]))
         self.assertEqual(rc, 1)
 
     def test_classify(self):
