@@ -7,6 +7,7 @@ Batches: every pipeline of a call goes into one project build (K generators per 
 generator executable per file at -O0); later calls (the shrinker's rounds) add source files to the same
 project, so that ninja rebuilds only what is new and every variant built before is reused.
 """
+import hashlib
 import json
 import os
 import shlex
@@ -86,36 +87,43 @@ class Project:
         self.log = os.path.join(work, "build.log")
         self.index_file = os.path.join(self.src, "pipelines.json")
         os.makedirs(os.path.join(self.src, "specs"), exist_ok=True)
-        self.index = jsonio.load(self.index_file, "delete the work dir") if os.path.exists(self.index_file) else \
-            {"sources": {}}
+        # name -> {hash of its C++ and spec, source file, pipelines.cmake line}
+        self.index = jsonio.load(self.index_file, "delete the work dir") if os.path.exists(self.index_file) else {}
+        self.index.setdefault("pipelines", {})
 
     def exe(self):
         return os.path.abspath(self.given_exe) if self.given_exe else os.path.join(self.build, "bin", "aot-harness")
 
     def names(self):
-        return {n for names in self.index["sources"].values() for n in names}
+        return set(self.index["pipelines"])
 
     def add(self, pipelines, tag):
-        """Writes the sources and specs of pipelines not yet in the project (source files named by tag)."""
-        have = self.names()
-        new = [p for p in pipelines if p.name not in have]
+        """Writes the sources and specs of the pipelines the project does not have as they are now (a name
+        whose C++ or spec changed gets a new source file; the old one's generator keeps the rest)."""
+        entries = self.index["pipelines"]
+        new = []
+        for p in pipelines:
+            source, spec = explore_cpp.generator_source(p), explore_cpp.spec(p)
+            h = hashlib.sha1((source + spec).encode()).hexdigest()[:12]
+            if entries.get(p.name, {}).get("hash") != h:
+                new.append((p, h, source, spec))
         for k in range(0, len(new), self.per_file):
             chunk = new[k:k + self.per_file]
-            name = "gen_%s_%d.cpp" % (tag, k // self.per_file)
-            write(os.path.join(self.src, name), explore_cpp.source_file(chunk))
-            for p in chunk:
-                write(os.path.join(self.src, "specs", p.name + ".json"), explore_cpp.spec(p))
-            self.index["sources"][name] = [p.name for p in chunk]
-            self._pipelines_cmake_add(name, chunk)
+            name = "gen_%s_%s.cpp" % (tag, hashlib.sha1("".join(c[1] for c in chunk).encode()).hexdigest()[:8])
+            write(os.path.join(self.src, name), explore_cpp.HEADER + "\n" + "\n".join(c[2] for c in chunk))
+            for p, h, _, spec in chunk:
+                write(os.path.join(self.src, "specs", p.name + ".json"), spec)
+                entries[p.name] = {"hash": h, "source": name, "cmake": explore_cpp.pipeline_cmake(p, name)}
+        sources = {}
+        for n in sorted(entries):
+            sources.setdefault(entries[n]["source"], []).append(entries[n]["cmake"])
+        lines = ["# Written by aot-harness explore: one generator executable per source file, its pipelines."]
+        for src in sorted(sources):
+            lines += [explore_cpp.generator_cmake(src)] + sources[src]
+        write(os.path.join(self.src, "pipelines.cmake"), "\n".join(lines) + "\n")
         write(self.index_file, json.dumps(self.index, indent=1, sort_keys=True) + "\n")
-        n = sum(len(v) for v in self.index["sources"].values())
-        write(os.path.join(self.src, "CMakeLists.txt"), explore_cpp.cmake_lists(len(self.index["sources"]), n))
-        return new
-
-    def _pipelines_cmake_add(self, source, chunk):
-        path = os.path.join(self.src, "pipelines.cmake")
-        old = open(path).read() if os.path.exists(path) else ""
-        write(path, old + "\n".join(explore_cpp.pipeline_cmake(source, chunk)) + "\n")
+        write(os.path.join(self.src, "CMakeLists.txt"), explore_cpp.cmake_lists(len(sources), len(entries)))
+        return [c[0] for c in new]
 
     def compile(self, timeout=None):
         """Configures (the first time) and builds; returns the seconds it took."""

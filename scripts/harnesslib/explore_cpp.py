@@ -153,20 +153,24 @@ def cmake_lists(n_files, n_pipelines):
     return CMAKE.replace("{{files}}", str(n_files)).replace("{{n}}", str(n_pipelines))
 
 
-def pipeline_cmake(source, pipelines):
-    """The pipelines.cmake lines of one source file: its generator target and each pipeline (built for the
-    profiles it has a schedule for). The includer sets EXPLORE_DIR (where the files are) and may set
-    EXPLORE_SUITE (SUITE <object library> of aot_harness_add_pipeline)."""
-    gen = source.replace(".cpp", "") + ".generator"
-    out = ["harness_add_generator(%s SOURCES ${EXPLORE_DIR}/%s)" % (gen, source)]
-    for p in pipelines:
-        profs = profiles_of(p)
-        params = " ".join("%s sched=%s" % (q, q) for q in profs)
-        feats = features(p)
-        out.append("aot_harness_add_pipeline(%s FROM %s SPEC ${EXPLORE_DIR}/specs/%s.json PROFILES %s "
-                   "PROFILE_PARAMS %s%s ${EXPLORE_SUITE})" % (p.name, gen, p.name, " ".join(profs), params,
-                                                               " FEATURES " + " ".join(feats) if feats else ""))
-    return out
+def generator_cmake(source):
+    """The pipelines.cmake line of one source file's generator executable. The includer sets EXPLORE_DIR
+    (where the files are) and may set EXPLORE_SUITE (SUITE <object library> of aot_harness_add_pipeline)."""
+    return "harness_add_generator(%s SOURCES ${EXPLORE_DIR}/%s)" % (generator_target(source), source)
+
+
+def generator_target(source):
+    return source.replace(".cpp", "") + ".generator"
+
+
+def pipeline_cmake(p, source):
+    """The pipelines.cmake line of pipeline p (built for the profiles it has a schedule for)."""
+    profs = profiles_of(p)
+    params = " ".join("%s sched=%s" % (q, q) for q in profs)
+    feats = features(p)
+    return ("aot_harness_add_pipeline(%s FROM %s SPEC ${EXPLORE_DIR}/specs/%s.json PROFILES %s PROFILE_PARAMS %s%s "
+            "${EXPLORE_SUITE})" % (p.name, generator_target(source), p.name, " ".join(profs), params,
+                                   " FEATURES " + " ".join(feats) if feats else ""))
 
 
 def source_file(pipelines):
