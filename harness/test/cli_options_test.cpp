@@ -64,7 +64,8 @@ TEST(CliOptions, UsageHelpParserAndDispatchComeFromTheTable) {
         error_of([] { find_command("frobnicate"); }),
         "unknown command 'frobnicate'; commands: list, describe, env, run, bench, bless, golden, report, repro, "
         "bisect, outcomes, "
-        "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job; see aot-harness --help");
+        "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job, explore; see aot-harness "
+        "--help");
 }
 
 TEST(CliOptions, RunOptions) {

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import time
 
-from . import explore_cpp, jsonio
+from . import explore_cpp, jsonio, paths
 from .jsonio import InputError
 
 
@@ -23,12 +23,13 @@ class Toolchain:
     """Where the package, Halide and the running aot-harness are (from aot-harness's environment)."""
 
     def __init__(self, halide=None):
+        # `aot-harness explore` says where its build and package are; scripts/explore is this checkout's
         self.exe = os.environ.get("AOT_HARNESS_EXE", "")
-        self.build_dir = os.environ.get("AOT_HARNESS_BUILD_DIR", "")
-        self.cmake_dir = os.environ.get("AOT_HARNESS_CMAKE_DIR", "")
-        if not self.build_dir or not self.cmake_dir:
-            raise InputError("explore needs to be run as `aot-harness explore` (AOT_HARNESS_BUILD_DIR and "
-                             "AOT_HARNESS_CMAKE_DIR are not set); run it through build/bin/aot-harness")
+        self.build_dir = os.environ.get("AOT_HARNESS_BUILD_DIR") or os.path.join(paths.project_dir(), "build")
+        self.cmake_dir = os.environ.get("AOT_HARNESS_CMAKE_DIR") or os.path.join(paths.project_dir(), "cmake")
+        if not os.path.exists(os.path.join(self.build_dir, "CMakeCache.txt")):
+            raise InputError("no harness build at %s; build it first (./scripts/test, or cmake --build build), "
+                             "or run an outside project's build/bin/aot-harness explore" % self.build_dir)
         self.halide = halide or os.environ.get("AOT_HARNESS_HALIDE_DIR") or self._halide_from_cache()
         if not self.halide or not os.path.isdir(self.halide):
             raise InputError("cannot find Halide's CMake package (no Halide_DIR in %s/CMakeCache.txt); pass "
