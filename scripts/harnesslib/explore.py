@@ -168,7 +168,8 @@ class Explorer:
             v = explore_verdict.divergence(r)
             if v and r.get("pipeline") in self.pipelines and r.get("profile") in a.profiles:
                 divs.append({"record": r, "pipeline": r["pipeline"], "profile": r["profile"], "class": v[0],
-                             "detail": v[1], "driver": data.test_driver(r)})
+                             "detail": v[1], "driver": data.test_driver(r),
+                             "signature": explore_verdict.signature(v[0], v[1], r["profile"])})
         self.say("%d runs, %d divergences" % (len(results["runs"]), len(divs)))
         if divs and not a.no_shrink and self.tc is not None and not a.exe:
             explore_rounds.shrink_all(self, divs)

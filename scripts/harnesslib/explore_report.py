@@ -44,10 +44,15 @@ def shape(p, profile):
 
 
 def group(ex, divs):
-    groups = {}
-    for d in divs:
-        p = d.get("cur") or ex.pipelines[d["pipeline"]]
-        key = (d["class"], ex.runtimes[d["profile"]], shape(p, d["profile"]) if d.get("cur") else d.get("signature"))
+    """Findings: divergences with one class, backend and minimized shape; one left unshrunk joins the finding
+    of a shrunk one with its signature (profile, class, message)."""
+    groups, of_signature = {}, {}
+    for d in sorted(divs, key=lambda d: not d.get("cur")):
+        if d.get("cur"):
+            key = (d["class"], ex.runtimes[d["profile"]], shape(d["cur"], d["profile"]))
+            of_signature.setdefault(d["signature"], key)
+        else:
+            key = of_signature.get(d["signature"], (d["class"], ex.runtimes[d["profile"]], d["signature"]))
         groups.setdefault(key, []).append(d)
     out = []
     for n, (key, ds) in enumerate(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))):

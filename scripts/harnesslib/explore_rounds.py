@@ -27,8 +27,7 @@ def shrink_all(ex, divs):
     seen = {}
     active = []
     for d in divs:
-        sig = explore_verdict.signature(d["class"], d["detail"], d["profile"])
-        d["signature"] = sig
+        sig = d["signature"]
         seen[sig] = seen.get(sig, 0) + 1
         if seen[sig] > PER_SIGNATURE:
             d["not_shrunk"] = "%d others with the same profile, class and message were shrunk" % PER_SIGNATURE

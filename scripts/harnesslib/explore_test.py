@@ -214,5 +214,57 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(explore_triage.blame("compile-rejected", [])[0], "halide")
 
 
+class Report(unittest.TestCase):
+    def fake(self):
+        class A:
+            seed, first, count, profiles, device = 4, 0, 3, ["opencl"], ""
+        class Ex:
+            a, runtimes = A(), RUNTIMES
+            stats = {"built": 3, "run_seconds": 60.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
+        ex = Ex()
+        ex.pipelines = {p.name: p for p in (plan(4, i, ("opencl",)) for i in range(3))}
+        names = sorted(ex.pipelines)
+        runs = [{"pipeline": n, "profile": "opencl", "case": "small", "outcome": "FAIL" if n != names[2] else "PASS",
+                 "message": "f0: max abs error 3, not within Exact"} for n in names]
+        divs = []
+        for r in runs[:2]:
+            d = {"record": r, "pipeline": r["pipeline"], "profile": "opencl", "class": "wrong-values", "detail": "",
+                 "driver": "PoCL", "signature": "opencl|wrong-values|"}
+            divs.append(d)
+        divs[0]["cur"] = explore_shrink.only_profile(ex.pipelines[names[0]], "opencl")
+        divs[0]["minimized"], divs[0]["steps"] = divs[0]["cur"].name, ["drop output f9"]
+        return ex, {"environment": {}, "runs": runs, "summary": {"FAIL": 2, "PASS": 1, "total": 3}}, divs
+
+    def test_findings_records_and_markdown(self):
+        from . import explore_report
+        ex, results, divs = self.fake()
+        known = [{"runtime": "opencl", "class": "wrong-values", "message": "max abs", "blame": "halide",
+                  "evidence": "x", "pattern": __import__("re").compile("nothing")}]
+        doc = explore_report.document(ex, results, divs, known)
+        fs = doc["explore"]["findings"]
+        self.assertEqual(len(fs), 1)   # the unshrunk one joins the shrunk one of its signature
+        self.assertEqual(fs[0]["count"], 2)
+        self.assertNotIn("known", fs[0])
+        marked = [r for r in doc["runs"] if "explore" in r.get("metrics", {})]
+        self.assertEqual(len(marked), 2)
+        self.assertEqual(marked[0]["metrics"]["explore"]["finding"], "F1")
+        md = explore_report.markdown(doc)
+        self.assertIn("## F1: wrong-values on opencl (2 divergence(s))", md)
+        self.assertIn("// schedule on opencl", md)
+        self.assertEqual(doc["explore"]["pipelines_per_minute"], 3.0)
+
+    def test_driver_diff_lists_each_sides_findings(self):
+        from . import data, driverdiff, explore_report
+        ex, results, divs = self.fake()
+        doc = explore_report.document(ex, results, divs)
+        old, new = data.empty_side("old"), data.empty_side("new")
+        data.add_document(new, doc, "new.json")
+        rows = driverdiff.explore_rows({"old_side": old, "new_side": new})
+        self.assertEqual([r[:3] for r in rows], [["new", "F1", "wrong-values"]])
+        del new["explore"]   # a run of the history keeps only the records
+        self.assertEqual([r[:3] for r in driverdiff.explore_rows({"old_side": old, "new_side": new})],
+                         [["new", "F1", "wrong-values"]])
+
+
 if __name__ == "__main__":
     unittest.main()
