@@ -64,7 +64,7 @@ TEST(CliOptions, UsageHelpParserAndDispatchComeFromTheTable) {
         error_of([] { find_command("frobnicate"); }),
         "unknown command 'frobnicate'; commands: list, describe, env, machine, run, bench, bless, golden, report, "
         "repro, bisect, outcomes, "
-        "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job, bisect-commit; see "
+        "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job, bisect-commit, explore; see "
         "aot-harness --help");
 }
 

@@ -236,6 +236,8 @@ const std::vector<CommandSpec> &commands() {
          {},
          false,
          true},
+        {"explore", "", "random pipelines and schedules on every driver, divergences shrunk", kToolHelp, {}, false,
+         true},
     };
     return t;
 }
