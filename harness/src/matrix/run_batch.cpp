@@ -59,6 +59,9 @@ std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<Run
         write_file_atomic(tasks_path, list.dump());
         BatchCommand cmd;
         cmd.argv = child_argv(ctx, "__run-batch", {"--tasks", tasks_path, "--record", prefix});
+        if (const std::string p = personality_of(ctx.opts.device, tasks[begin].profile); !p.empty()) {
+            cmd.argv.insert(cmd.argv.end(), {"--device", p});  // the chunk is one device group: one personality
+        }
         cmd.record_prefix = prefix;
         cmd.output_path = prefix + ".txt";
         cmd.timeout_s = ctx.opts.timeout;
