@@ -77,9 +77,10 @@ struct Pending {
     size_t index;
 };
 
-std::mutex mutex;
-std::unordered_map<CUfunction, std::string> names;
-std::vector<Pending> pending;
+// Never destroyed: Halide's runtime may still call through the wrappers while the process exits.
+std::mutex &mutex = *new std::mutex;
+std::unordered_map<CUfunction, std::string> &names = *new std::unordered_map<CUfunction, std::string>;
+std::vector<Pending> &pending = *new std::vector<Pending>;
 
 int64_t attribute(CUfunction f, int which) {
     int v = 0;

@@ -55,8 +55,9 @@ void triple(const nlohmann::json &obj, const std::string &where, const char *fie
 }
 
 std::atomic<const DevicePersonality *> active{nullptr};
-std::mutex violation_mutex;
-std::string violation;
+// Never destroyed: the interposed runtimes may refuse a call while the process exits.
+std::mutex &violation_mutex = *new std::mutex;
+std::string &violation = *new std::string;
 
 }  // namespace personality_file
 

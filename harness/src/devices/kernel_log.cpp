@@ -10,10 +10,11 @@ namespace harness {
 namespace kernel_log_state {
 
 std::atomic<bool> recording{false}, timing{false};
-std::mutex log_mutex;
-std::vector<KernelLaunch> launches;
-std::vector<std::function<void()>> harvesters;
-std::map<std::string, std::string> notes;
+// Never destroyed: the interposed runtimes may record while the process exits.
+std::mutex &log_mutex = *new std::mutex;
+std::vector<KernelLaunch> &launches = *new std::vector<KernelLaunch>;
+std::vector<std::function<void()>> &harvesters = *new std::vector<std::function<void()>>;
+std::map<std::string, std::string> &notes = *new std::map<std::string, std::string>;
 
 }  // namespace kernel_log_state
 

@@ -90,10 +90,12 @@ struct KernelState {
     std::map<cl_uint, size_t> local_args;  // __local pointer arguments: index -> bytes (clSetKernelArg, NULL value)
 };
 
-std::mutex state_mutex;
-std::map<cl_program, ProgramState> programs;
-std::map<cl_kernel, KernelState> kernels;
-std::vector<std::pair<cl_event, size_t>> pending;  // profiling events not read yet, with their launch's index
+// Never destroyed: Halide's runtime releases its programs from a destructor at exit, through these wrappers.
+std::mutex &state_mutex = *new std::mutex;
+std::map<cl_program, ProgramState> &programs = *new std::map<cl_program, ProgramState>;
+std::map<cl_kernel, KernelState> &kernels = *new std::map<cl_kernel, KernelState>;
+// Profiling events not read yet, with their launch's index.
+std::vector<std::pair<cl_event, size_t>> &pending = *new std::vector<std::pair<cl_event, size_t>>;
 
 cl_int answer(const void *data, size_t n, size_t size, void *value, size_t *size_ret) {
     if (size_ret) *size_ret = n;

@@ -77,7 +77,7 @@ struct ComputePipelineCreateInfo {
 struct QueryPoolCreateInfo {
     int32_t sType = kStructQueryPool;
     const void *pNext = nullptr;
-    uint32_t flags = 0, queryType = 1 /* VK_QUERY_TYPE_TIMESTAMP */, queryCount = 0, pipelineStatistics = 0;
+    uint32_t flags = 0, queryType = 2 /* VK_QUERY_TYPE_TIMESTAMP */, queryCount = 0, pipelineStatistics = 0;
 };
 
 using PFN_Properties = void (*)(Handle, void *);
@@ -127,12 +127,13 @@ struct Timestamps {
 };
 constexpr uint32_t kQueries = 2048;
 
-std::mutex mutex;
-std::map<Object, SpirvModule> modules;
-std::string last_module_shared;  // the entry points of the last module that use shared memory ("'a', 'b'")
-std::map<Object, PipelineInfo> pipelines;
-std::map<Handle, Object> bound;  // command buffer -> its compute pipeline
-Timestamps ts;
+// Never destroyed: Halide's runtime releases its device from a destructor at exit, through these wrappers.
+std::mutex &mutex = *new std::mutex;
+std::map<Object, SpirvModule> &modules = *new std::map<Object, SpirvModule>;
+std::string &last_module_shared = *new std::string;  // the entry points of the last module with shared memory
+std::map<Object, PipelineInfo> &pipelines = *new std::map<Object, PipelineInfo>;
+std::map<Handle, Object> &bound = *new std::map<Handle, Object>;  // command buffer -> its compute pipeline
+Timestamps &ts = *new Timestamps;
 
 void put_u32(void *props, size_t at, uint32_t v) {
     std::memcpy(static_cast<char *>(props) + at, &v, sizeof v);
