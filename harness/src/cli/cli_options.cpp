@@ -21,7 +21,8 @@ const OptionSpec kDevice{"device", "NAME",
                          "OpenCL and Vulkan runs behave within this device's limits (mali-g52, mali-g76,\n"
                          "mali-g610, mali-g710: harness/src/devices/personalities.json): device queries\n"
                          "answer its values, a kernel needing more work-items, local memory or fp64 than\n"
-                         "it has fails as its driver would (default: the profile's `device`, if any)"};
+                         "it has fails as its driver would (default: the profile's `device`, if any;\n"
+                         "none: no personality, the driver as it is)"};
 const char *const kToolHelp = "An installed tool (Python); `aot-harness <tool> --help` prints its options.";
 const OptionSpec kBuildDir{"build-dir", "DIR",
                            "the build tree that made the variants (default: $AOT_HARNESS_BUILD_DIR, else\n"
@@ -417,7 +418,7 @@ RunOptions run_options(const Args &args) {
     r.no_device_release = args.has("no-device-release");
     r.repro_bundles = args.get("repro-bundles");
     r.device = args.get("device");
-    if (!r.device.empty()) find_device_personality(r.device);  // an unknown name: one line listing the known ones
+    if (!r.device.empty() && r.device != "none") find_device_personality(r.device);  // unknown: lists the known ones
     const char *env_device = std::getenv("AOT_HARNESS_EXPECT_DEVICE");
     const char *env_driver = std::getenv("AOT_HARNESS_EXPECT_DRIVER");
     r.expect_device = args.get("expect-device", env_device ? env_device : "");

@@ -291,7 +291,7 @@ cl_int CL_API_CALL build_program(cl_program prog, cl_uint ndev, const cl_device_
             const std::string msg = "kernel " + users + " uses fp64 (the double type), which " + p->label() +
                                     " does not support (no cl_khr_fp64): its driver fails clBuildProgram "
                                     "(CL_BUILD_PROGRAM_FAILURE)";
-            it->second.refusal = "error: " + msg + "\n";
+            it->second.refusal = "error: the double type without cl_khr_fp64 (kernel " + users + ")\n";
             lock.unlock();
             set_device_limit_violation(msg);
             return CL_BUILD_PROGRAM_FAILURE;

@@ -120,7 +120,7 @@ std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpe
 
 std::string personality_of(const std::string &device, const std::string &profile) {
     const Profile &p = find_profile(profile);
-    if (p.runtime != "opencl" && p.runtime != "vulkan") return "";
+    if (p.runtime != "opencl" && p.runtime != "vulkan" || device == "none") return "";
     return device.empty() ? p.device : device;
 }
 
@@ -238,7 +238,7 @@ std::vector<RunTask> plan_runs(const RunOptions &opts) {
         }
     }
     if (tasks.empty()) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
-    if (!opts.device.empty()) {
+    if (!opts.device.empty() && opts.device != "none") {
         bool emulated = false;
         for (const auto &t : tasks)
             emulated |= !personality_of(opts.device, t.profile).empty();

@@ -39,7 +39,8 @@ std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpe
                                         const std::string &personality = "");
 
 // The device personality a profile's runs emulate: `device` (run --device) for an OpenCL or Vulkan profile,
-// else the profile's own `device` field; "" for none (CPU and CUDA profiles never have one).
+// else the profile's own `device` field; "" for none (CPU and CUDA profiles never have one, `device` "none" turns a
+// profile's off).
 std::string personality_of(const std::string &device, const std::string &profile);
 // What a personality run emulates and what it cannot on this driver, for the record (metrics.device_personality).
 nlohmann::json personality_record(const std::string &personality, const std::string &runtime,

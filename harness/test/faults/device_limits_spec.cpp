@@ -39,6 +39,9 @@ harness::PipelineSpec limits_spec(const char *name, const char *summary, int rea
 harness::PipelineSpec make_fault_big_work_group() {
     return limits_spec("fault_big_work_group", "a 32x32 work-group (1024 work-items; Bifrost Malis allow 384)", 0);
 }
+harness::PipelineSpec make_fault_fp64() {
+    return limits_spec("fault_fp64", "a kernel computing in double (no Mali has fp64)", 0);
+}
 harness::PipelineSpec make_fault_big_local_mem() {
     return limits_spec("fault_big_local_mem", "48 KiB of local memory per work-group (every Mali has 32 KiB)", 752);
 }
@@ -47,3 +50,4 @@ harness::PipelineSpec make_fault_big_local_mem() {
 
 HARNESS_REGISTER_SPEC(make_fault_big_work_group);
 HARNESS_REGISTER_SPEC(make_fault_big_local_mem);
+HARNESS_REGISTER_SPEC(make_fault_fp64);
