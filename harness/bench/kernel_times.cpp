@@ -19,7 +19,8 @@ const char *clock_name(const std::string &runtime) {
 
 }  // namespace
 
-nlohmann::json measure_kernel_breakdown(const std::function<std::string()> &call, int calls, const std::string &runtime) {
+nlohmann::json measure_kernel_breakdown(const std::function<std::string()> &call, int calls,
+                                        const std::string &runtime) {
     take_kernel_launches();  // nothing from before the pass
     set_kernel_recording(true);
     double wall_s = 0;
@@ -75,8 +76,8 @@ std::string kernel_breakdown_text(const std::string &benchmark, const nlohmann::
     std::snprintf(line, sizeof line, "%.4f ms per call", b.value("wall_ms_per_call", 0.0));
     s += line;
     if (b.contains("device_ms_per_call")) {
-        std::snprintf(line, sizeof line, "; kernels %.4f ms (%.0f %% of the wall)", b["device_ms_per_call"].get<double>(),
-                      100 * b.value("share_of_wall", 0.0));
+        std::snprintf(line, sizeof line, "; kernels %.4f ms (%.0f %% of the wall)",
+                      b["device_ms_per_call"].get<double>(), 100 * b.value("share_of_wall", 0.0));
         s += line;
     }
     s += "\n  clock: " + b.value("clock", std::string("?")) + "\n";
@@ -93,8 +94,8 @@ std::string kernel_breakdown_text(const std::string &benchmark, const nlohmann::
         if (k.contains("share_of_wall"))
             std::snprintf(share, sizeof share, "%.0f %%", 100 * k["share_of_wall"].get<double>());
         const int64_t local = k.value("local_mem_bytes", int64_t(-1));
-        std::snprintf(line, sizeof line, "  %-48s %8.2f %11s %6s %11s %11s %s\n", k["kernel"].get<std::string>().c_str(),
-                      k.value("launches_per_call", 0.0), ms.c_str(), share,
+        std::snprintf(line, sizeof line, "  %-48s %8.2f %11s %6s %11s %11s %s\n",
+                      k["kernel"].get<std::string>().c_str(), k.value("launches_per_call", 0.0), ms.c_str(), share,
                       k.value("work_group", std::string("?")).c_str(), k.value("groups", std::string("?")).c_str(),
                       local < 0 ? "-" : (std::to_string(local) + " B").c_str());
         s += line;

@@ -123,9 +123,9 @@ struct PipelineBench {
 //    global, work_group, groups, local/private memory, registers}...], "device_ms_per_call" (their sum, absent when a
 //    launch was not timed), "share_of_wall", "clock", "note"}
 struct KernelBreakdown {
-    int calls = 0;            // 0 = off
-    std::string runtime;      // the profile's GPU runtime
-    nlohmann::json result;    // filled by run_pipeline_benchmark
+    int calls = 0;          // 0 = off
+    std::string runtime;    // the profile's GPU runtime
+    nlohmann::json result;  // filled by run_pipeline_benchmark
 };
 // (bench/kernel_times.h measures it and turns it into counters and a report.)
 

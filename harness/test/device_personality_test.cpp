@@ -92,26 +92,26 @@ std::vector<uint32_t> halide_like_module() {
         w.push_back(static_cast<uint32_t>(operands.size() + 1) << 16 | opcode);
         w.insert(w.end(), operands.begin(), operands.end());
     };
-    op(17, {1});                                       // OpCapability Shader
-    op(15, {5, 30, 'k', 0});                           // OpEntryPoint GLCompute %30 "k"
-    op(331, {30, 38, 10, 11, 12});                     // OpExecutionModeId %30 LocalSizeId %10 %11 %12
-    op(71, {13, 1, 1});                                // OpDecorate %13 SpecId 1
-    op(71, {10, 1, 2});                                // OpDecorate %10 SpecId 2
+    op(17, {1});                    // OpCapability Shader
+    op(15, {5, 30, 'k', 0});        // OpEntryPoint GLCompute %30 "k"
+    op(331, {30, 38, 10, 11, 12});  // OpExecutionModeId %30 LocalSizeId %10 %11 %12
+    op(71, {13, 1, 1});             // OpDecorate %13 SpecId 1
+    op(71, {10, 1, 2});             // OpDecorate %10 SpecId 2
     op(71, {11, 1, 3});
     op(71, {12, 1, 4});
-    op(21, {2, 32, 0});                                // %2 = OpTypeInt 32 0
-    op(21, {3, 32, 1});                                // %3 = OpTypeInt 32 1
-    op(50, {2, 13, 1});                                // %13 = OpSpecConstant %2 1 (array length)
-    op(50, {2, 10, 1});                                // %10..%12 = OpSpecConstant %2 1
+    op(21, {2, 32, 0});  // %2 = OpTypeInt 32 0
+    op(21, {3, 32, 1});  // %3 = OpTypeInt 32 1
+    op(50, {2, 13, 1});  // %13 = OpSpecConstant %2 1 (array length)
+    op(50, {2, 10, 1});  // %10..%12 = OpSpecConstant %2 1
     op(50, {2, 11, 1});
     op(50, {2, 12, 1});
-    op(28, {4, 3, 13});                                // %4 = OpTypeArray %3 %13
-    op(32, {5, 4, 4});                                 // %5 = OpTypePointer Workgroup %4
-    op(32, {6, 4, 3});                                 // %6 = OpTypePointer Workgroup %3
-    op(59, {5, 20, 4});                                // %20 = OpVariable %5 Workgroup
-    op(54, {7, 30, 0, 8});                             // %30 = OpFunction %7 None %8
-    op(65, {6, 21, 20, 14});                           // %21 = OpAccessChain %6 %20 %14
-    op(56, {});                                        // OpFunctionEnd
+    op(28, {4, 3, 13});       // %4 = OpTypeArray %3 %13
+    op(32, {5, 4, 4});        // %5 = OpTypePointer Workgroup %4
+    op(32, {6, 4, 3});        // %6 = OpTypePointer Workgroup %3
+    op(59, {5, 20, 4});       // %20 = OpVariable %5 Workgroup
+    op(54, {7, 30, 0, 8});    // %30 = OpFunction %7 None %8
+    op(65, {6, 21, 20, 14});  // %21 = OpAccessChain %6 %20 %14
+    op(56, {});               // OpFunctionEnd
     return w;
 }
 

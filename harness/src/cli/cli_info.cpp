@@ -35,9 +35,9 @@ int cmd_list(const Args &args) {
         nlohmann::json pj{{"name", name}, {"summary", spec.summary}, {"tolerance", spec.tolerance.name()}};
         for (const auto &prof : reg.profiles_of(name)) {
             const Variant *v = reg.find(name, prof);
-            const std::string why =
-                !v->compile_error.empty() ? compile_error_message(*v) :
-                                            pipeline_unavailable_reason(avail, spec, prof, find_profile(prof).device);
+            const std::string why = !v->compile_error.empty() ?
+                                        compile_error_message(*v) :
+                                        pipeline_unavailable_reason(avail, spec, prof, find_profile(prof).device);
             pj["profiles"].push_back({{"name", prof},
                                       {"runtime", find_profile(prof).runtime},
                                       {"personality", find_profile(prof).device},

@@ -40,7 +40,9 @@ int cmd_describe_resources(const Args &args) {
         if (find_profile(prof).is_gpu()) runtimes.insert(find_profile(prof).runtime);
     }
     const Availability avail = check_availability(runtimes);
-    nlohmann::json out{{"pipeline", spec.name}, {"case", c.name}, {"variants", nlohmann::json::array()},
+    nlohmann::json out{{"pipeline", spec.name},
+                       {"case", c.name},
+                       {"variants", nlohmann::json::array()},
                        {"devices", nlohmann::json::array()}};
     for (const auto *d : devices)
         out["devices"].push_back({{"device", d->key}, {"name", d->name}, {"limits", d->limits_text()}});
@@ -79,7 +81,8 @@ int cmd_describe_resources(const Args &args) {
                     "against each device's limits\n",
                     spec.name.c_str(), c.name.c_str());
         for (const auto &vj : out["variants"]) {
-            std::printf("%s (%s)%s\n", vj["profile"].get<std::string>().c_str(), vj["runtime"].get<std::string>().c_str(),
+            std::printf("%s (%s)%s\n", vj["profile"].get<std::string>().c_str(),
+                        vj["runtime"].get<std::string>().c_str(),
                         vj.contains("driver") ? (" on " + vj["driver"].get<std::string>()).c_str() : "");
             if (vj.contains("skipped")) {
                 std::printf("  not measured: %s\n", vj["skipped"].get<std::string>().c_str());
@@ -87,15 +90,17 @@ int cmd_describe_resources(const Args &args) {
             }
             if (vj.contains("error")) std::printf("  ERROR: %s\n", vj["error"].get<std::string>().c_str());
             for (const auto &k : vj["kernels"]) {
-                std::printf("  %s\n    work-group %s (%llu), groups %s, launches %lld; local %s, private %s", 
+                std::printf("  %s\n    work-group %s (%llu), groups %s, launches %lld; local %s, private %s",
                             k["kernel"].get<std::string>().c_str(), k["work_group"].get<std::string>().c_str(),
                             static_cast<unsigned long long>(k["work_group_items"].get<uint64_t>()),
                             k["groups"].get<std::string>().c_str(),
-                            static_cast<long long>(k["launches"].get<int64_t>()), bytes_text(k, "local_mem_bytes").c_str(),
-                            bytes_text(k, "private_mem_bytes").c_str());
-                if (k.contains("registers")) std::printf(", %lld registers", static_cast<long long>(k["registers"].get<int64_t>()));
+                            static_cast<long long>(k["launches"].get<int64_t>()),
+                            bytes_text(k, "local_mem_bytes").c_str(), bytes_text(k, "private_mem_bytes").c_str());
+                if (k.contains("registers"))
+                    std::printf(", %lld registers", static_cast<long long>(k["registers"].get<int64_t>()));
                 if (k.contains("kernel_max_work_group"))
-                    std::printf(", driver's per-kernel max %lld", static_cast<long long>(k["kernel_max_work_group"].get<int64_t>()));
+                    std::printf(", driver's per-kernel max %lld",
+                                static_cast<long long>(k["kernel_max_work_group"].get<int64_t>()));
                 std::printf("\n");
                 for (const auto *d : devices)  // in the file's order
                     std::printf("    %-10s %s\n", d->key.c_str(), k["fits"][d->key].get<std::string>().c_str());
@@ -103,8 +108,8 @@ int cmd_describe_resources(const Args &args) {
         }
         std::printf("devices:\n");
         for (const auto &d : out["devices"])
-            std::printf("  %-10s %s: %s\n", d["device"].get<std::string>().c_str(), d["name"].get<std::string>().c_str(),
-                        d["limits"].get<std::string>().c_str());
+            std::printf("  %-10s %s: %s\n", d["device"].get<std::string>().c_str(),
+                        d["name"].get<std::string>().c_str(), d["limits"].get<std::string>().c_str());
     }
     if (!measured_any) {
         std::fprintf(stderr, "aot-harness: no GPU variant of %s could be measured here (above)\n", spec.name.c_str());

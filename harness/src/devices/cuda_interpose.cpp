@@ -133,9 +133,9 @@ CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     }
     const int64_t static_shared = attribute(f, 1);  // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
     l.local_mem_bytes = static_cast<int64_t>(shared) + (static_shared > 0 ? static_shared : 0);
-    l.private_mem_bytes = attribute(f, 3);       // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: spills, per thread
-    l.registers = attribute(f, 4);               // CU_FUNC_ATTRIBUTE_NUM_REGS
-    l.kernel_max_work_group = attribute(f, 0);   // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+    l.private_mem_bytes = attribute(f, 3);      // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: spills, per thread
+    l.registers = attribute(f, 4);              // CU_FUNC_ATTRIBUTE_NUM_REGS
+    l.kernel_max_work_group = attribute(f, 0);  // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
     const size_t index = record_kernel_launch(l);
     Pending p{nullptr, nullptr, nullptr, index};
     const bool timed = kernel_timing() && a.event_create && a.event_record && a.ctx_get_current &&

@@ -15,13 +15,13 @@ namespace harness {
 
 // One kernel launch as the driver was asked for it.
 struct KernelLaunch {
-    std::string runtime;  // opencl, cuda, vulkan
-    std::string kernel;   // the entry point's name
-    uint64_t global[3] = {1, 1, 1};  // work-items (threads) in each dimension
-    uint64_t local[3] = {1, 1, 1};   // the work-group (block) shape
-    int64_t local_mem_bytes = -1;    // local/shared memory the launch allocates (-1 = unknown)
-    int64_t private_mem_bytes = -1;  // per work-item private memory (OpenCL CL_KERNEL_PRIVATE_MEM_SIZE, CUDA local)
-    int64_t registers = -1;          // registers per thread (CUDA), -1 where the driver does not say
+    std::string runtime;                 // opencl, cuda, vulkan
+    std::string kernel;                  // the entry point's name
+    uint64_t global[3] = {1, 1, 1};      // work-items (threads) in each dimension
+    uint64_t local[3] = {1, 1, 1};       // the work-group (block) shape
+    int64_t local_mem_bytes = -1;        // local/shared memory the launch allocates (-1 = unknown)
+    int64_t private_mem_bytes = -1;      // per work-item private memory (OpenCL CL_KERNEL_PRIVATE_MEM_SIZE, CUDA local)
+    int64_t registers = -1;              // registers per thread (CUDA), -1 where the driver does not say
     int64_t kernel_max_work_group = -1;  // the driver's per-kernel limit (CL_KERNEL_WORK_GROUP_SIZE, CUDA max threads)
     double device_ms = -1;               // device time (-1 = not measured)
 };

@@ -56,7 +56,9 @@ struct Real {
 const Real &real() {
     static const Real r = [] {
         Real x;
-        const auto get = [](auto &fn, const char *name) { fn = reinterpret_cast<std::decay_t<decltype(fn)>>(opencl_symbol(name)); };
+        const auto get = [](auto &fn, const char *name) {
+            fn = reinterpret_cast<std::decay_t<decltype(fn)>>(opencl_symbol(name));
+        };
         get(x.get_device_info, "clGetDeviceInfo");
         get(x.kernel_work_group_info, "clGetKernelWorkGroupInfo");
         get(x.create_queue, "clCreateCommandQueue");
@@ -163,7 +165,8 @@ cl_device_id queue_device(cl_command_queue q) {
 template<typename T>
 int64_t kernel_query(cl_kernel k, cl_device_id d, cl_kernel_work_group_info what) {
     T v{};
-    if (!real().kernel_work_group_info || real().kernel_work_group_info(k, d, what, sizeof v, &v, nullptr) != CL_SUCCESS)
+    if (!real().kernel_work_group_info ||
+        real().kernel_work_group_info(k, d, what, sizeof v, &v, nullptr) != CL_SUCCESS)
         return -1;
     return static_cast<int64_t>(v);
 }
@@ -240,14 +243,16 @@ cl_int CL_API_CALL kernel_work_group_info(cl_kernel k, cl_device_id d, cl_kernel
     }
     if (p && what == CL_KERNEL_WORK_GROUP_SIZE) {
         size_t v = 0;
-        if (const cl_int e = real().kernel_work_group_info(k, d, what, sizeof v, &v, nullptr); e != CL_SUCCESS) return e;
+        if (const cl_int e = real().kernel_work_group_info(k, d, what, sizeof v, &v, nullptr); e != CL_SUCCESS)
+            return e;
         v = std::min<size_t>(v, p->cl_max_work_group_size);
         return answer(&v, sizeof v, size, value, size_ret);
     }
     return real().kernel_work_group_info(k, d, what, size, value, size_ret);
 }
 
-cl_command_queue CL_API_CALL create_queue(cl_context c, cl_device_id d, cl_command_queue_properties props, cl_int *err) {
+cl_command_queue CL_API_CALL create_queue(cl_context c, cl_device_id d, cl_command_queue_properties props,
+                                          cl_int *err) {
     if (kernel_timing()) props |= CL_QUEUE_PROFILING_ENABLE;
     return real().create_queue(c, d, props, err);
 }

@@ -60,16 +60,16 @@ SpirvModule reflect_spirv(const uint32_t *w, size_t n) {
     using namespace spirv_ops;
     SpirvModule m;
     if (!w || n < 5 || w[0] != kMagic) return m;
-    std::map<uint32_t, uint64_t> type_bytes;           // type id -> bytes
-    std::map<uint32_t, std::pair<uint32_t, uint32_t>> array_of;  // array type -> (element type, length id)
-    std::map<uint32_t, uint32_t> pointee;              // workgroup pointer type -> pointee type
-    std::map<uint32_t, SpirvValue> values;             // constant / spec constant id -> value
-    std::map<uint32_t, uint32_t> spec_ids;             // id -> SpecId decoration
-    std::map<uint32_t, SpirvSharedVar> shared_vars;    // workgroup variable id -> its size
-    std::map<uint32_t, std::string> entry_names;       // function id -> entry point name
+    std::map<uint32_t, uint64_t> type_bytes;                        // type id -> bytes
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> array_of;     // array type -> (element type, length id)
+    std::map<uint32_t, uint32_t> pointee;                           // workgroup pointer type -> pointee type
+    std::map<uint32_t, SpirvValue> values;                          // constant / spec constant id -> value
+    std::map<uint32_t, uint32_t> spec_ids;                          // id -> SpecId decoration
+    std::map<uint32_t, SpirvSharedVar> shared_vars;                 // workgroup variable id -> its size
+    std::map<uint32_t, std::string> entry_names;                    // function id -> entry point name
     std::map<uint32_t, std::vector<uint32_t>> local_size_ids;       // function id -> LocalSizeId operands
     std::map<uint32_t, std::vector<uint64_t>> local_size_literals;  // function id -> LocalSize operands
-    std::map<uint32_t, std::set<uint32_t>> uses;       // function id -> workgroup variables it touches
+    std::map<uint32_t, std::set<uint32_t>> uses;                    // function id -> workgroup variables it touches
     uint32_t function = 0;
     size_t i = 5;
     for (; i < n;) {

@@ -25,8 +25,8 @@ namespace harness {
 
 namespace vk_shim {
 
-using Handle = void *;      // VkPhysicalDevice, VkDevice, VkCommandBuffer, VkQueue
-using Object = uint64_t;    // VkShaderModule, VkPipeline, VkQueryPool, VkPipelineCache
+using Handle = void *;    // VkPhysicalDevice, VkDevice, VkCommandBuffer, VkQueue
+using Object = uint64_t;  // VkShaderModule, VkPipeline, VkQueryPool, VkPipelineCache
 using VkResult = int32_t;
 constexpr VkResult kSuccess = 0, kInitializationFailed = -3;
 constexpr int32_t kStructShaderModule = 16, kStructQueryPool = 11, kStructSubgroupProperties = 1000094000,
@@ -120,7 +120,7 @@ struct PipelineInfo {
 struct Timestamps {
     Handle device = nullptr;
     Object pool = 0;
-    uint32_t next = 0;                              // the next query pair
+    uint32_t next = 0;                                 // the next query pair
     std::vector<std::pair<uint32_t, size_t>> pending;  // (first query, launch index) not read yet
     double period_ns = 1;
     bool supported = true;
@@ -188,7 +188,8 @@ void get_features(Handle pd, uint32_t *features) {
 void get_features2(Handle pd, ChainHeader *features2) {
     real.features2(pd, features2);
     const DevicePersonality *p = active_device_personality();
-    if (p && !p->vk_float64) reinterpret_cast<uint32_t *>(reinterpret_cast<char *>(features2) + 16)[kFeatureFloat64] = 0;
+    if (p && !p->vk_float64)
+        reinterpret_cast<uint32_t *>(reinterpret_cast<char *>(features2) + 16)[kFeatureFloat64] = 0;
 }
 
 VkResult create_shader_module(Handle device, const ShaderModuleCreateInfo *info, const void *alloc, Object *out) {
@@ -228,18 +229,21 @@ std::string refusal(const ComputePipelineCreateInfo &info, const SpirvModule &m,
             return kernel + " needs a " + shape_text(pi.shape.local) + " work-group (" +
                    std::to_string(pi.shape.local[d]) + " in dimension " + std::to_string(d) + "); " + p.label() +
                    " allows at most " + std::to_string(p.vk_max_work_group_size[d]) +
-                   " (maxComputeWorkGroupSize): a pipeline the device cannot run, so vkCreateComputePipelines is refused";
+                   " (maxComputeWorkGroupSize): a pipeline the device cannot run, so vkCreateComputePipelines is "
+                   "refused";
         }
     }
     if (items > p.vk_max_invocations) {
         return kernel + " needs a " + shape_text(pi.shape.local) + " work-group (" + std::to_string(items) +
                " invocations); " + p.label() + " allows at most " + std::to_string(p.vk_max_invocations) +
-               " (maxComputeWorkGroupInvocations): a pipeline the device cannot run, so vkCreateComputePipelines is refused";
+               " (maxComputeWorkGroupInvocations): a pipeline the device cannot run, so vkCreateComputePipelines is "
+               "refused";
     }
     if (pi.shape.shared_bytes > p.vk_max_shared_memory) {
         return kernel + " needs " + std::to_string(pi.shape.shared_bytes) + " bytes of shared memory; " + p.label() +
                " has " + std::to_string(p.vk_max_shared_memory) +
-               " (maxComputeSharedMemorySize): a pipeline the device cannot run, so vkCreateComputePipelines is refused";
+               " (maxComputeSharedMemorySize): a pipeline the device cannot run, so vkCreateComputePipelines is "
+               "refused";
     }
     (void)info;
     return "";
@@ -399,7 +403,7 @@ struct Wrapper {
 };
 
 #define HARNESS_VK_WRAP(name, wrapper, field) \
-    {name, reinterpret_cast<VulkanFn>(&wrapper), reinterpret_cast<VulkanFn *>(&real.field)}
+    { name, reinterpret_cast<VulkanFn>(&wrapper), reinterpret_cast<VulkanFn *>(&real.field) }
 const Wrapper kInstanceWrappers[] = {
     HARNESS_VK_WRAP("vkGetPhysicalDeviceProperties", get_properties, properties),
     HARNESS_VK_WRAP("vkGetPhysicalDeviceProperties2", get_properties2, properties2),
@@ -452,8 +456,10 @@ std::string vulkan_shared_memory_refusal(const std::string &msg) {
     if (!p || msg.find("shared memory used exceeds device limit") == std::string::npos) return "";
     std::lock_guard<std::mutex> lock(vk_shim::mutex);
     if (vk_shim::last_module_shared.empty()) return "";
-    return "kernel " + vk_shim::last_module_shared + " (the pipeline's kernels with shared memory) needs more shared "
-           "memory than " + p->label() + " has (" + std::to_string(p->vk_max_shared_memory) +
+    return "kernel " + vk_shim::last_module_shared +
+           " (the pipeline's kernels with shared memory) needs more shared "
+           "memory than " +
+           p->label() + " has (" + std::to_string(p->vk_max_shared_memory) +
            " bytes, maxComputeSharedMemorySize): Halide's runtime refuses the dispatch, as on the device";
 }
 

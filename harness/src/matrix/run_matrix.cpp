@@ -314,8 +314,8 @@ bool resolve_without_child(const MatrixContext &ctx, const RunTask &t, RunRecord
         r->metrics["deterministic"] = true;  // a rebuild, not a retry, can change it
         return true;
     }
-    std::string why =
-        pipeline_unavailable_reason(ctx.avail, reg.spec(t.pipeline), t.profile, personality_of(ctx.opts.device, t.profile));
+    std::string why = pipeline_unavailable_reason(ctx.avail, reg.spec(t.pipeline), t.profile,
+                                                  personality_of(ctx.opts.device, t.profile));
     if (why.empty())
         why = buffer_mode_unavailable_reason(buffer_mode_from_name(t.mode), find_profile(t.profile).runtime);
     if (!why.empty()) {

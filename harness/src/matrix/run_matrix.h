@@ -46,7 +46,6 @@ std::string personality_of(const std::string &device, const std::string &profile
 nlohmann::json personality_record(const std::string &personality, const std::string &runtime,
                                   const nlohmann::json &selected);
 
-
 // The pipelines a --pipeline value selects (comma-separated names and globs; "" = all), in registry order.
 // Throws Error for a plain name the registry does not know (its message lists the pipelines) and for a
 // pattern that matches none. run (plan_runs) and bless select with it.
