@@ -2,8 +2,8 @@
 # harness_run_generator.sh: runs one Halide generator invocation for harness_add_pipeline(); if the
 # generator fails (a schedule this target cannot compile, a CompileError, a crash), the build goes on:
 # this script writes stub outputs instead, so that the variant still links and registers, and every
-# run of it reports ERROR carrying the generator's message (seed 002: one bad variant must not break
-# the build of the others).
+# run of it reports ERROR carrying the generator's message: one bad variant must not break the build
+# of the others.
 #
 # usage: harness_run_generator.sh <generator> <c++ compiler> <ar> [<compiler flag>...] -- <generator args>
 #   <generator args> are what add_halide_library passes: -n NAME -f FUNCTION -e OUTPUTS -o DIR target=T ...

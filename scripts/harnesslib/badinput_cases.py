@@ -1,6 +1,6 @@
-"""The bad-input corpus (issue 29): each case is a tool, its arguments and the input files it gets; every one
+"""The bad-input corpus: each case is a tool, its arguments and the input files it gets; every one
 must end with exit 2, exactly one line on stderr matching `expect`, no traceback, and nothing changed or
-left behind (badinput_test.py runs them). Inputs are made here, not copied from the issue's reports.
+left behind (badinput_test.py runs them). Inputs are made here, not copied from bug reports.
 
 Arguments and file contents may hold {w} (the case's own directory), {g} (a copy of golden/ shared by the
 aot-harness cases) and {fx} (scripts/fixtures/)."""

@@ -1,5 +1,5 @@
-"""The history of nightly runs (SQLite file or PostgreSQL URL, same schema; see db.py): what ran, on which commit, host and drivers, with every test outcome,
-its metrics and every benchmark repetition.
+"""The history of nightly runs (a SQLite file or a PostgreSQL URL, same schema; see db.py): what ran, on which
+commit, host and drivers, with every test outcome, its metrics and every benchmark repetition.
 
 Tables:
   runs(id, started, finished, git_commit, host, label, status, note, run_key)  run_key: unique, set by
@@ -327,7 +327,9 @@ def migrate(src_target, dst_target, log=None):
 
 
 def main(argv=None):
-    ap = toolmain.ArgumentParser(prog="history", description="The SQLite history of runs (default out/history.sqlite).")
+    ap = toolmain.ArgumentParser(prog="history",
+                                 description="The history of runs: a SQLite file (default out/history.sqlite) or, "
+                                             "with --db postgresql://..., a PostgreSQL database.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     ing = sub.add_parser("ingest", help="store a results.json and/or a bench.json as a run; prints the run id",
                          description="Stores results and/or benchmark JSON files in the history, each file in "

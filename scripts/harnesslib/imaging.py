@@ -1,7 +1,7 @@
 """.npy reading and PNG writing on numpy for golden / output / diff images, and the worst pixel of a diff.
 
 Images are C-order arrays of shape (H, W), (H, W, C) with C in 1..4, or (C, H, W) with C in 1..4; integer or
-float dtypes, scaled to 8 bits over the golden's range. A 1920x1080 triple takes well under 2 s (README).
+float dtypes, scaled to 8 bits over the golden's range. A 1920x1080 triple takes well under 2 s (docs/performance.md).
 """
 import zlib
 

@@ -104,7 +104,7 @@ const std::vector<CommandSpec> &commands() {
            "TEARDOWN_FAULT into DIR (the report links them; needs the build tree)"},
           {"no-device-release", "",
            "children exit with the GPU runtime live, as an app that never calls\n"
-           "halide_device_release does (seed 000's class); one that then dies at exit is\n"
+           "halide_device_release does; one that then dies at exit is\n"
            "TEARDOWN_FAULT, re-run with the release to tell cleanup order from a driver crash"},
           kDevice,
           {"expect-device", "GLOB",

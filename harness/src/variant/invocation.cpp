@@ -255,7 +255,7 @@ int Invocation::call(std::string *error, uint8_t canary, TestFault test_fault) {
         err = leave_stale_inputs_on_device();
     } else {
         // The host bytes are the truth: without host_dirty Halide would allocate device memory for an
-        // input and never copy into it (seed 000's second cause).
+        // input and never copy into it, and the GPU would compute from stale memory.
         touch_inputs();
     }
     const bool skip_copy_back = test_fault == TestFault::SkipCopyBack;
