@@ -2,10 +2,12 @@
 // (devices/spirv_reflect.h) and the kernel log's summary (devices/kernel_log.h).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <stdexcept>
 
 #include "devices/device_personality.h"
 #include "devices/kernel_log.h"
+#include "devices/probe_in_child.h"
 #include "devices/spirv_reflect.h"
 #include "run/kernel_resources.h"
 
@@ -161,6 +163,89 @@ TEST(KernelLog, SummaryPerKernelInFirstSeenOrder) {
     EXPECT_EQ(s[0]["work_group_items"], 256);
     EXPECT_FALSE(s[1]["timed"].get<bool>());
     EXPECT_FALSE(s[1].contains("device_ms_per_call"));
+}
+
+}  // namespace
+}  // namespace harness
+
+// Halide's hook as the harness defines it (devices/vulkan_runtime_shim.cpp).
+extern "C" void *halide_vulkan_get_symbol(void *, const char *name);
+
+namespace harness {
+namespace {
+
+// The limits the Vulkan interposer reads and writes, at its offsets in VkPhysicalDeviceProperties, from the first
+// device of this machine's Vulkan driver: plausible without a personality (the specification's minimums), and the
+// personality's values with one. A wrong offset lands on a neighbouring field (maxComputeWorkGroupCount, 65535 and
+// up; subPixelPrecisionBits, 4 or 8), which the minimums and maximums below tell apart.
+TEST(VulkanInterpose, PhysicalDeviceLimitsAtTheirOffsets) {
+    const nlohmann::json r = probe_in_child(
+        []() -> nlohmann::json {
+            using Fn = void (*)();
+            using Gipa = Fn (*)(void *, const char *);
+            const auto gipa = reinterpret_cast<Gipa>(halide_vulkan_get_symbol(nullptr, "vkGetInstanceProcAddr"));
+            if (!gipa) return {{"skip", "no Vulkan loader"}};
+            struct AppInfo {
+                int32_t sType = 0;
+                const void *pNext = nullptr;
+                const char *name = "test";
+                uint32_t version = 1;
+                const char *engine = "test";
+                uint32_t engine_version = 1, api = (1u << 22) | (1u << 12);
+            } app;
+            struct CreateInfo {
+                int32_t sType = 1;
+                const void *pNext = nullptr;
+                uint32_t flags = 0;
+                const AppInfo *app = nullptr;
+                uint32_t layers = 0;
+                const char *const *layer_names = nullptr;
+                uint32_t extensions = 0;
+                const char *const *extension_names = nullptr;
+            } info;
+            info.app = &app;
+            void *instance = nullptr;
+            const auto create = reinterpret_cast<int32_t (*)(const CreateInfo *, const void *, void **)>(
+                gipa(nullptr, "vkCreateInstance"));
+            if (!create || create(&info, nullptr, &instance) != 0) return {{"skip", "vkCreateInstance failed"}};
+            const auto enumerate = reinterpret_cast<int32_t (*)(void *, uint32_t *, void **)>(
+                gipa(instance, "vkEnumeratePhysicalDevices"));
+            uint32_t n = 1;
+            void *pd = nullptr;
+            if (!enumerate || enumerate(instance, &n, &pd) < 0 || n == 0) return {{"skip", "no Vulkan device"}};
+            const auto props =
+                reinterpret_cast<void (*)(void *, void *)>(gipa(instance, "vkGetPhysicalDeviceProperties"));
+            alignas(8) unsigned char p[1024] = {0};
+            const auto u32 = [&](size_t at) {
+                uint32_t v;
+                std::memcpy(&v, p + at, 4);
+                return v;
+            };
+            props(pd, p);
+            float period;
+            std::memcpy(&period, p + 296 + 424, 4);
+            nlohmann::json out{{"shared", u32(296 + 216)},
+                               {"invocations", u32(296 + 232)},
+                               {"size", {u32(296 + 236), u32(296 + 240), u32(296 + 244)}},
+                               {"period", period}};
+            activate_device_personality(&find_device_personality("mali-g52"));
+            props(pd, p);
+            out["g52"] = {u32(296 + 216), u32(296 + 232), u32(296 + 236)};
+            return out;
+        },
+        "a Vulkan properties test");
+    if (r.contains("skip") || r.contains("error")) GTEST_SKIP() << r.dump();
+    const uint32_t shared = r["shared"], invocations = r["invocations"];
+    EXPECT_GE(shared, 16384u);
+    EXPECT_LE(shared, 1u << 20);
+    EXPECT_GE(invocations, 128u);
+    EXPECT_LE(invocations, 4096u);
+    EXPECT_GE(r["size"][0].get<uint32_t>(), 128u);
+    EXPECT_LE(r["size"][0].get<uint32_t>(), 4096u);
+    EXPECT_GE(r["size"][2].get<uint32_t>(), 64u);
+    EXPECT_GT(r["period"].get<double>(), 0.0);
+    EXPECT_LT(r["period"].get<double>(), 1000.0);
+    EXPECT_EQ(r["g52"], nlohmann::json({32768, 384, 384}));
 }
 
 }  // namespace
