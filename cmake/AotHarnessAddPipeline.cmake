@@ -31,7 +31,8 @@
 #   aot_harness_finalize([GOLDEN_DIR <dir>] [TIMEOUT <seconds>])
 #       Outside projects (the installed package): the `aot-harness` executable in the build tree's
 #       bin/, built from the pipelines added so far (with `bench` and the tools: nightly, compare, ...),
-#       and one CTest test per pipeline x profile x case.
+#       one CTest test per pipeline x profile x case, and the targets `aot-harness bisect` builds on
+#       first use (AotHarnessBisect.cmake).
 #       GOLDEN_DIR defaults to golden/ beside the CMakeLists.txt of the first aot_harness_add_pipeline().
 #       The build checks every spec (a bad JSON spec fails it with one line naming file, key and fix).
 include_guard(GLOBAL)
@@ -420,6 +421,11 @@ function(_aot_harness_finalize)
   add_custom_command(TARGET aot-harness POST_BUILD
                      COMMAND sh -c "\"$0\" list >/dev/null" "$<TARGET_FILE:aot-harness>"
                      COMMENT "aot-harness: checking the specs" VERBATIM)
+  # `aot-harness bisect`'s plugin and generator main, built against this project's Halide when bisect
+  # first needs them.
+  include("${_HARNESS_CMAKE_DIR}/AotHarnessBisect.cmake")
+  _aot_harness_add_bisect_tools("${_HARNESS_CMAKE_DIR}/bisect_plugin.cpp" "${_HARNESS_CMAKE_DIR}/bisect_generator_main.cpp"
+                                EXCLUDE_FROM_ALL)
   harness_discover_cases(aot-harness TIMEOUT ${timeout})
   message(STATUS "aot-harness: ${CMAKE_BINARY_DIR}/bin/aot-harness, goldens in ${golden}")
 endfunction()

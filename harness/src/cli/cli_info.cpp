@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/cli_commands.h"
+#include "base/json_stdout.h"
 #include "base/number_text.h"
 #include "golden/golden.h"
 #include "golden/manifest.h"
@@ -50,7 +51,7 @@ int cmd_list(const Args &args) {
         out["pipelines"].push_back(pj);
     }
     if (args.has("json")) {
-        std::cout << out.dump(2) << "\n";
+        write_json_stdout(out.dump(2) + "\n");
         return 0;
     }
     std::printf("profiles (platform %s):\n", build_platform().c_str());
@@ -177,7 +178,7 @@ int cmd_describe(const Args &args) {
         out["cases"].push_back(cj);
     }
     if (args.has("json")) {
-        std::cout << out.dump(2) << "\n";
+        write_json_stdout(out.dump(2) + "\n");
         return 0;
     }
     std::printf("%s: %s\n", spec.name.c_str(), spec.summary.c_str());
@@ -222,7 +223,7 @@ int cmd_describe(const Args &args) {
 int cmd_env(const Args &args) {
     const nlohmann::json env = environment_info();
     if (args.has("json")) {
-        std::cout << env.dump(2) << "\n";
+        write_json_stdout(env.dump(2) + "\n");
         return 0;
     }
     std::printf("Halide %s, platform %s, %s\n", env["halide_version"].get<std::string>().c_str(),
