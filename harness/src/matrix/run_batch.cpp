@@ -1,5 +1,6 @@
 // run_batch: several tasks in one child, every verdict the one a child of its own gives (run_matrix.h).
 #include "matrix/run_batch.h"
+#include "matrix/device_choice.h"
 
 #include <fcntl.h>
 #include <unistd.h>

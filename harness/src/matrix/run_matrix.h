@@ -38,14 +38,6 @@ Availability check_availability(const std::set<std::string> &runtimes = {"opencl
 std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile,
                                         const std::string &personality = "");
 
-// The device personality a profile's runs emulate: `device` (run --device) for an OpenCL or Vulkan profile,
-// else the profile's own `device` field; "" for none (CPU and CUDA profiles never have one, `device` "none" turns a
-// profile's off).
-std::string personality_of(const std::string &device, const std::string &profile);
-// What a personality run emulates and what it cannot on this driver, for the record (metrics.device_personality).
-nlohmann::json personality_record(const std::string &personality, const std::string &runtime,
-                                  const nlohmann::json &selected);
-
 // The pipelines a --pipeline value selects (comma-separated names and globs; "" = all), in registry order.
 // Throws Error for a plain name the registry does not know (its message lists the pipelines) and for a
 // pattern that matches none. run (plan_runs) and bless select with it.
@@ -59,11 +51,6 @@ struct RunTask {
 // those of shard i (shard.h; may be none). Throws Error naming an unknown pipeline, profile or case, or
 // when nothing matches the filters.
 std::vector<RunTask> plan_runs(const RunOptions &opts);
-
-// --expect-device / --expect-driver: throws Error naming what a GPU profile of `tasks` would use when its
-// device name or driver (version or full identity) does not match the glob. Empty globs check nothing.
-void check_expected_devices(const Availability &a, const std::vector<RunTask> &tasks, const std::string &device_glob,
-                            const std::string &driver_glob);
 
 // What every run of one `run` shares: the options, the golden dir, the executable, a temp dir.
 struct MatrixContext {
