@@ -52,6 +52,11 @@ def wanted_stamp():
             "mirror": os.environ.get("AOT_HARNESS_DEBIAN_MIRROR") or MIRROR, "packages": sorted(PACKAGES)}
 
 
+def stamp_matches(stamp, want):
+    """The stamp records what `want` asks for (it also holds when and how long the build took)."""
+    return isinstance(stamp, dict) and all(stamp.get(k) == v for k, v in want.items())
+
+
 def read_stamp(root):
     try:
         with open(os.path.join(root, STAMP)) as f:
@@ -79,7 +84,7 @@ def build(root):
     """Builds the root unless its stamp says it is the one wanted. Returns what it did, one line."""
     root = os.path.abspath(root)
     want = wanted_stamp()
-    if read_stamp(root) == want:
+    if stamp_matches(read_stamp(root), want):
         return "up to date (%s)" % root
     if os.geteuid() != 0:
         raise data.InputError("building the arm64 root needs root (mmdebstrap, chroot); run as root")
@@ -92,23 +97,23 @@ def build(root):
                               "more: free space or set AOT_HARNESS_ARM64_ROOT" % (free / 1e9, parent))
     with open(root + ".lock", "a") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)  # one build at a time; a second one finds the first's root
-        if read_stamp(root) == want:
+        if stamp_matches(read_stamp(root), want):
             return "up to date (%s)" % root
         new, old = root + ".new", root + ".old"
         for d in (new, old):
             if os.path.exists(d):
-                _remove_tree(d)
+                _remove_tree(d, unmount=True)  # what an interrupted build left
         chroot_hold.hold(os.getpid())  # mmdebstrap runs arm64 maintainer scripts through binfmt
         t0 = time.time()
         try:
             cmd = ["mmdebstrap", "--arch=arm64", "--variant=apt", "--include=" + ",".join(PACKAGES),
                    "--aptopt=APT::Install-Recommends \"false\"", want["suite"], new, want["mirror"]]
             print("arm64-root: " + " ".join(cmd), flush=True)
-            r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            if r.returncode != 0:
-                tail = " ".join(r.stderr.strip().splitlines()[-3:])[-400:]
+            rc, err = run_group(cmd)
+            if rc != 0:
+                tail = " ".join(err.strip().splitlines()[-3:])[-400:]
                 raise data.InputError("mmdebstrap failed (exit %d): %s; check the network and %s"
-                                      % (r.returncode, tail, want["mirror"]))
+                                      % (rc, tail, want["mirror"]))
             for f in ("etc/OpenCL/vendors/pocl.icd", "usr/share/vulkan/icd.d/lvp_icd.aarch64.json",
                       "usr/lib/aarch64-linux-gnu/libOpenCL.so.1", "bin/busybox"):
                 if not os.path.exists(os.path.join(new, f)):
@@ -122,7 +127,7 @@ def build(root):
                                seconds=round(time.time() - t0)), f, indent=1)
         except BaseException:
             if os.path.exists(new):
-                _remove_tree(new)
+                _remove_tree(new, unmount=True)  # mmdebstrap's own mounts too, if it was killed
             raise
         finally:
             chroot_hold.release(os.getpid())
@@ -135,16 +140,50 @@ def build(root):
     return "built %s in %.0f s (%s)" % (root, time.time() - t0, du[0] if du else "?")
 
 
-def _remove_tree(d):
-    mounted = [mp for mp in _mounts() if mp == d or mp.startswith(d + "/")]
-    if mounted:
-        raise data.InputError("%s still has mounts (%s); run scripts/arm64-root down first" % (d, mounted[0]))
+def run_group(cmd):
+    """(exit status, stderr) of a long build step run in its own process group; interrupted, the whole group is
+    stopped (TERM, then KILL) before the exception goes on, so that nothing writes into what is removed next."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _, err = p.communicate()
+        return p.returncode, err
+    except BaseException:
+        for sig, wait_s in ((signal.SIGTERM, 30), (signal.SIGKILL, 30)):
+            try:
+                os.killpg(p.pid, sig)
+            except ProcessLookupError:
+                break
+            deadline = time.time() + wait_s
+            while time.time() < deadline:
+                p.poll()  # reaps the leader, whose zombie would keep the group "alive"
+                if not _group_alive(p.pid):
+                    break
+                time.sleep(0.2)
+            if not _group_alive(p.pid):
+                break
+        p.wait()
+        raise
+
+
+def _group_alive(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+def _remove_tree(d, unmount=False):
+    """Removes a root directory; never one with mounts in it, unless `unmount` (a half-built root of ours,
+    whose mmdebstrap was killed before it unmounted): then those are unmounted first."""
+    def below():
+        return sorted((mp for mp in chroot_hold.mount_points() if mp == d or mp.startswith(d + "/")), reverse=True)
+    if unmount:
+        for mp in below():
+            chroot_hold._unmount(mp)
+    if below():
+        raise data.InputError("%s still has mounts (%s); run scripts/arm64-root down first" % (d, below()[0]))
     shutil.rmtree(d)
-
-
-def _mounts():
-    with open("/proc/self/mountinfo") as f:
-        return [l.split()[4].replace("\\040", " ") for l in f]
 
 
 def inner_cwd(root, binds, cwd):
@@ -205,6 +244,7 @@ def main(argv=None):
     ap.add_argument("--force", action="store_true", help="down: even while processes hold the root")
     ap.add_argument("cmd", nargs="*", help="exec: the command and its arguments (after --)")
     args = ap.parse_args(argv)
+    toolmain.handle_signals()  # a killed build or exec still releases what it holds and removes what it half made
     root = os.path.abspath(args.root or default_root())
     if args.command != "exec" and args.cmd:
         raise data.InputError("unexpected arguments %s; see --help" % " ".join(args.cmd))

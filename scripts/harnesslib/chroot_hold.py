@@ -142,7 +142,7 @@ def _undo_binfmt(s):
         with open(entry, "w") as f:
             f.write("-1")
     s["binfmt_registered"] = False
-    if s["binfmt_fs_mounted"] and os.path.ismount(BINFMT_DIR):
+    if s["binfmt_fs_mounted"] and is_mount(BINFMT_DIR):
         others = [n for n in os.listdir(BINFMT_DIR) if n not in ("register", "status")]
         if not others:  # someone else's entries keep it mounted
             _run(["umount", BINFMT_DIR])
@@ -150,6 +150,17 @@ def _undo_binfmt(s):
 
 
 # --- mounts --------------------------------------------------------------------------------------------------
+
+def mount_points():
+    """Every mount point of this process's namespace (/proc/self/mountinfo; os.path.ismount misses a bind
+    mount from the same file system)."""
+    with open("/proc/self/mountinfo") as f:
+        return {l.split()[4].encode().decode("unicode_escape") for l in f}
+
+
+def is_mount(path):
+    return os.path.realpath(path) in mount_points()
+
 
 def _inside(root, path):
     return os.path.join(root, path.lstrip("/"))
@@ -168,7 +179,7 @@ def _needed(root, binds):
 def _ensure_mounts(s, root, binds):
     mine = s["mounts"].setdefault(root, [])
     for mp, how in _needed(root, binds):
-        if os.path.ismount(mp):
+        if is_mount(mp):
             continue  # ours already, or someone else's: used as it is, never unmounted here
         os.makedirs(mp, exist_ok=True)
         _run(["mount"] + how + [mp])
@@ -179,7 +190,7 @@ def _ensure_mounts(s, root, binds):
 
 def _unmount(mp):
     r = subprocess.run(["umount", "-R", mp], capture_output=True, text=True)
-    if r.returncode != 0 and os.path.ismount(mp):
+    if r.returncode != 0 and is_mount(mp):
         _run(["umount", "-R", "-l", mp])  # busy (a process still has a file open there): detach it now
 
 
@@ -191,7 +202,7 @@ def _reconcile(s, live):
             if h.get("root") == root:
                 needed |= {mp for mp, _ in _needed(root, h.get("binds", []))}
         for mp in reversed(mps):  # binds before /dev, /sys and /proc: the reverse of mounting
-            if mp not in needed and os.path.ismount(mp):
+            if mp not in needed and is_mount(mp):
                 _unmount(mp)
         kept = [mp for mp in mps if mp in needed]
         if kept:

@@ -32,6 +32,7 @@ asks for devices carrying those LAVA device tags. Every job is checked with lava
 import copy
 import json
 import os
+import re
 import sys
 import tarfile
 
@@ -236,9 +237,16 @@ def write_jobs(args):
             raise data.InputError("unknown device type '%s': built in are %s; describe others in --device-types FILE"
                                   % (t, ", ".join(sorted(BUILTIN))))
     tests = bundle_tests(args.bundle, args.label)
+    if args.select:
+        try:
+            pattern = re.compile(args.select)
+        except re.error as e:
+            raise data.InputError("--select '%s' is not a regular expression (%s)" % (args.select, e))
+        tests = [t for t in tests if pattern.search(t)]
     if not tests:
-        raise data.InputError("the bundle lists no %s tests; stage a build with them (scripts/device-ctest --bundle)"
-                              % args.label)
+        raise data.InputError("the bundle lists no %s tests%s; stage a build with them (scripts/device-ctest "
+                              "--bundle)%s" % (args.label, " matching --select" if args.select else "",
+                                               " or widen --select" if args.select else ""))
     if args.shards > len(tests):
         raise data.InputError("--shards %d, but the bundle lists only %d %s test(s); pass --shards from 1 to %d"
                               % (args.shards, len(tests), args.label, len(tests)))
@@ -278,6 +286,7 @@ def main(argv=None):
     ap.add_argument("--shards", type=toolmain.whole(1, 10000), default=1, help="jobs per device type (default 1)")
     ap.add_argument("--label", choices=("precommit", "nightly", "all"), default="precommit",
                     help="which cases (default precommit)")
+    ap.add_argument("--select", metavar="REGEX", help="only the tests (pipeline/profile/case) it matches, as ctest -R")
     ap.add_argument("--timeout-minutes", type=toolmain.whole(10, 24 * 60), default=120,
                     help="job timeout, 10 to 1440 (default 120)")
     ap.add_argument("--priority", default="medium", help="LAVA priority: high, medium, low (default medium)")

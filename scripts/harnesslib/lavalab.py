@@ -201,7 +201,7 @@ def down(root):
         with_pidfile = os.path.join(root, "run", name + ".pid")
         if os.path.exists(with_pidfile):
             os.remove(with_pidfile)
-    if os.path.isdir(os.path.join(root, "etc", "postgresql")) and os.path.ismount(os.path.join(root, "proc")):
+    if os.path.isdir(os.path.join(root, "etc", "postgresql")) and chroot_hold.is_mount(os.path.join(root, "proc")):
         pgv = sorted(os.listdir(os.path.join(root, "etc", "postgresql")))[-1]
         if inside(root, "pg_ctlcluster", pgv, "main", "stop", check=False).returncode == 0:
             stopped.append("postgresql")
@@ -223,6 +223,7 @@ def main(argv=None):
     ap.add_argument("--port", type=toolmain.whole(1024, 65535), default=None, help="up: lava-server's port")
     ap.add_argument("args", nargs="*", help="manage: lava-server manage arguments (after --)")
     a = ap.parse_args(argv)
+    toolmain.handle_signals()
     root = os.path.abspath(a.dir or default_dir())
     if a.command == "build":
         print("lava-lab: " + lavalabroot.build(root))

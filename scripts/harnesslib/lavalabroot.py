@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 import time
 
-from . import data
+from . import arm64root, data
 
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
@@ -84,7 +84,7 @@ def check(root):
 
 def build(root):
     want = wanted_stamp()
-    if read_stamp(root) == want:
+    if arm64root.stamp_matches(read_stamp(root), want):
         return "LAVA root up to date (%s)" % root
     if os.geteuid() != 0:
         raise data.InputError("building the LAVA root needs root (mmdebstrap, chroot); run as root")
@@ -99,12 +99,12 @@ def build(root):
     t0 = time.time()
     with open(root + ".lock", "a") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
-        if read_stamp(root) == want:
+        if arm64root.stamp_matches(read_stamp(root), want):
             return "LAVA root up to date (%s)" % root
         new, old = root + ".new", root + ".old"
         for d in (new, old):
             if os.path.exists(d):
-                _remove(d)
+                arm64root._remove_tree(d, unmount=True)
         with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as hook:
             hook.write(CUSTOMIZE)
         try:
@@ -112,15 +112,15 @@ def build(root):
                    "--include=" + ",".join(PACKAGES), "--customize-hook=sh %s \"$1\"" % hook.name,
                    want["suite"], new, want["mirror"]]
             print("lava-lab: " + " ".join(cmd), flush=True)
-            r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            if r.returncode != 0:
-                tail = " ".join(r.stderr.strip().splitlines()[-4:])[-500:]
-                raise data.InputError("mmdebstrap of the LAVA root failed (exit %d): %s" % (r.returncode, tail))
+            rc, err = arm64root.run_group(cmd)
+            if rc != 0:
+                tail = " ".join(err.strip().splitlines()[-4:])[-500:]
+                raise data.InputError("mmdebstrap of the LAVA root failed (exit %d): %s" % (rc, tail))
             with open(os.path.join(new, STAMP), "w") as f:
                 json.dump(dict(want, seconds=round(time.time() - t0)), f, indent=1)
         except BaseException:
             if os.path.exists(new):
-                _remove(new)
+                arm64root._remove_tree(new, unmount=True)
             raise
         finally:
             os.remove(hook.name)
@@ -128,14 +128,7 @@ def build(root):
             os.rename(root, old)
         os.rename(new, root)
         if os.path.exists(old):
-            _remove(old)
+            arm64root._remove_tree(old)
     du = subprocess.run(["du", "-sh", root], capture_output=True, text=True).stdout.split()[:1]
     return "built the LAVA root %s in %.0f s (%s)" % (root, time.time() - t0, du[0] if du else "?")
 
-
-def _remove(d):
-    with open("/proc/self/mountinfo") as f:
-        mounted = [l.split()[4] for l in f if l.split()[4] == d or l.split()[4].startswith(d + "/")]
-    if mounted:
-        raise data.InputError("%s still has mounts (%s); run scripts/lava-lab down first" % (d, mounted[0]))
-    shutil.rmtree(d)
