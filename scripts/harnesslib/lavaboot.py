@@ -19,7 +19,7 @@ import tempfile
 
 from . import arm64root, chroot_hold, data
 
-RECIPE = 1
+RECIPE = 2
 MODULES = ["crc16", "crc32c_generic", "libcrc32c", "mbcache", "jbd2", "ext4", "virtio_pci_legacy_dev",
            "virtio_pci_modern_dev", "virtio_pci", "virtio_mmio", "virtio_blk", "failover", "net_failover", "virtio_net"]
 STAMP = "boot-files.json"
@@ -134,7 +134,9 @@ def _rootfs(arm64_root, tmp, out):
     try:
         chroot_hold._run(["mount", "--make-private", view])
         used = int(_sh(["du", "-sxm", view]).split()[0])
-        size_mb = int(used * 1.3) + 512  # LAVA's overlay, the harness bundle, the results and kernel caches
+        # room for LAVA's overlay, the harness bundle, results and PoCL's kernel cache; no more, since LAVA
+        # copies and checksums the whole image for every job
+        size_mb = int(used * 1.15) + 256
         with open(out, "wb") as f:
             f.truncate(size_mb * 1024 * 1024)
         _sh(["mkfs.ext4", "-q", "-F", "-L", "rootfs", "-d", view, out])

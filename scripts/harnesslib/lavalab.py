@@ -161,7 +161,7 @@ def register(root):
             f.write(DEVICE % {"mac": mac, "extra": extra})
         os.chmod(os.path.join(ddir, name + ".jinja2"), 0o644)
         tags = ["--tags", "broken"] if name == "qemu-broken" else []
-        manage(root, "devices", "add", "--device-type", "qemu", "--worker", "aoth-worker", *tags, name, check=False)
+        manage(root, "devices", "add", "--device-type", "qemu", "--worker", "aoth-worker", name, *tags, check=False)
     manage(root, "devices", "update", "--health", "GOOD", "qemu01", check=False)
     manage(root, "devices", "update", "--health", "MAINTENANCE", "qemu-broken", check=False)
     return token_file, worker_token
