@@ -242,8 +242,11 @@ def main(argv=None):
     ap.add_argument("--bind", action="append", default=[], help="a directory bound at the same path inside")
     ap.add_argument("--pid", type=toolmain.whole(1, 2 ** 31), help="hold/release: the process that holds")
     ap.add_argument("--force", action="store_true", help="down: even while processes hold the root")
-    ap.add_argument("cmd", nargs="*", help="exec: the command and its arguments (after --)")
-    args = ap.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # everything after the first "--" is the command, given to argparse as nothing (it would mix the two)
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = ap.parse_args(argv[:cut])
+    args.cmd = argv[cut + 1:]
     toolmain.handle_signals()  # a killed build or exec still releases what it holds and removes what it half made
     root = os.path.abspath(args.root or default_root())
     if args.command != "exec" and args.cmd:

@@ -221,8 +221,10 @@ def main(argv=None):
     ap.add_argument("--arm64-root", default=None, help="boot-files: the arm64 root (default %s)"
                     % arm64root.default_root())
     ap.add_argument("--port", type=toolmain.whole(1024, 65535), default=None, help="up: lava-server's port")
-    ap.add_argument("args", nargs="*", help="manage: lava-server manage arguments (after --)")
-    a = ap.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cut = argv.index("--") if "--" in argv else len(argv)  # manage: lava-server manage's arguments after "--"
+    a = ap.parse_args(argv[:cut])
+    a.args = argv[cut + 1:]
     toolmain.handle_signals()
     root = os.path.abspath(a.dir or default_dir())
     if a.command == "build":
