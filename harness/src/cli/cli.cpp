@@ -201,7 +201,14 @@ int cmd_run_batch(const Args &args) {
 int cmd_bless(const Args &args) {
     const Registry &reg = Registry::instance();
     const std::vector<std::string> pipes = args.has("all") ? reg.pipelines() : select_pipelines(args.get("pipeline"));
-    const BlessResult r = bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait", 0, 0, 86400));
+    const bool platform_hash = args.has("platform-hash");
+    const BlessResult r =
+        bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait", 0, 0, 86400), platform_hash);
+    if (platform_hash && r.written.empty() && r.failed.empty()) {
+        std::fprintf(stderr, "aot-harness: error: bless --platform-hash: the selected cases have no unstored (nightly) "
+                             "goldens; select nightly cases (aot-harness list shows them)\n");
+        return 2;
+    }
     for (const auto &line : r.written)
         std::printf("blessed %s\n", line.c_str());
     for (const auto &line : r.failed)

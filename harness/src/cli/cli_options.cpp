@@ -208,7 +208,10 @@ const std::vector<CommandSpec> &commands() {
           {"all", "", "bless every pipeline"},
           {"case", "C", "only this case"},
           kGoldenDir,
-          {"wait", "SECONDS", "wait up to SECONDS for another bless of the directory (default 0: fail at once)"}}},
+          {"wait", "SECONDS", "wait up to SECONDS for another bless of the directory (default 0: fail at once)"},
+          {"platform-hash", "",
+           "only unstored (nightly) goldens blessed on another platform: record this platform's cpu hash beside "
+           "theirs (float bits that legitimately differ, e.g. arm64)"}}},
         {"golden",
          "verify|recover",
          "check goldens against golden/MANIFEST.json, or finish a killed bless",

@@ -47,6 +47,12 @@ size_t canary_left(const std::vector<std::vector<Array>> &reps, const std::vecto
     return count;
 }
 
+// The Halide target of the pipeline's cpu variant (the platform its unstored goldens are reproduced on).
+std::string cpu_target_of(const std::string &pipeline) {
+    const Variant *cpu = Registry::instance().find(pipeline, "cpu");
+    return cpu && cpu->metadata ? cpu->metadata->target : "";
+}
+
 // The .npy bytes of the cpu variant's outputs for a case (its own outputs when `own` is given).
 std::vector<std::string> reproduce_cpu_outputs(const PipelineSpec &spec, const CaseSpec &c, std::vector<Array> &inputs,
                                                const std::vector<Array> *own) {
@@ -130,7 +136,8 @@ std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec 
                     reproduced = reproduce_cpu_outputs(spec, c, inputs, is_cpu ? &outputs : nullptr);
                 }
                 goldens.push_back(
-                    load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i)));
+                    load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i),
+                                 cpu_target_of(spec.name)));
             }
             return goldens;
         } catch (const Error &) {
