@@ -16,7 +16,7 @@ TEST(CliOptions, EveryCommandHasItsOptions) {
         EXPECT_NO_THROW(command_options(c)) << c;
     EXPECT_THROW(command_options("frobnicate"), Error);
     EXPECT_EQ(command_options("run").flags, (std::set<std::string>{"strict-xfail", "no-device-release"}));
-    EXPECT_EQ(command_options("bless").flags, std::set<std::string>{"all"});
+    EXPECT_EQ(command_options("bless").flags, (std::set<std::string>{"all", "platform-hash"}));
 }
 
 TEST(CliOptions, ChecksWhatNeedsNoPipeline) {

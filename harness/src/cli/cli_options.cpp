@@ -274,7 +274,12 @@ const std::vector<CommandSpec> &commands() {
          {},
          false,
          true},
-        {"explore", "", "random pipelines and schedules on every driver, divergences shrunk", kToolHelp, {}, false,
+        {"explore",
+         "",
+         "random pipelines and schedules on every driver, divergences shrunk",
+         kToolHelp,
+         {},
+         false,
          true},
     };
     return t;

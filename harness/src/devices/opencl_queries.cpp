@@ -54,7 +54,6 @@ cl_int answer_info(const void *data, size_t n, size_t size, void *value, size_t 
 
 namespace {
 
-
 std::string without_word(const std::string &list, const std::string &word) {
     std::string out, w;
     for (size_t i = 0; i <= list.size(); i++) {
@@ -123,8 +122,8 @@ cl_int CL_API_CALL get_device_info(cl_device_id d, cl_device_info what, size_t s
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
         if (!p->fp64) {
             const cl_ulong zero = 0;  // cl_device_fp_config is a cl_ulong; the widths are cl_uint
-            return answer_info(&zero, what == CL_DEVICE_DOUBLE_FP_CONFIG ? sizeof(cl_ulong) : sizeof(cl_uint), size, value,
-                          size_ret);
+            return answer_info(&zero, what == CL_DEVICE_DOUBLE_FP_CONFIG ? sizeof(cl_ulong) : sizeof(cl_uint), size,
+                               value, size_ret);
         }
         break;
     case CL_DEVICE_EXTENSIONS:

@@ -135,9 +135,8 @@ std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec 
                 if (entry && !entry->stored && reproduced.empty()) {
                     reproduced = reproduce_cpu_outputs(spec, c, inputs, is_cpu ? &outputs : nullptr);
                 }
-                goldens.push_back(
-                    load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i),
-                                 cpu_target_of(spec.name)));
+                goldens.push_back(load_verified_golden(
+                    dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i), cpu_target_of(spec.name)));
             }
             return goldens;
         } catch (const Error &) {
