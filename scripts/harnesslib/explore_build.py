@@ -34,8 +34,18 @@ class Toolchain:
         if not self.halide or not os.path.isdir(self.halide):
             raise InputError("cannot find Halide's CMake package (no Halide_DIR in %s/CMakeCache.txt); pass "
                              "--halide <Halide install prefix or the halide wheel's folder>" % self.build_dir)
-        self.cmake = shutil.which("cmake") or "cmake"
+        # the CMake that configured the harness: the package's cmake_minimum_required may be newer than PATH's
+        self.cmake = self._cache_value("CMAKE_COMMAND:INTERNAL") or shutil.which("cmake") or "cmake"
         self.installed = os.path.exists(os.path.join(self.cmake_dir, "AotHarnessConfig.cmake"))
+
+    def _cache_value(self, key):
+        cache = os.path.join(self.build_dir, "CMakeCache.txt")
+        with open(cache, errors="replace") as f:
+            for line in f:
+                if line.startswith(key + "="):
+                    v = line.split("=", 1)[1].strip()
+                    return v if os.path.exists(v) else ""
+        return ""
 
     def _halide_from_cache(self):
         cache = os.path.join(self.build_dir, "CMakeCache.txt")

@@ -266,5 +266,24 @@ class Report(unittest.TestCase):
                          [["new", "F1", "wrong-values"]])
 
 
+class Toolchain(unittest.TestCase):
+    def test_builds_with_the_cmake_that_configured_the_harness(self):
+        # PATH's cmake can be older than the package's cmake_minimum_required (Debian's 3.25 beside a 3.28+)
+        import os
+        import tempfile
+        from unittest import mock
+        from . import explore_build
+        with tempfile.TemporaryDirectory() as d:
+            cmake = os.path.join(d, "cmake-3.30", "bin", "cmake")
+            os.makedirs(os.path.dirname(cmake))
+            open(cmake, "w").close()
+            with open(os.path.join(d, "CMakeCache.txt"), "w") as f:
+                f.write("CMAKE_COMMAND:INTERNAL=%s\nHalide_DIR:PATH=%s/lib/cmake/Halide\n" % (cmake, d))
+            with mock.patch.dict(os.environ, {"AOT_HARNESS_BUILD_DIR": d, "AOT_HARNESS_CMAKE_DIR": d}):
+                self.assertEqual(explore_build.Toolchain(halide=d).cmake, cmake)
+                os.remove(cmake)   # a build tree moved elsewhere: PATH's
+                self.assertNotEqual(explore_build.Toolchain(halide=d).cmake, cmake)
+
+
 if __name__ == "__main__":
     unittest.main()
