@@ -115,7 +115,8 @@ class Project:
         new = []
         for p in pipelines:
             source, spec = explore_cpp.generator_source(p), explore_cpp.spec(p)
-            h = hashlib.sha1((source + spec).encode()).hexdigest()[:12]
+            # the target features are in pipelines.cmake, not the C++: they count in the hash too
+            h = hashlib.sha1((source + spec + " ".join(explore_cpp.features(p))).encode()).hexdigest()[:12]
             if entries.get(p.name, {}).get("hash") != h:
                 new.append((p, h, source, spec))
         for k in range(0, len(new), self.per_file):
