@@ -243,7 +243,7 @@ class Report(unittest.TestCase):
             seed, first, count, profiles, device = 4, 0, 3, ["opencl"], ""
         class Ex:
             a, runtimes = A(), RUNTIMES
-            stats = {"built": 3, "run_seconds": 60.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
+            stats = {"built": 3, "run_seconds": 60.0, "build_seconds": 45.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
         ex = Ex()
         ex.pipelines = {p.name: p for p in (plan(4, i, ("opencl",)) for i in range(3))}
         names = sorted(ex.pipelines)
@@ -275,6 +275,8 @@ class Report(unittest.TestCase):
         self.assertIn("## F1: wrong-values on opencl (2 divergence(s))", md)
         self.assertIn("// schedule on opencl", md)
         self.assertEqual(doc["explore"]["pipelines_per_minute"], 3.0)
+        self.assertEqual(doc["explore"]["seconds_build"], 45.0)
+        self.assertIn("| build and run | 60 s (45 s of it building), 3.0 pipelines per minute |", md)
 
     def test_driver_diff_lists_each_sides_findings(self):
         from . import data, driverdiff, explore_report
