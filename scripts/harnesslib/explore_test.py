@@ -322,5 +322,22 @@ class Toolchain(unittest.TestCase):
                 self.assertEqual([q.name for q in proj.add([p], "t")], [p.name])
                 self.assertNotIn("vk_int64", open(os.path.join(d, "project", "pipelines.cmake")).read())
 
+    def test_the_projects_aot_harness_looks_in_its_own_build(self):
+        # bisect and repro read <build>/aot-harness-variants; explore inherits another build's AOT_HARNESS_BUILD_DIR
+        import tempfile
+        from unittest import mock
+        from . import explore_build
+        with tempfile.TemporaryDirectory() as d:
+            exe = os.path.join(d, "copy", "bin", "aot-harness")
+            os.makedirs(os.path.dirname(exe))
+            with open(exe, "w") as f:
+                f.write("#!/bin/sh\necho \"build=$AOT_HARNESS_BUILD_DIR\"\n")
+            os.chmod(exe, 0o755)
+            proj = explore_build.Project(d, None, exe=exe)
+            log = os.path.join(d, "log")
+            with mock.patch.dict(os.environ, {"AOT_HARNESS_BUILD_DIR": "/elsewhere/build"}):
+                self.assertEqual(explore_build.harness(proj, ["env"], log), 0)
+            self.assertIn("build=%s\n" % os.path.join(d, "copy"), open(log).read())
+
 if __name__ == "__main__":
     unittest.main()
