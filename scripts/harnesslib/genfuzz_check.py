@@ -10,6 +10,7 @@ against the planted properties:
               fixed non-zero min the case ignores): the harness's to improve, named precisely;
   false       explained by nothing planted: the harness's bug;
   invalid     the generator itself failed (a C++ or Halide error building it): the fuzzer's bug.
+A NONDET flag is false: the fuzzer plants no race and no reduction a schedule reorders.
 It also holds the derived cases against the planted constraints: a scalar outside the range the
 generator states, an output whose fixed bounds the case does not keep, output estimates stated only for
 an autoscheduler that no case uses.
@@ -30,6 +31,7 @@ CLASSES = [
     ("input-too-small", r"(is accessed at|accessed at) -?\d+.*(beyond|which is beyond)|Input buffer \w+ is accessed"),
     ("output-constraint", r"Output buffer .*(constrained|extent|min)|constrained to be"),
     ("scalar-range", r"(is|was) (greater|less) than|must be (at least|at most)|out of range"),
+    ("nondeterministic", r"^NONDET|non-deterministic"),
     ("degenerate", r"degenerate"),
     ("no-case", r"no case could be made"),
     ("timeout", r"^TIMEOUT|timed out"),
