@@ -78,6 +78,11 @@ def degenerate_cause(planted, describe):
                     causes.add("range-pair-lo>=hi")
             if info["role"] == "gain" and sc.get(name) == 0:
                 causes.add("gain-0")
+        # The harness says it searched its guesses and none made the output mean something: a range
+        # pair (clamp(v, lo, hi)) whose guessed ends miss the values v takes is the derivation's limit.
+        notes = " ".join(c.get("notes") or [])
+        if planted.get("range_pairs") and ("every combination" in notes or "none of the" in notes):
+            causes.add("range-pair-guesses-exhausted")
     if planted.get("bool_outputs") and len(planted["bool_outputs"]) == planted["outputs"]:
         causes.add("bool-output")
     return "+".join(sorted(causes))
@@ -107,7 +112,11 @@ def claims(gen_planted, describe):
                                % (c["name"], o, k, mins[k], out["shape"][k], m, e))
     names = [c["name"] for c in describe.get("cases", [])]
     auto = [o for o in gen_planted.get("output_estimates", {}).values()]
-    if auto and all(m == "autoscheduler" for m in auto) and "estimate" not in names:
+    # The estimates' own case, or another case of the same shape (a small estimate is the small case).
+    extents = gen_planted.get("output_estimate_extents", {})
+    sized = any(list((c.get("outputs") or {}).get(o, {}).get("shape") or []) == e
+                for c in describe.get("cases", []) for o, e in extents.items())
+    if auto and all(m == "autoscheduler" for m in auto) and "estimate" not in names and not sized:
         bad.append("the outputs' estimates, stated only for an autoscheduler, give no case (the estimates "
                    "probe failed?)")
     return bad
