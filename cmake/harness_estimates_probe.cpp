@@ -24,8 +24,7 @@ void estimates_only(const Halide::Pipeline &p, const Halide::Target &target, con
         Halide::Func f(kv.second);
         Halide::LoopLevel at = kv.second.schedule().compute_level();  // a copy: locking one is for reading it
         at.lock();
-        if (at.is_inlined())
-            f.compute_root();
+        if (at.is_inlined()) f.compute_root();
     }
     results->target = target;
     results->autoscheduler_params = params;
@@ -33,9 +32,7 @@ void estimates_only(const Halide::Pipeline &p, const Halide::Target &target, con
 }
 
 struct Register {
-    Register() {
-        Halide::Pipeline::add_autoscheduler("EstimatesOnly", estimates_only);
-    }
+    Register() { Halide::Pipeline::add_autoscheduler("EstimatesOnly", estimates_only); }
 } register_estimates_only;
 
 }  // namespace
