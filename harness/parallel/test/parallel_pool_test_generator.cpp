@@ -43,10 +43,11 @@ public:
         std::vector<Func> down(n), across(n), up(n);
         down[0](x, y, c) = cast<float>(edge(x, y, c)) * (1.0f / 65535.0f);
         for (int j = 1; j < n; j++) {  // 1-2-1 in x, then in y, keeping every second sample
-            across[j](x, y, c) = down[j - 1](2 * x - 1, y, c) + 2.0f * down[j - 1](2 * x, y, c) +
-                                 down[j - 1](2 * x + 1, y, c);
-            down[j](x, y, c) = (across[j](x, 2 * y - 1, c) + 2.0f * across[j](x, 2 * y, c) +
-                                across[j](x, 2 * y + 1, c)) * (1.0f / 16.0f);
+            across[j](x, y, c) =
+                down[j - 1](2 * x - 1, y, c) + 2.0f * down[j - 1](2 * x, y, c) + down[j - 1](2 * x + 1, y, c);
+            down[j](x, y, c) =
+                (across[j](x, 2 * y - 1, c) + 2.0f * across[j](x, 2 * y, c) + across[j](x, 2 * y + 1, c)) *
+                (1.0f / 16.0f);
         }
         up[n - 1] = down[n - 1];
         for (int j = n - 2; j >= 0; j--) {  // this level's detail (it minus the coarser level), boosted
