@@ -105,12 +105,13 @@ def parse_log(entries, path):
     return cases, records, job, job_names, planned
 
 
-def expected_tests(paths, out_dir, job_names):
-    """{lava case name: test name} of the jobs the logs ran (`job_names`), from a jobs.json next to the logs
-    or in out_dir (scripts/lava-job writes it)."""
+def expected_tests(paths, out_dir, job_names, jobs_index=None):
+    """{lava case name: test name} of the jobs the logs ran (`job_names`), from `jobs_index` or a jobs.json
+    next to the logs or in out_dir (scripts/lava-job writes it)."""
     want = {}
-    for d in {os.path.dirname(os.path.abspath(p)) for p in paths} | {out_dir}:
-        for cand in (os.path.join(d, "jobs.json"), os.path.join(os.path.dirname(d), "jobs.json")):
+    for d in [None] + sorted({os.path.dirname(os.path.abspath(p)) for p in paths} | {out_dir}):
+        cands = [jobs_index] if d is None else [os.path.join(d, "jobs.json"), os.path.join(os.path.dirname(d), "jobs.json")]
+        for cand in [c for c in cands if c]:
             if os.path.exists(cand):
                 top = jsonio.At(jsonio.load(cand, "write it again with scripts/lava-job"), cand,
                                 "write it again with scripts/lava-job")
@@ -129,7 +130,10 @@ def lava_record(test, outcome, message):
     return {"pipeline": p[0], "profile": p[1], "case": p[2], "mode": "host", "outcome": outcome, "message": message}
 
 
-def fetch(paths, out_dir):
+def fetch(paths, out_dir, infra=None, jobs_index=None):
+    """`infra`: {job name: {"tests", "message"}} of jobs that never completed (lavasubmit.py): their tests are
+    INFRA records and JUnit errors, whatever else is known of them."""
+    infra = infra or {}
     cases, records, jobs, names, planned = {}, {}, [], set(), {}
     for p in paths:
         c, r, job, n, plan = parse_log(load_log(p), p)
@@ -139,12 +143,12 @@ def fetch(paths, out_dir):
         for k, v in plan.items():
             planned.setdefault(k, []).extend(v)
         jobs.append((p, job))
-    want = expected_tests(paths, out_dir, names)
+    want = expected_tests(paths, out_dir, names, jobs_index)
     for job_name in names:  # what the jobs said they would run, from the logs themselves
         for t in planned.get(job_name, []):
             want[lava_name(t)] = t
     suite = ET.Element("testsuite", name="aot-harness-lava", timestamp=datetime.datetime.now().isoformat(timespec="seconds"))
-    counts = {"tests": 0, "failures": 0, "skipped": 0}
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     runs, env, missing = [], None, []
     for name in sorted(set(cases) | set(want)):
         test = want.get(name, name.replace(".", "/"))
@@ -179,18 +183,28 @@ def fetch(paths, out_dir):
                               type="FLAKE")
         if detail:
             ET.SubElement(case, "system-out").text = detail
+    for job_name, job in sorted(infra.items()):
+        for test in job["tests"]:
+            counts["tests"] += 1
+            counts["errors"] += 1
+            rec = lava_record(test, "INFRA", "%s (LAVA job %s)" % (job["message"], job_name))
+            runs.append(rec)
+            case = ET.SubElement(suite, "testcase", name=test, classname=test.split("/")[0], time="0")
+            ET.SubElement(case, "error", message=xml_safe(rec["message"]), type="INFRA")
+            ET.SubElement(case, "system-out").text = xml_safe(rec["message"])
     for k, v in counts.items():
         suite.set(k, str(v))
     summary = {}
     for r in runs:
         summary[r.get("outcome", "?")] = summary.get(r.get("outcome", "?"), 0) + 1
     merged = {"environment": env, "runs": runs, "summary": dict(sorted(summary.items()), total=len(runs)),
-              "lava": {"logs": [p for p, _ in jobs], "jobs": {p: j for p, j in jobs}, "missing": missing}}
+              "lava": {"logs": [p for p, _ in jobs], "jobs": {p: j for p, j in jobs}, "missing": missing,
+                       "infra": {k: v["message"] for k, v in infra.items()}}}
     jsonio.write_all_atomic([(os.path.join(out_dir, "junit.xml"), to_bytes(suite)),
                              (os.path.join(out_dir, "results.json"), json.dumps(merged, indent=1))])
-    print("lava-job: --fetch: %d tests (%d failed, %d skipped, %d did not run), %d records; %s/junit.xml, "
-          "%s/results.json" % (counts["tests"], counts["failures"], counts["skipped"], len(missing), len(runs), out_dir,
-                               out_dir))
+    print("lava-job: --fetch: %d tests (%d failed, %d skipped, %d did not run, %d infrastructure failures), %d records; "
+          "%s/junit.xml, %s/results.json" % (counts["tests"], counts["failures"], counts["skipped"], len(missing),
+                                              counts["errors"], len(runs), out_dir, out_dir))
     bad_jobs = [p for p, j in jobs if j != "pass"]
     for p, j in jobs:
         if j is None:
@@ -198,4 +212,4 @@ def fetch(paths, out_dir):
                   file=sys.stderr)
         elif j != "pass":
             print("lava-job: --fetch: job of %s did not complete (LAVA job result %s)" % (p, j), file=sys.stderr)
-    return 1 if counts["failures"] or bad_jobs else 0
+    return 1 if counts["failures"] or counts["errors"] or bad_jobs else 0

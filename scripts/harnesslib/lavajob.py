@@ -7,6 +7,10 @@ and shard, and (--fetch) LAVA's results back into JUnit and results.json (lavafe
   lavacli jobs submit out/lava/qemu-shard-1-of-4.yaml ...
   scripts/lava-job --fetch out/lava/logs/*.yaml --out out/lava-results    # the jobs' logs (lava-server
       /api/v0.2/jobs/<id>/logs/, or `lava-run`'s output directory)
+  scripts/lava-job --jobs out/lava --submit http://127.0.0.1:8011/ --token-file F --out out/lava-results
+      # or with --bundle ...: write the jobs, then submit each through lava-server's REST API, wait, fetch
+      # the logs and write junit.xml + results.json; a job ending Incomplete/Canceled is retried once, then
+      # its tests are INFRA (lavasubmit.py)
 
 Each job deploys the bundle (into the rootfs image as a LAVA overlay where the device type boots an image,
 or downloaded by the test shell with curl/wget where it does not, e.g. a static device reached over ssh),
@@ -15,28 +19,45 @@ then runs its shard's tests in LAVA's test shell: one step, and one `lava-test-c
 `aot-harness run --json` record is printed base64-encoded in the log (lines AOTH-REC), which is how --fetch
 recovers the full records. The shard of a test is the same as `aot-harness run --shard i/n` picks.
 
-Device types: built in are `qemu` (tmpfs image, needs --rootfs-url) and `ssh` (a static device, LAVA's
-ssh device type); others come from --device-types FILE.json, {"<type>": {"bundle": "overlay"|"fetch",
-"path": "/opt/aot-harness", "deploy": {...}, "boot": {...}, "context": {...}}} whose strings may hold
-{bundle_url}, {rootfs_url} and {path}. Every job is checked with lava_common.schemas.validate first.
+Device types: built in are `qemu` (amd64 image booted by LAVA's qemu device type, needs --rootfs-url),
+`qemu-arm64` (LAVA's qemu device type with arch arm64: qemu-system-aarch64 boots --kernel-url with
+--initrd-url and the --rootfs-url ext4 image, default Image and initrd.gz beside the rootfs; the harness
+bundle and LAVA's own overlay both go into the image, `overlays: {lava: true}`, since a guest without udev
+cannot mount a separate overlay disk by uuid) and `ssh` (a static device, LAVA's ssh device type); others come
+from --device-types FILE.json, {"<type>": {"bundle": "overlay"|"fetch", "path": "/opt/aot-harness",
+"device_type": LAVA's name (default the key), "deploy": {...}, "boot": {...}, "context": {...}}} whose
+strings may hold {bundle_url}, {rootfs_url}, {kernel_url}, {initrd_url} and {path}. --tag TAG (repeatable)
+asks for devices carrying those LAVA device tags. Every job is checked with lava_common.schemas.validate first.
 """
 import copy
 import json
 import os
+import re
 import sys
 import tarfile
 
 from . import data, jsonio, toolmain
 
+_HARNESS_OVERLAY = {"url": "{bundle_url}", "compression": "gz", "format": "tar", "path": "{path}"}
 BUILTIN = {
     "qemu": {"bundle": "overlay", "path": "/opt/aot-harness", "context": {"arch": "amd64"},
              "deploy": {"to": "tmpfs", "os": "debian",
                         "images": {"rootfs": {"url": "{rootfs_url}", "image_arg": "-drive format=raw,file={rootfs}",
-                                              "format": "ext4", "overlays": {"aot-harness": {
-                                                  "url": "{bundle_url}", "compression": "gz", "format": "tar",
-                                                  "path": "{path}"}}}}},
+                                              "format": "ext4",
+                                              "overlays": {"lava": True, "aot-harness": _HARNESS_OVERLAY}}}},
              "boot": {"method": "qemu", "media": "tmpfs", "prompts": ["root@debian:~#"],
                       "auto_login": {"login_prompt": "login:", "username": "root"}}},
+    # Debian's arm64 kernel (virtio and ext4 are modules: the initrd loads them) and an ext4 root whose init
+    # gives a root shell on the console (scripts/lava-lab boot-files makes all three from the arm64 root).
+    "qemu-arm64": {"bundle": "overlay", "path": "/opt/aot-harness", "device_type": "qemu",
+                   "context": {"arch": "arm64", "extra_options": ["-smp 2"]},
+                   "deploy": {"to": "tmpfs", "os": "debian", "images": {
+                       "kernel": {"url": "{kernel_url}",
+                                  "image_arg": "-kernel {kernel} -append \"console=ttyAMA0 root=/dev/vda rw\""},
+                       "initrd": {"url": "{initrd_url}", "image_arg": "-initrd {initrd}"},
+                       "rootfs": {"url": "{rootfs_url}", "image_arg": "-drive format=raw,file={rootfs},if=virtio",
+                                  "format": "ext4", "overlays": {"lava": True, "aot-harness": _HARNESS_OVERLAY}}}},
+                   "boot": {"method": "qemu", "media": "tmpfs", "prompts": ["root@debian:~#"]}},
     "ssh": {"bundle": "fetch", "path": "/tmp/aot-harness",
             "deploy": {"to": "ssh", "os": "debian"},
             "boot": {"method": "ssh", "connection": "ssh", "prompts": ["# ", "\\$ "]}},
@@ -97,7 +118,7 @@ def device_types(path):
     fix = 'see scripts/lava-job --help: {"<type>": {"bundle": "overlay"|"fetch", "path", "deploy", "boot"}}'
     top = jsonio.At(jsonio.load(path, fix), path)
     for name, t in top.members():
-        t.only_keys(("bundle", "path", "deploy", "boot", "context"))
+        t.only_keys(("bundle", "path", "device_type", "deploy", "boot", "context"))
         if t.get("bundle").str() not in ("overlay", "fetch"):
             t.get("bundle").fail("'%s' is neither overlay nor fetch" % t.value["bundle"],
                                  "overlay: into the booted image; fetch: downloaded by the test shell")
@@ -106,6 +127,7 @@ def device_types(path):
         t.get("deploy").obj()
         t.get("boot").obj()
         t.get("context", {}).obj()
+        t.get("device_type", name).str()
         types[name] = t.value
     return types
 
@@ -153,11 +175,18 @@ def shell_steps(tests, dtype, bundle_url, job_name):
     return steps
 
 
+def sibling_url(url, name):
+    return url.rsplit("/", 1)[0] + "/" + name if url and "/" in url else ""
+
+
 def make_job(dtype_name, dtype, tests, shard, count, args):
-    values = {"bundle_url": args.bundle_url, "rootfs_url": args.rootfs_url or "", "path": dtype["path"]}
+    values = {"bundle_url": args.bundle_url, "rootfs_url": args.rootfs_url or "", "path": dtype["path"],
+              "kernel_url": args.kernel_url or sibling_url(args.rootfs_url, "Image"),
+              "initrd_url": args.initrd_url or sibling_url(args.rootfs_url, "initrd.gz")}
     name = "aot-harness-%s-shard-%d-of-%d" % (dtype_name, shard, count)
     minutes = args.timeout_minutes
-    job = {"job_name": name, "device_type": dtype_name, "visibility": args.visibility, "priority": args.priority,
+    job = {"job_name": name, "device_type": dtype.get("device_type", dtype_name), "visibility": args.visibility,
+           "priority": args.priority,
            "timeouts": {"job": {"minutes": minutes}, "action": {"minutes": minutes - 5},
                         "connection": {"minutes": 2}},
            "metadata": {"aot-harness.shard": "%d/%d" % (shard, count), "aot-harness.tests": str(len(tests)),
@@ -175,6 +204,8 @@ def make_job(dtype_name, dtype, tests, shard, count, args):
            ]}
     if dtype.get("context"):
         job["context"] = fill(dtype["context"], values)
+    if args.tag:
+        job["tags"] = list(args.tag)
     if dtype["bundle"] == "overlay" and "{rootfs_url}" in json.dumps(dtype["deploy"]) and not args.rootfs_url:
         raise data.InputError("device type %s boots a root file system image: pass --rootfs-url URL" % dtype_name)
     return job
@@ -206,9 +237,16 @@ def write_jobs(args):
             raise data.InputError("unknown device type '%s': built in are %s; describe others in --device-types FILE"
                                   % (t, ", ".join(sorted(BUILTIN))))
     tests = bundle_tests(args.bundle, args.label)
+    if args.select:
+        try:
+            pattern = re.compile(args.select)
+        except re.error as e:
+            raise data.InputError("--select '%s' is not a regular expression (%s)" % (args.select, e))
+        tests = [t for t in tests if pattern.search(t)]
     if not tests:
-        raise data.InputError("the bundle lists no %s tests; stage a build with them (scripts/device-ctest --bundle)"
-                              % args.label)
+        raise data.InputError("the bundle lists no %s tests%s; stage a build with them (scripts/device-ctest "
+                              "--bundle)%s" % (args.label, " matching --select" if args.select else "",
+                                               " or widen --select" if args.select else ""))
     if args.shards > len(tests):
         raise data.InputError("--shards %d, but the bundle lists only %d %s test(s); pass --shards from 1 to %d"
                               % (args.shards, len(tests), args.label, len(tests)))
@@ -239,24 +277,50 @@ def main(argv=None):
     ap.add_argument("--fetch", nargs="+", metavar="LOG", help="LAVA job logs (YAML) to turn into JUnit + results.json")
     ap.add_argument("--bundle", help="the staged bundle (scripts/device-ctest --bundle FILE.tar.gz)")
     ap.add_argument("--bundle-url", help="where the devices' dispatcher (or the device) downloads the bundle")
-    ap.add_argument("--rootfs-url", help="root file system image for device types that boot one (qemu)")
+    ap.add_argument("--rootfs-url", help="root file system image for device types that boot one (qemu, qemu-arm64)")
+    ap.add_argument("--kernel-url", help="qemu-arm64: the kernel (default Image beside --rootfs-url)")
+    ap.add_argument("--initrd-url", help="qemu-arm64: the initrd (default initrd.gz beside --rootfs-url)")
+    ap.add_argument("--tag", action="append", default=[], help="LAVA device tag the jobs need (repeatable)")
     ap.add_argument("--device-type", action="append", default=[], help="LAVA device type (repeatable)")
     ap.add_argument("--device-types", help="JSON file describing more device types (see above)")
     ap.add_argument("--shards", type=toolmain.whole(1, 10000), default=1, help="jobs per device type (default 1)")
     ap.add_argument("--label", choices=("precommit", "nightly", "all"), default="precommit",
                     help="which cases (default precommit)")
+    ap.add_argument("--select", metavar="REGEX", help="only the tests (pipeline/profile/case) it matches, as ctest -R")
     ap.add_argument("--timeout-minutes", type=toolmain.whole(10, 24 * 60), default=120,
                     help="job timeout, 10 to 1440 (default 120)")
     ap.add_argument("--priority", default="medium", help="LAVA priority: high, medium, low (default medium)")
     ap.add_argument("--visibility", default="public", help="LAVA visibility (default public)")
     ap.add_argument("--out", default="out/lava", help="output directory (default out/lava)")
+    ap.add_argument("--submit", metavar="URL", help="lava-server to submit the jobs to (REST API), then wait and fetch")
+    ap.add_argument("--token-file", help="--submit: file holding the lava-server API token")
+    ap.add_argument("--jobs", metavar="DIR", help="--submit: the jobs scripts/lava-job wrote there (jobs.json)")
+    ap.add_argument("--retries", type=toolmain.whole(0, 5), default=1,
+                    help="--submit: submissions again of a job that ended Incomplete or Canceled (default 1)")
+    ap.add_argument("--poll-seconds", type=toolmain.real(0.1, 600), default=5, help="--submit: poll interval")
+    ap.add_argument("--wait-minutes", type=toolmain.whole(1, 7 * 24 * 60), default=240,
+                    help="--submit: give up waiting after this long (default 240)")
     args = ap.parse_args(argv)
     if args.fetch:
         from . import lavafetch
         return lavafetch.fetch(args.fetch, args.out)
+    if args.submit:
+        if not args.token_file:
+            raise data.InputError("--submit needs --token-file FILE (the lava-server API token)")
+        if args.bundle:  # write the jobs first, into --jobs DIR (default OUT/jobs)
+            if not (args.bundle_url and args.device_type):
+                raise data.InputError("--submit with --bundle also needs --bundle-url URL and --device-type T")
+            args.jobs = args.jobs or os.path.join(args.out, "jobs")
+            jobs_out, args.out = args.out, args.jobs
+            write_jobs(args)
+            args.out = jobs_out
+        if not args.jobs:
+            raise data.InputError("--submit needs the jobs: --jobs DIR (written by scripts/lava-job), or --bundle ...")
+        from . import lavasubmit
+        return lavasubmit.run(args, args.jobs, args.out)
     if not (args.bundle and args.bundle_url and args.device_type):
         raise data.InputError("pass --bundle FILE, --bundle-url URL and at least one --device-type "
-                              "(or --fetch LOG...); see --help")
+                              "(or --fetch LOG..., or --submit URL); see --help")
     return write_jobs(args)
 
 

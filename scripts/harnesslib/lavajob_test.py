@@ -115,6 +115,25 @@ class Jobs(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("--rootfs-url", r.stderr)
 
+    def test_qemu_arm64_job_as_written(self):
+        from lava_common.schemas import validate
+        out = os.path.join(self.tmp, "jobs")
+        r = self.lava_job("--device-type", "qemu-arm64", "--rootfs-url", "file:///srv/a/rootfs.ext4", "--tag", "big",
+                          "--select", "^blur3x3/", "--out", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        job = load_yaml(os.path.join(out, "qemu-arm64-shard-1-of-1.yaml"))
+        validate(job, strict=True)
+        self.assertEqual((job["device_type"], job["context"]["arch"], job["tags"]), ("qemu", "arm64", ["big"]))
+        images = job["actions"][0]["deploy"]["images"]
+        self.assertEqual((images["kernel"]["url"], images["initrd"]["url"]), ("file:///srv/a/Image", "file:///srv/a/initrd.gz"))
+        self.assertIs(images["rootfs"]["overlays"]["lava"], True)  # LAVA's overlay in the image: no udev needed
+        self.assertEqual(images["rootfs"]["overlays"]["aot-harness"]["path"], "/opt/aot-harness")
+        tests = json.load(open(os.path.join(out, "jobs.json")))["jobs"][0]["tests"]
+        self.assertTrue(tests and all(t.startswith("blur3x3/") for t in tests), tests)
+        r = self.lava_job("--device-type", "qemu-arm64", "--rootfs-url", "file:///r", "--select", "^nothing", "--out", out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("matching --select", r.stderr)
+
     def test_python_shard_function_matches_the_published_fnv_vectors(self):
         self.assertEqual(lavajob.fnv1a64(""), 0xcbf29ce484222325)
         self.assertEqual(lavajob.fnv1a64("foobar"), 0x85944171f73967e8)

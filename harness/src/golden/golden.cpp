@@ -58,7 +58,7 @@ std::string golden_relpath(const std::string &pipeline, const std::string &case_
 }
 
 Array load_verified_golden(const std::string &dir, const Manifest &manifest, const std::string &relpath,
-                           const std::string *reproduced) {
+                           const std::string *reproduced, const std::string &cpu_target) {
     const GoldenEntry *entry = manifest.find(relpath);
     if (!entry) {
         throw Error("golden/" + relpath + " has no entry in golden/MANIFEST.json; bless it with `aot-harness bless`");
@@ -71,11 +71,28 @@ Array load_verified_golden(const std::string &dir, const Manifest &manifest, con
                         "run the case with `aot-harness run` instead of reading the file");
         }
         bytes = *reproduced;
-        if (sha256_hex(bytes) != entry->sha256) {
-            throw Error("the cpu variant no longer reproduces golden/" + relpath +
-                        " (sha256 differs from golden/MANIFEST.json): the cpu profile's result changed; if that is "
-                        "intended, re-bless with `aot-harness bless --pipeline " +
-                        entry->pipeline + " --case " + entry->case_name + "`");
+        if (sha256_hex(bytes) != entry->sha256_for(cpu_target)) {
+            const std::string which = "--pipeline " + entry->pipeline + " --case " + entry->case_name;
+            if (cpu_target.empty() || cpu_target == entry->target) {
+                throw Error("the cpu variant no longer reproduces golden/" + relpath +
+                            " (sha256 differs from golden/MANIFEST.json): the cpu profile's result changed; if that "
+                            "is intended, re-bless with `aot-harness bless " +
+                            which + "`");
+            }
+            if (entry->platform_sha256.count(cpu_target)) {
+                throw Error("the cpu variant of " + cpu_target + " no longer reproduces golden/" + relpath +
+                            " (sha256 differs from the " + cpu_target +
+                            " hash in golden/MANIFEST.json's platform_sha256): its result on this platform changed; "
+                            "if that is intended, record it again on this platform with `aot-harness bless "
+                            "--platform-hash " +
+                            which + "`");
+            }
+            throw Error("the cpu variant of " + cpu_target + " does not reproduce golden/" + relpath +
+                        ": golden/MANIFEST.json holds the hash of " + entry->target +
+                        ", where it was blessed, and none for " + cpu_target +
+                        " (this platform's float results may differ in bits); check it and record this platform's "
+                        "hash with `aot-harness bless --platform-hash " +
+                        which + "` run here (it checks the result against the reference first)");
         }
     } else {
         if (!read_golden_file(dir, relpath, &bytes)) {

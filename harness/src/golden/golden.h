@@ -22,10 +22,11 @@ std::string golden_relpath(const std::string &pipeline, const std::string &case_
                            size_t num_outputs);
 
 // Loads a golden and checks it against its manifest entry (sha256, dtype, shape); for an entry that
-// is not stored, `reproduced` holds the cpu variant's .npy bytes to check instead. Throws Error
-// naming the file and how to restore (git checkout) or re-bless it.
+// is not stored, `reproduced` holds the .npy bytes of the cpu variant of target `cpu_target` to check
+// instead, against that target's hash (GoldenEntry::sha256_for). Throws Error naming the file and how
+// to restore (git checkout) or re-bless it.
 Array load_verified_golden(const std::string &dir, const Manifest &manifest, const std::string &relpath,
-                           const std::string *reproduced = nullptr);
+                           const std::string *reproduced = nullptr, const std::string &cpu_target = "");
 
 // Checks every manifest entry and every .npy under dir (bless's own dot directories excluded).
 // Returns one line per problem (empty: all good). A bless that commits meanwhile is read again.

@@ -33,6 +33,11 @@ GoldenEntry entry_from(const JsonAt &at) {
     for (const JsonAt &extent : named.get("shape").items())
         g.shape.push_back(extent.integer(0, INT_MAX));
     if (named.has("stored")) g.stored = named.get("stored").boolean();
+    if (named.has("platform_sha256")) {
+        for (const auto &[target, hash] : named.get("platform_sha256").members())
+            g.platform_sha256[target] = hash.string();
+        if (g.stored) named.get("platform_sha256").fail("is only for goldens that are not stored (\"stored\": false)");
+    }
     g.profile = named.string_or("profile", "");
     g.target = named.string_or("target", "");
     g.halide_version = named.string_or("halide_version", "");
@@ -55,6 +60,7 @@ nlohmann::json GoldenEntry::to_json() const {
     nlohmann::json j{{"file", file},   {"pipeline", pipeline}, {"case", case_name}, {"output", output},
                      {"dtype", dtype}, {"shape", shape},       {"sha256", sha256}};
     if (!stored) j["stored"] = false;
+    if (!platform_sha256.empty()) j["platform_sha256"] = platform_sha256;
     const std::pair<const char *, const std::string *> provenance[] = {{"profile", &profile},
                                                                        {"target", &target},
                                                                        {"halide_version", &halide_version},
@@ -66,6 +72,11 @@ nlohmann::json GoldenEntry::to_json() const {
     }
     if (!reference_check.is_null()) j["reference_check"] = reference_check;
     return j;
+}
+
+const std::string &GoldenEntry::sha256_for(const std::string &cpu_target) const {
+    const auto it = platform_sha256.find(cpu_target);
+    return it == platform_sha256.end() ? sha256 : it->second;
 }
 
 GoldenEntry GoldenEntry::from_json(const nlohmann::json &e, const std::string &path) {

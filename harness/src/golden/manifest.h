@@ -2,6 +2,7 @@
 // entry (GoldenEntry) is what bless writes and what every reader parses.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,13 @@ struct GoldenEntry {
     // Nightly-size cases are not stored: the repository keeps their sha256, dtype and shape but not
     // the bytes, which the cpu variant reproduces (bit for bit) when the case runs.
     bool stored = true;
+    // A golden that is not stored, reproduced on another platform whose cpu variant's float results
+    // legitimately differ in bits (another instruction set contracts or orders float operations
+    // differently): that cpu target's sha256, keyed by the target (e.g. "arm-64-linux-no_runtime"). `sha256`
+    // stays the one of `target`, where the golden was blessed. Only `bless --platform-hash`, run on that
+    // platform after its result passed the reference check, writes one; a bless that changes `sha256`
+    // drops them (they were hashes of the old result).
+    std::map<std::string, std::string> platform_sha256;
     // Provenance ("" / null when absent).
     std::string profile, target, halide_version, generator_sha256, input_recipe;
     nlohmann::json reference_check;  // {"tolerance", "passed", "max_abs_error"}
@@ -32,6 +40,9 @@ struct GoldenEntry {
     // it are NONDET, not judged.
     std::string nondeterministic;
 
+    // The sha256 the cpu variant of `cpu_target` must reproduce: its platform hash if the entry has one,
+    // else `sha256`.
+    const std::string &sha256_for(const std::string &cpu_target) const;
     nlohmann::json to_json() const;
     // Checks and converts one entry; `path` names the manifest in errors. Throws Error naming the
     // entry and the field: a missing or mistyped field, a shape that is not a list of extents, a

@@ -7,7 +7,8 @@
 
 namespace harness {
 
-// {"halide_version", "platform", "compiler", "os": {...}, "host_cpu": {"model", "cores", "features"},
+// {"halide_version", "platform", "compiler", "os": {...}, "host_cpu": {"model", "cores", "features"} (under
+//  user-mode emulation the emulated CPU's, with "emulated": true and the machine's under "emulated_on"),
 //  "variants": {"<p>__<profile>": target string}, "opencl": probe_opencl(), "cuda": probe_cuda(),
 //  "vulkan": probe_vulkan()}; a runtime not in `runtimes` is not probed: {"not_probed": "<why>"} (a
 //  run's results probe only the runtimes its profiles use).

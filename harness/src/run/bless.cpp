@@ -98,8 +98,43 @@ std::vector<PendingGolden> bless_case(const PipelineSpec &spec, const Variant &c
 
 }  // namespace
 
+namespace {
+
+// `bless --platform-hash`: the hash of this platform's cpu result (`g`, checked against the reference
+// already) recorded in the manifest entry blessed on another platform. Returns the line for `written`;
+// throws Error when the entry cannot take it.
+std::string record_platform_hash(Manifest &manifest, const PendingGolden &g) {
+    const std::string &target = g.entry.target;
+    const GoldenEntry *old = manifest.find(g.entry.file);
+    const std::string which = "--pipeline " + g.entry.pipeline + " --case " + g.entry.case_name;
+    if (!old) throw Error("golden/MANIFEST.json has no entry yet; bless it first (`aot-harness bless " + which + "`)");
+    if (old->target == target)
+        throw Error("it was blessed on this target (" + target + "); refresh it with `aot-harness bless " + which +
+                    "`, without --platform-hash");
+    if (old->generator_sha256 != g.entry.generator_sha256)
+        throw Error("the manifest's golden comes from another generator (" + old->generator_sha256.substr(0, 12) +
+                    ", built: " + g.entry.generator_sha256.substr(0, 12) + "); bless it on " + old->target + " first");
+    if (old->dtype != g.entry.dtype || old->shape != g.entry.shape)
+        throw Error("this platform's result is " + g.entry.dtype + " " + nlohmann::json(g.entry.shape).dump() +
+                    ", the manifest's " + old->dtype + " " + nlohmann::json(old->shape).dump() +
+                    ": not a difference of float bits; fix the generator");
+    GoldenEntry e = *old;
+    std::string line = "golden/" + e.file + " " + target + " sha256 " + g.entry.sha256.substr(0, 12);
+    if (g.entry.sha256 == old->sha256) {
+        e.platform_sha256.erase(target);
+        line += " (the same as " + old->target + "'s: no platform hash needed)";
+    } else {
+        e.platform_sha256[target] = g.entry.sha256;
+        line += " (platform hash; " + old->target + "'s stays)";
+    }
+    manifest.upsert(e);
+    return line;
+}
+
+}  // namespace
+
 BlessResult bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
-                  const std::string &case_name, double wait_s) {
+                  const std::string &case_name, double wait_s, bool platform_hash) {
     std::vector<const PipelineSpec *> specs;
     for (const auto &p : pipelines)
         specs.push_back(&Registry::instance().spec(p));
@@ -128,6 +163,7 @@ BlessResult bless(const std::string &golden_dir, const std::vector<std::string> 
         const Variant *cpu = Registry::instance().find(spec->name, "cpu");
         for (const auto &c : spec->cases) {
             if (!case_name.empty() && c.name != case_name) continue;
+            if (platform_hash && !c.nightly) continue;  // stored goldens are compared under tolerances
             try {
                 if (!cpu) throw Error("no cpu variant; goldens come only from the cpu profile");
                 if (!cpu->compile_error.empty()) throw Error(compile_error_message(*cpu));
@@ -147,15 +183,36 @@ BlessResult bless(const std::string &golden_dir, const std::vector<std::string> 
     Manifest manifest = Manifest::load(golden_dir, /*allow_missing=*/true);
     std::vector<std::pair<std::string, std::string>> files;
     for (auto &g : pending) {
+        if (platform_hash) {
+            try {
+                result.written.push_back(record_platform_hash(manifest, g));
+            } catch (const Error &e) {
+                result.failed.push_back(g.entry.pipeline + "/" + g.entry.case_name + ": " + e.what());
+            }
+            continue;
+        }
+        std::string dropped;
+        if (const GoldenEntry *old = manifest.find(g.entry.file); old && !old->platform_sha256.empty()) {
+            // Other platforms' hashes stay valid while this result stays the same.
+            if (old->sha256 == g.entry.sha256 && old->target == g.entry.target && !g.entry.stored) {
+                g.entry.platform_sha256 = old->platform_sha256;
+            } else {
+                for (const auto &[t, h] : old->platform_sha256)
+                    dropped += (dropped.empty() ? "" : ", ") + t;
+                dropped = "; dropped the platform hashes of " + dropped + " (the result changed): record them again";
+            }
+        }
         result.written.push_back("golden/" + g.entry.file + " sha256 " + g.entry.sha256.substr(0, 12) +
                                  (g.entry.stored ? "" : " (not stored: reproduced by the cpu variant at run time)") +
                                  (g.entry.nondeterministic.empty() ?
                                       "" :
                                       " (non-deterministic: " + g.entry.nondeterministic +
-                                          "; runs against this golden are NONDET, not judged)"));
+                                          "; runs against this golden are NONDET, not judged)") +
+                                 dropped);
         if (g.entry.stored) files.emplace_back(g.entry.file, std::move(g.bytes));
         manifest.upsert(g.entry);
     }
+    if (result.written.empty()) return result;
     commit_goldens(golden_dir, files, manifest);  // one transaction for every blessed case
     return result;
 }

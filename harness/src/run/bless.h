@@ -20,8 +20,11 @@ struct BlessResult {
 // transaction. Takes the golden dir's lock (waiting up to `wait_s` seconds for another bless) only
 // when something is to be written, and completes or discards a bless interrupted earlier. Throws
 // Error for an unknown case or a held lock.
+// `platform_hash`: only the goldens that are not stored (nightly cases), on a platform other than the
+// one each was blessed on: the cpu result, checked against the reference as always, is recorded as this
+// cpu target's hash in the entry (GoldenEntry::platform_sha256); the entry's own hash and every file stay.
 BlessResult bless(const std::string &golden_dir, const std::vector<std::string> &pipelines,
-                  const std::string &case_name = "", double wait_s = 0);
+                  const std::string &case_name = "", double wait_s = 0, bool platform_hash = false);
 
 // Pipelines of this build whose goldens record a generator_sha256 other than the built generator's
 // (the generator source changed after the last bless): one line each, naming the pipeline, both

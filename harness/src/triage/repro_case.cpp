@@ -47,6 +47,12 @@ std::string tolerance_words(const Tolerance &t) {
     return w + (t.nan_equal ? " nan_equal" : "");
 }
 
+// The Halide target of the pipeline's cpu variant (the platform its unstored goldens are reproduced on).
+std::string cpu_target_of(const std::string &pipeline) {
+    const Variant *cpu = Registry::instance().find(pipeline, "cpu");
+    return cpu && cpu->metadata ? cpu->metadata->target : "";
+}
+
 // The goldens of the case, verified against the manifest; a golden the repository does not store
 // (nightly sizes) is reproduced by the cpu variant and checked against the manifest's sha256.
 std::vector<Array> case_goldens(const std::string &dir, const PipelineSpec &spec, const CaseSpec &c,
@@ -66,7 +72,8 @@ std::vector<Array> case_goldens(const std::string &dir, const PipelineSpec &spec
             for (const auto &o : inv.outputs())
                 reproduced.push_back(npy_encode(o));
         }
-        goldens.push_back(load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i)));
+        goldens.push_back(load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i),
+                                               cpu_target_of(spec.name)));
     }
     return goldens;
 }
