@@ -12,11 +12,31 @@ import unittest
 
 import numpy as np
 
-from . import genfuzz, genfuzz_check, zerospec
+from . import genfuzz, genfuzz_check, genfuzz_cpp, zerospec
 from .genfuzz_model import TYPES
 
 
 class Generate(unittest.TestCase):
+    def test_no_atom_cancels_in_a_sum(self):
+        # b + (a - b) is a alone: beside a - abs(a) it made fz7_005's out0 constant for every non-negative fill
+        a, b = genfuzz_cpp.E("A", 0, 10), genfuzz_cpp.E("B", 0, 10)
+
+        class Fixed:  # the rng of Writer.combine: "+" (r < 0.35), then "-" (0.35 <= r < 0.55)
+            def __init__(self, r):
+                self.r = r
+
+            def random(self):
+                return self.r
+        w = genfuzz_cpp.Writer.__new__(genfuzz_cpp.Writer)
+        w.rng = Fixed(0.4)
+        diff = w.combine(a, b)
+        self.assertEqual(diff.text, "(A - B)")
+        w.rng = Fixed(0.1)
+        self.assertEqual(w.combine(b, diff).text, "max(B, (A - B))")
+        self.assertEqual(w.combine(a, diff).text, "(A + (A - B))")
+        w.rng = Fixed(0.4)
+        self.assertEqual(w.combine(a, a).text, "max(A, A)")
+
     def test_same_seed_same_files(self):
         a, _ = genfuzz.generate(5, 12, 5)
         b, _ = genfuzz.generate(5, 12, 5)
