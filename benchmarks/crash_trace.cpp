@@ -58,7 +58,7 @@ void say_maps() {
 }
 
 // The faulting pc and address and the mappings first: they need no unwinding, which itself faulted on
-// the H100's exit crash (round 3: the report stopped after its first line).
+// NVIDIA's Vulkan exit crash (the report stopped after its first line).
 void on_fatal(int sig, siginfo_t *info, void *context) {
     say("\npipeline-benchmarks: fatal signal ");
     say(strsignal(sig));

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""npp_table.py: the GPU-versus-NPP table of RESULTS.md from a pipeline-benchmarks JSON file.
+"""npp_table.py: the GPU-versus-NPP table of docs/performance.md from a pipeline-benchmarks JSON file.
 
 Usage: benchmarks/npp_table.py [--help] BENCH_JSON [--profiles cuda,opencl] [--sizes 4096x4096,16384x16384]
 

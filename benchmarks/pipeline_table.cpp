@@ -55,7 +55,7 @@ std::vector<BenchSize> bench_sizes() {
 
 }  // namespace
 
-void register_all() {
+Registered register_all() {
     Registry &reg = Registry::instance();
     reg.validate();
     install_halide_error_handler();
@@ -220,6 +220,12 @@ void register_all() {
     benchmark::AddCustomContext("opencv_version", opencv_version());
     benchmark::AddCustomContext("mode",
                                 g_opt.quick ? "quick (smoke: tiny sizes, one iteration; no timing value)" : "full");
+    Registered out;
+    for (const auto &[name, r] : runnable)
+        out.profiles.push_back(name);
+    for (const auto &[runtime, r] : gpu_runtimes)
+        out.gpu_runtimes.push_back(runtime);
+    return out;
 }
 
 }  // namespace bench

@@ -36,8 +36,14 @@
 // --halide_pool=harness[:<spin_us>] (Halide's parallel loops on harness::ParallelPool, harness/parallel/, instead of
 // Halide 21's own pool; the context's `halide_pool` says which pool every number of the run used),
 // --check-thresholds=FILE (exit 1 listing floors not met).
+//
+// What the machine was doing (devices/machine_state.h: clocks, temperatures, throttling, CPU pressure, sampled
+// through the run) and a calibration at the run's start and end (harness/bench/calibration.h) go into the
+// --benchmark_out JSON's context as one block, machine.run, for the comparison of runs (scripts/compare); the
+// benchmarks of all profiles interleave, so there is one block for the run, not one per profile.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -48,6 +54,10 @@
 #include "pipeline_table.h"
 #include "thresholds.h"
 #include "harness/parallel_pool.h"
+#include "bench/calibration.h"
+#include "base/files.h"
+#include "base/json_reader.h"
+#include "devices/machine_state.h"
 
 namespace {
 
@@ -94,6 +104,24 @@ int check_floors() {
     return violations.empty() ? 0 : 1;
 }
 
+// The --benchmark_out file of argv (Google Benchmark's flag), or "" when the JSON goes nowhere.
+std::string benchmark_out(int argc, char **argv) {
+    std::string out, format = "json";
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        if (a.rfind("--benchmark_out=", 0) == 0) out = a.substr(std::strlen("--benchmark_out="));
+        if (a.rfind("--benchmark_out_format=", 0) == 0) format = a.substr(std::strlen("--benchmark_out_format="));
+    }
+    return format == "json" ? out : "";
+}
+
+// Adds the machine block to the context of the JSON Google Benchmark wrote (and closed) at `path`.
+void add_machine_block(const std::string &path, const nlohmann::json &block) {
+    nlohmann::json doc = harness::parse_json(harness::read_file(path), path, "");
+    doc["context"]["machine.run"] = block.dump();
+    harness::write_file_atomic(path, doc.dump(2) + "\n");
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -101,25 +129,48 @@ int main(int argc, char **argv) {
     std::string pairing = "blocks";
     parse_own_flags(&argc, argv, pairing);
     std::unique_ptr<harness::ParallelPool> pool;
+    bench::Registered registered;
     try {
         g_opt.pairing = bench::parse_pairing(pairing);
         benchmark::AddCustomContext("pairing", bench::pairing_name(g_opt.pairing));
         std::string pool_description;
         pool = harness::make_pool_by_name(bench::g_opt.halide_pool, &pool_description);
         benchmark::AddCustomContext("halide_pool", pool_description);
-        bench::register_all();
+        registered = bench::register_all();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());
         return 2;
     }
+    const std::string out = benchmark_out(argc, argv);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+    harness::MachineSampler sampler;
+    sampler.start();
+    const nlohmann::json own_start = harness::own_cpu_wait(harness::MachineSources::from_environment());
+    nlohmann::json calibration = nlohmann::json::object();
+    if (!g_opt.quick) calibration["start"] = harness::perf::calibrate(bench::all_threads(), registered.gpu_runtimes);
     benchmark::RunSpecifiedBenchmarks();
+    if (!g_opt.quick) calibration["end"] = harness::perf::calibrate(bench::all_threads(), registered.gpu_runtimes);
     benchmark::Shutdown();
+    nlohmann::json block = sampler.stop();
+    block["during"]["wait_share"] =
+        harness::wait_share(own_start, harness::own_cpu_wait(harness::MachineSources::from_environment()));
+    block["profiles"] = registered.profiles;
+    block["calibration"] = calibration;
+    std::printf("\nmachine during the run:\n%s", harness::describe_machine_block(block).c_str());
     int rc = 0;
+    if (!out.empty()) {
+        try {
+            add_machine_block(out, block);
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "pipeline-benchmarks: error: cannot add the machine record to %s: %s\n", out.c_str(),
+                         e.what());
+            rc = 2;
+        }
+    }
     if (!g_opt.thresholds.empty()) {
         try {
-            rc = check_floors();
+            rc = std::max(rc, check_floors());
         } catch (const std::exception &e) {
             std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());
             rc = 2;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""results_table.py: the RESULTS.md table from a pipeline-benchmarks JSON file.
+"""results_table.py: the Markdown tables of docs/performance.md from a pipeline-benchmarks JSON file.
 
 Usage: benchmarks/results_table.py [--help] BENCH_JSON [--profiles cpu,host,opencl-mali]
        benchmarks/results_table.py BENCH_JSON --summary PROFILE [--reference-profile cpu]

@@ -27,11 +27,14 @@
 #       generators state only when autoscheduled.
 #       SUITE: the object library the harness executable links (default harness_suite, created on
 #       first use). PROFILES defaults to every loaded profile; cpu is required (it makes the goldens).
+#       AOT_HARNESS_PIPELINES (;-separated names, a cache value): only these pipelines are made, the
+#       others' calls do nothing (aot-harness bisect-commit builds one pipeline per commit so).
 #
 #   aot_harness_finalize([GOLDEN_DIR <dir>] [TIMEOUT <seconds>])
 #       Outside projects (the installed package): the `aot-harness` executable in the build tree's
 #       bin/, built from the pipelines added so far (with `bench` and the tools: nightly, compare, ...),
-#       and one CTest test per pipeline x profile x case.
+#       one CTest test per pipeline x profile x case, and the targets `aot-harness bisect` builds on
+#       first use (AotHarnessBisect.cmake).
 #       GOLDEN_DIR defaults to golden/ beside the CMakeLists.txt of the first aot_harness_add_pipeline().
 #       The build checks every spec (a bad JSON spec fails it with one line naming file, key and fix).
 include_guard(GLOBAL)
@@ -191,6 +194,9 @@ function(aot_harness_add_pipeline name)
   if (NOT ARG_FROM)
     message(FATAL_ERROR "aot_harness_add_pipeline(${name}): FROM <generator target> is required "
                         "(the target of add_halide_generator())")
+  endif ()
+  if (AOT_HARNESS_PIPELINES AND NOT name IN_LIST AOT_HARNESS_PIPELINES)
+    return ()  # a build of some pipelines only (aot-harness bisect-commit builds the one it bisects)
   endif ()
   _aot_harness_ensure_profiles()
   set(gen_target "${ARG_FROM}")
@@ -374,7 +380,10 @@ endmacro()
 
 function(_aot_harness_finalize)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "GOLDEN_DIR;TIMEOUT" "")
-  if (NOT TARGET harness_suite)
+  if (NOT TARGET harness_suite AND AOT_HARNESS_PIPELINES)
+    message(FATAL_ERROR "aot_harness_finalize(): AOT_HARNESS_PIPELINES='${AOT_HARNESS_PIPELINES}' names no pipeline "
+                        "this project adds; name one of its aot_harness_add_pipeline() calls")
+  elseif (NOT TARGET harness_suite)
     message(FATAL_ERROR "aot_harness_finalize(): call aot_harness_add_pipeline() first")
   endif ()
   set(golden "${ARG_GOLDEN_DIR}")
@@ -420,6 +429,11 @@ function(_aot_harness_finalize)
   add_custom_command(TARGET aot-harness POST_BUILD
                      COMMAND sh -c "\"$0\" list >/dev/null" "$<TARGET_FILE:aot-harness>"
                      COMMENT "aot-harness: checking the specs" VERBATIM)
+  # `aot-harness bisect`'s plugin and generator main, built against this project's Halide when bisect
+  # first needs them.
+  include("${_HARNESS_CMAKE_DIR}/AotHarnessBisect.cmake")
+  _aot_harness_add_bisect_tools("${_HARNESS_CMAKE_DIR}/bisect_plugin.cpp" "${_HARNESS_CMAKE_DIR}/bisect_generator_main.cpp"
+                                EXCLUDE_FROM_ALL)
   harness_discover_cases(aot-harness TIMEOUT ${timeout})
   message(STATUS "aot-harness: ${CMAKE_BINARY_DIR}/bin/aot-harness, goldens in ${golden}")
 endfunction()

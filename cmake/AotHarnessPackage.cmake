@@ -3,7 +3,8 @@
 #   P/lib/libharness.a (its harness_version() / harness_git_commit() name the build), P/include/harness/*.h
 #   P/lib/cmake/AotHarness/: the config, version and targets files, HarnessPipeline.cmake,
 #     AotHarnessAddPipeline.cmake, HarnessWriteCaseTests.cmake, harness_run_generator.sh, the default
-#     profiles.json, profiles_embedded.cpp.in and aot_harness_main.cpp (what aot_harness_finalize() builds)
+#     profiles.json, profiles_embedded.cpp.in and aot_harness_main.cpp (what aot_harness_finalize() builds),
+#     AotHarnessBisect.cmake with bisect_plugin.cpp and bisect_generator_main.cpp (`aot-harness bisect`)
 #   P/lib/libharness_parallel.a and P/include/harness/parallel_pool.h: harness::parallel (harness::ParallelPool)
 #   P/lib/libharness_bench.a and P/lib/aot-harness/benchmark/ (Google Benchmark): `aot-harness bench`
 #   P/libexec/aot-harness/ and P/lib/aot-harness/python/harnesslib/: the tools (AotHarnessTools.cmake)
@@ -65,6 +66,9 @@ install(FILES "${PROJECT_SOURCE_DIR}/cmake/AotHarnessTools.cmake" DESTINATION "$
 include(AotHarnessTools)
 aot_harness_install_tools("${PROJECT_SOURCE_DIR}/scripts" "${PROJECT_SOURCE_DIR}/scripts/device-ctest")
 install(FILES "${PROJECT_SOURCE_DIR}/harness/tools/aot_harness.cpp" DESTINATION "${_pkg_dir}" RENAME aot_harness_main.cpp)
+# `aot-harness bisect`: its plugin and generator main, compiled in the outside project against its Halide.
+install(FILES "${PROJECT_SOURCE_DIR}/cmake/AotHarnessBisect.cmake" "${PROJECT_SOURCE_DIR}/harness/bisect/bisect_plugin.cpp"
+              "${PROJECT_SOURCE_DIR}/harness/bisect/bisect_generator_main.cpp" DESTINATION "${_pkg_dir}")
 
 if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
   # examples/own-project against the package installed into a temp prefix (cmake/own_project_test.sh).
@@ -98,6 +102,19 @@ if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
                    "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
                    "${PROJECT_BINARY_DIR}/isolation")
   set_tests_properties(package/isolation PROPERTIES LABELS "unit;package" TIMEOUT 900 COST 40)
+  # bisect-commit from the installed package: an outside project's git repository of six commits with a planted
+  # slowdown and a planted wrong result, each bisected to its commit (nightly: it builds a commit per step).
+  add_test(NAME package/bisect_commit
+           COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/bisect_commit/bisect_commit_test.sh" "${CMAKE_COMMAND}"
+                   "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}" "${PROJECT_BINARY_DIR}/bisect-commit")
+  set_tests_properties(package/bisect_commit PROPERTIES LABELS "nightly;package" TIMEOUT 3600)
+  # bisect and repro from the installed package, on a C++ and a Python generator with a planted GPU error
+  # (nightly: two bisects, four repro bundles and the plugin's build, about two minutes of CPU).
+  add_test(NAME package/triage_outside
+           COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/triage_outside/triage_outside_test.sh" "${CMAKE_COMMAND}"
+                   "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
+                   "${PROJECT_BINARY_DIR}/triage-outside")
+  set_tests_properties(package/triage_outside PROPERTIES LABELS "nightly;package;bisect;repro" TIMEOUT 1800)
   # Halide 21's own app generators, unchanged (third_party/halide-apps/), with no spec (nightly).
   add_test(NAME package/halide_apps_corpus
            COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/corpus/corpus_test.sh" "${CMAKE_COMMAND}"

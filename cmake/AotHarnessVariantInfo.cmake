@@ -34,12 +34,20 @@ function(_aot_harness_describe_variant lib)
       cmake_path(ABSOLUTE_PATH ARG_${f} BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
     endif ()
   endforeach ()
-  # A C++ generator is an executable; a Python generator (a custom target) has none for bisect to re-run.
+  # A C++ generator is an executable; a Python generator (a custom target) is its source, run by bisect
+  # with the interpreter and Halide's module its build used.
   set(gen_file "")
+  set(py_src "")
+  set(python "")
+  set(python_path "")
   if (TARGET "${gen}")
     get_target_property(gen_type "${gen}" TYPE)
+    get_property(py_src TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE)
     if (gen_type STREQUAL "EXECUTABLE")
       set(gen_file "$<TARGET_FILE:${gen}>")
+    elseif (py_src AND TARGET Halide::Python AND TARGET Python::Interpreter)
+      set(python "$<TARGET_FILE:Python::Interpreter>")
+      set(python_path "$<TARGET_FILE_DIR:Halide::Python>/..")
     endif ()
   endif ()
   _aot_harness_json_list(params ${ARG_PARAMS})
@@ -60,6 +68,9 @@ function(_aot_harness_describe_variant lib)
   \"generator_name\": \"${ARG_GENERATOR}\",
   \"params\": ${params},
   \"autoscheduler\": \"${ARG_AUTOSCHEDULER}\",
+  \"python_source\": \"${py_src}\",
+  \"python\": \"${python}\",
+  \"python_path\": \"${python_path}\",
   \"halide_include\": \"$<JOIN:${halide_include},;>\",
   \"halide_version\": \"${halide_version}\",
   \"cxx\": \"${CMAKE_CXX_COMPILER}\"

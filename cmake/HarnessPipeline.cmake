@@ -120,6 +120,25 @@ function(harness_profile_ident out profile)
   set(${out} "${ident}" PARENT_SCOPE)
 endfunction()
 
+# The source file of Python generator target <gen>, checked. add_halide_generator() records
+# "<its directory>/<the path given>", also for an absolute path ("<dir>//abs/gen.py", which is no file):
+# that one is taken as the absolute path it was (the target's property is fixed for every later reader).
+# A source that does not exist is a FATAL_ERROR naming it and the fix.
+function(_harness_python_generator_source out gen)
+  get_property(py_src TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE)
+  string(FIND "${py_src}" "//" at)
+  if (NOT EXISTS "${py_src}" AND at GREATER -1)
+    math(EXPR at "${at} + 1")
+    string(SUBSTRING "${py_src}" ${at} -1 py_src)
+    set_property(TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE "${py_src}")
+  endif ()
+  if (NOT EXISTS "${py_src}" OR IS_DIRECTORY "${py_src}")
+    message(FATAL_ERROR "aot_harness_add_pipeline(FROM ${gen}): the Python generator ${py_src} does not exist; "
+                        "fix the path given to add_halide_generator(${gen} SOURCES ...)")
+  endif ()
+  set(${out} "${py_src}" PARENT_SCOPE)
+endfunction()
+
 # The generator command of aot_harness_add_pipeline(): an imported executable <generator target>.safe, a
 # script that runs the real generator through harness_run_generator.sh (stubs on failure).
 function(_harness_safe_generator out gen_target)
@@ -142,6 +161,7 @@ function(_harness_safe_generator out gen_target)
   set(depends "${gen}" "${_HARNESS_CMAKE_DIR}/harness_run_generator.sh")
   get_property(py_src TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE)
   if (py_src)
+    _harness_python_generator_source(py_src "${gen}")
     # A Python generator (add_halide_generator(<t> SOURCES <file>.py)): run the way Halide's own
     # add_halide_library() runs it, with the interpreter and Halide's Python module.
     if (NOT TARGET Halide::Python OR NOT TARGET Python::Interpreter)
@@ -183,7 +203,9 @@ endfunction()
 #   (`list --json`) for every pipeline x profile x case and writes one CTest test per combination,
 #   named P/T/C (P/T/C/<mode> for the other buffer modes of GPU profiles), labelled precommit|nightly,
 #   the profile and `opencl` for OpenCL profiles, with SKIP_RETURN_CODE 77. Like
-#   gtest_discover_tests(... DISCOVERY_MODE PRE_TEST).
+#   gtest_discover_tests(... DISCOVERY_MODE PRE_TEST). Never an empty suite: a listing that fails stops
+#   ctest with an error (and is tried again by the next ctest), an executable not built yet is a failing
+#   test aot-harness/list, and a pipeline with no test a failing test <pipeline>/no-tests.
 function(harness_discover_cases target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TIMEOUT;OCLGRIND_SCRIPT" "")
   if (NOT ARG_TIMEOUT)
@@ -195,19 +217,26 @@ function(harness_discover_cases target)
   if (CMAKE_CROSSCOMPILING_EMULATOR)
     list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " emulator)
   endif ()
+  get_property(profile_names GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
+  set(labels "precommit;nightly;modes;opencl;vulkan;${profile_names}")
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
   file(GENERATE OUTPUT "${include_file}" CONTENT "
 set(_exe \"$<TARGET_FILE:${target}>\")
-if (EXISTS \"\${_exe}\" AND (NOT EXISTS \"${out}\" OR \"\${_exe}\" IS_NEWER_THAN \"${out}\" OR \"${script}\" IS_NEWER_THAN \"${out}\"))
+if (NOT EXISTS \"\${_exe}\")
+  add_test([=[aot-harness/list]=] sh -c [=[echo \"harness: \$0 is not built, so the tests of its pipelines are unknown; build it (cmake --build) and run ctest again\" >&2; exit 1]=] \"\${_exe}\")
+  set_tests_properties([=[aot-harness/list]=] PROPERTIES LABELS [=[${labels}]=])
+  return ()
+endif ()
+if (NOT EXISTS \"${out}\" OR \"\${_exe}\" IS_NEWER_THAN \"${out}\" OR \"${script}\" IS_NEWER_THAN \"${out}\")
   execute_process(COMMAND \"${CMAKE_COMMAND}\" -D \"HARNESS_EXE=\${_exe}\" -D \"EMULATOR=${emulator}\"
-                          -D \"OUT=${out}\" -D \"TIMEOUT=${ARG_TIMEOUT}\" -D \"OCLGRIND_SCRIPT=${ARG_OCLGRIND_SCRIPT}\" -P \"${script}\" RESULT_VARIABLE _rc)
+                          -D \"OUT=${out}\" -D \"TIMEOUT=${ARG_TIMEOUT}\" -D \"OCLGRIND_SCRIPT=${ARG_OCLGRIND_SCRIPT}\"
+                          -D \"LABELS=${profile_names}\" -P \"${script}\" RESULT_VARIABLE _rc)
   if (NOT _rc EQUAL 0)
-    message(WARNING \"harness: listing the cases of \${_exe} failed; per-case tests are missing\")
+    file(REMOVE \"${out}\")
+    message(FATAL_ERROR \"harness: listing the cases of \${_exe} failed (above); no test runs until it lists them\")
   endif ()
 endif ()
-if (EXISTS \"${out}\")
-  include(\"${out}\")
-endif ()
+include(\"${out}\")
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()

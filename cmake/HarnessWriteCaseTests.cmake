@@ -1,18 +1,24 @@
 # Script mode (cmake -P), run after aot-harness is built: writes OUT with one add_test() per
 # pipeline x profile x case reported by `aot-harness list --json`.
-#   -D HARNESS_EXE=... -D OUT=... -D TIMEOUT=... [-D EMULATOR=...]
+#   -D HARNESS_EXE=... -D OUT=... -D TIMEOUT=... [-D EMULATOR=...] [-D LABELS=<the build's profiles...>]
 # For a relocatable tree (scripts/device-ctest stages one for a device), also:
 #   -D LIST_JSON=<file>     read the `list --json` output from this file instead of running HARNESS_EXE
 #   -D GOLDEN_DIR=<dir>     pass --golden-dir <dir> to every run
 #   -D RESULTS_DIR=<dir>    pass --json <dir>/<test name with / as __>.json to every run
 # HARNESS_EXE and the two directories may then be relative: CTest runs each test in the directory of
 # the CTestTestfile.cmake that includes OUT.
+# Never an empty suite: a listing that fails or is not the JSON expected is a FATAL_ERROR (OUT removed,
+# so that ctest errors out instead of finding no tests), and a pipeline without a single test gets a
+# failing test <pipeline>/no-tests that every label selects.
 set(EMULATOR_TEXT "${EMULATOR}")
 separate_arguments(EMULATOR)
 set(test_env "HARNESS_EXEC_WRAPPER=${EMULATOR_TEXT}")
+file(REMOVE "${OUT}")
 if (LIST_JSON)
+  set(listing "${LIST_JSON}")
   file(READ "${LIST_JSON}" json)
 else ()
+  set(listing "'${HARNESS_EXE} list --json'")
   # The shapes that specs derived from metadata settle in a forked child (their GPU variants' bounds
   # queries start the device runtime; spec/shape_query.h) are written by this list into OUT.shapes/,
   # made afresh from this executable every time, and read by the tests' runs (AOT_HARNESS_SHAPE_CACHE)
@@ -23,10 +29,38 @@ else ()
   execute_process(COMMAND "${CMAKE_COMMAND}" -E env "AOT_HARNESS_SHAPE_CACHE=${shapes}" ${EMULATOR} "${HARNESS_EXE}" list --json
                   OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
   if (NOT rc EQUAL 0)
-    message(FATAL_ERROR "harness: '${HARNESS_EXE} list --json' failed (${rc}): ${err}")
+    string(STRIP "${err}" err)
+    string(REGEX REPLACE ".*\n" "" err "${err}")  # its last line says why
+    message(FATAL_ERROR "harness: ${listing} failed (exit ${rc}: ${err}), so no test of its pipelines exists; "
+                        "fix what it says and run ctest again")
   endif ()
   string(APPEND test_env ";AOT_HARNESS_SHAPE_CACHE=${shapes}")
 endif ()
+string(JSON npipes ERROR_VARIABLE json_err LENGTH "${json}" pipelines)
+if (json_err OR NOT npipes GREATER 0)
+  string(STRIP "${json}" head)
+  string(REGEX REPLACE "\n.*" "" head "${head}")
+  string(SUBSTRING "${head}" 0 120 head)
+  if (json_err)
+    message(FATAL_ERROR "harness: ${listing}: its stdout is not the listing's JSON (it begins '${head}'), so "
+                        "no test of its pipelines exists; something printed there beside the JSON: rebuild "
+                        "aot-harness with this package (it keeps stdout for the JSON) and run ctest again")
+  endif ()
+  message(FATAL_ERROR "harness: ${listing} lists no pipeline, so there is nothing to test; add pipelines "
+                      "with aot_harness_add_pipeline() before aot_harness_finalize()")
+endif ()
+# The labels a no-tests test carries: every label a test of a pipeline can have, so that any -L selects it.
+set(all_labels "precommit;nightly;modes;opencl;vulkan;${LABELS}")
+string(JSON nall ERROR_VARIABLE json_err LENGTH "${json}" profiles)
+if (NOT json_err AND nall GREATER 0)
+  math(EXPR alast "${nall} - 1")
+  foreach (j RANGE ${alast})
+    string(JSON prof GET "${json}" profiles ${j} name)
+    list(APPEND all_labels "${prof}")
+  endforeach ()
+endif ()
+list(REMOVE_ITEM all_labels "")
+list(REMOVE_DUPLICATES all_labels)
 set(extra_args "")
 if (GOLDEN_DIR)
   set(extra_args " --golden-dir [=[${GOLDEN_DIR}]=]")
@@ -37,12 +71,25 @@ set(_vklayer_known "")
 if (EXISTS "${CMAKE_CURRENT_LIST_DIR}/../harness/test/vulkan_repro/vklayer_known.txt")
   file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/../harness/test/vulkan_repro/vklayer_known.txt" _vklayer_known REGEX "^[a-z0-9_]+/[a-z0-9-]+ ")
 endif ()
-string(JSON npipes LENGTH "${json}" pipelines)
 math(EXPR plast "${npipes} - 1")
 foreach (i RANGE ${plast})
   string(JSON pname GET "${json}" pipelines ${i} name)
-  string(JSON nprof LENGTH "${json}" pipelines ${i} profiles)
-  string(JSON ncase LENGTH "${json}" pipelines ${i} cases)
+  # A pipeline without profiles or cases has null there; it gets one failing test instead of none.
+  string(JSON nprof ERROR_VARIABLE json_err LENGTH "${json}" pipelines ${i} profiles)
+  if (json_err)
+    set(nprof 0)
+  endif ()
+  string(JSON ncase ERROR_VARIABLE json_err LENGTH "${json}" pipelines ${i} cases)
+  if (json_err)
+    set(ncase 0)
+  endif ()
+  if (nprof EQUAL 0 OR ncase EQUAL 0)
+    set(name "${pname}/no-tests")
+    string(APPEND lines
+      "add_test([=[${name}]=] sh -c [=[echo \"harness: pipeline ${pname} has ${nprof} profile(s) and ${ncase} case(s), so no test; give it a case (aot-harness describe ${pname} says why it has none)\" >&2; exit 1]=])\n"
+      "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${all_labels}]=])\n")
+    continue ()
+  endif ()
   math(EXPR rlast "${nprof} - 1")
   math(EXPR clast "${ncase} - 1")
   foreach (j RANGE ${rlast})

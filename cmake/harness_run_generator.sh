@@ -2,8 +2,8 @@
 # harness_run_generator.sh: runs one Halide generator invocation for harness_add_pipeline(); if the
 # generator fails (a schedule this target cannot compile, a CompileError, a crash), the build goes on:
 # this script writes stub outputs instead, so that the variant still links and registers, and every
-# run of it reports ERROR carrying the generator's message (seed 002: one bad variant must not break
-# the build of the others).
+# run of it reports ERROR carrying the generator's message: one bad variant must not break the build
+# of the others.
 #
 # usage: harness_run_generator.sh <generator> <c++ compiler> <ar> [<compiler flag>...] -- <generator args>
 #   <generator args> are what add_halide_library passes: -n NAME -f FUNCTION -e OUTPUTS -o DIR target=T ...
@@ -37,17 +37,43 @@ limit_s=${AOT_HARNESS_GENERATOR_TIMEOUT:-600}
   exec "$gen" "$@"
 ) 2>"$log"
 status=$?
+
+name="" fn="" emits="" outdir="." target=""
+for a in "$@"; do
+  case $prev in -n) name=$a ;; -f) fn=$a ;; -e) emits=$a ;; -o) outdir=$a ;; esac
+  case $a in target=*) target=${a#target=} ;; esac
+  prev=$a
+done
+[ -n "$fn" ] || fn=$name
+missing_note=""
 if [ "$status" -eq 0 ]; then
   cat "$log" >&2
-  # A GPU target whose schedule made no kernel writes no device_code file: leave an empty one, so
-  # the build has the output it declared (aot_harness_add_pipeline asks for it on GPU profiles).
-  dc_name="" dc_dir="." dc_emits=""
-  for a in "$@"; do
-    case $prev in -n) dc_name=$a ;; -o) dc_dir=$a ;; -e) dc_emits=$a ;; esac
-    prev=$a
+  # A generator that exits 0 but writes none of what was asked (a Python generator file without its
+  # `hl.main()` call does exactly that) fails like one that exits non-zero: its pipeline's runs are
+  # ERROR records saying why, and the build of the others goes on.
+  missing=""
+  for kind in $(printf '%s' "$emits" | tr ',' ' '); do
+    case $kind in
+      c_header) f=$name.h ;;
+      object) f=$name.o ;;
+      static_library) f=$name.a ;;
+      registration) f=$name.registration.cpp ;;
+      *) continue ;;
+    esac
+    [ -e "$outdir/$f" ] || missing="$missing${missing:+, }$f"
   done
-  case ",$dc_emits," in *,device_code,*) [ -n "$dc_name" ] && [ ! -e "$dc_dir/$dc_name.device_code" ] && : >"$dc_dir/$dc_name.device_code" ;; esac
-  exit 0
+  if [ -n "$name" ] && [ -n "$missing" ]; then
+    case $gen in
+      *.py.sh) missing_note="the Python generator exited 0 but wrote nothing ($missing missing): its file never calls Halide's generator main; end it with: if __name__ == \"__main__\": hl.main()" ;;
+      *) missing_note="the generator exited 0 but did not write $missing; make it write the outputs it is asked for (-e $emits)" ;;
+    esac
+    status=1
+  else
+    # A GPU target whose schedule made no kernel writes no device_code file: leave an empty one, so
+    # the build has the output it declared (aot_harness_add_pipeline asks for it on GPU profiles).
+    case ",$emits," in *,device_code,*) [ -n "$name" ] && [ ! -e "$outdir/$name.device_code" ] && : >"$outdir/$name.device_code" ;; esac
+    exit 0
+  fi
 fi
 limit_note=""
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
@@ -58,19 +84,6 @@ elif { [ "$status" -eq 134 ] || [ "$status" -eq 139 ]; } && [ "$mem_mb" -gt 0 ] 
   limit_note="it died of signal $((status - 128)) under a ${mem_mb} MiB memory limit (AOT_HARNESS_GENERATOR_MEMORY_MB); "
 fi
 
-name="" fn="" emits="" outdir="." target=""
-while [ $# -gt 0 ]; do
-  case $1 in
-    -n) name=$2; shift 2 ;;
-    -f) fn=$2; shift 2 ;;
-    -e) emits=$2; shift 2 ;;
-    -o) outdir=$2; shift 2 ;;
-    -g|-d|-p|-r|-s|-t) shift 2 ;;
-    target=*) target=${1#target=}; shift ;;
-    *) shift ;;
-  esac
-done
-[ -n "$fn" ] || fn=$name
 if [ -z "$name" ] || [ -z "$emits" ]; then
   cat "$log" >&2
   echo "harness_run_generator.sh: generator failed ($status) and its arguments name no -n/-e; cannot write stubs" >&2
@@ -80,6 +93,7 @@ fi
 # The message: the generator's stderr, trimmed, at most 2000 bytes, safe inside a raw string literal.
 msg=$(sed -e 's/)harness_stub"/) harness_stub"/g' "$log" | head -c 2000)
 [ -n "$msg" ] || msg="generator exited with status $status and printed nothing"
+[ -z "$missing_note" ] || msg=$missing_note
 msg="generator ${name} failed for target ${target}: ${limit_note}$msg"
 
 case $name in

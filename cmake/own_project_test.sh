@@ -65,7 +65,7 @@ if [ "$part" = core ]; then
   [ -x "$exe" ] || fail "no aot-harness in the outside build tree's bin/"
   step bless "$exe" bless --all || fail "bless"
   [ -f "$work/src/golden/MANIFEST.json" ] || fail "goldens are not in golden/ beside the CMakeLists.txt"
-  TAIL=4 step ctest "$ctest" --test-dir "$work/build" -L precommit -j2 --output-on-failure ||
+  TAIL=4 step ctest "$ctest" --test-dir "$work/build" -L precommit -j2 --output-on-failure --no-tests=error ||
     { cat "$work/logs/ctest.log"; fail "ctest"; }
   echo "own-project: find_package to green ctest (install, configure, build, bless, ctest): $(($(date +%s) - start)) s"
 
@@ -123,8 +123,18 @@ PY
   "$exe" bench --pipeline nosuch > "$work/run.txt" 2>&1 && fail "bench of an unknown pipeline passed"
   grep -q "aot-harness: error: .*nosuch" "$work/run.txt" || fail "bench's bad-filter error: $(cat "$work/run.txt")"
 
+  # Triage from the package (package/triage_outside runs bisect and the bundles in full, nightly): bisect's
+  # plugin and generator main are targets of the outside build, left for bisect to build on first use,
+  # and a Python generator's variant packs into a repro bundle.
+  "$cmake" --build "$work/build" --target harness_bisect_plugin harness-bisect-generator -- -n >"$work/run.txt" 2>&1 ||
+    fail "the outside build has no bisect targets: $(tail -3 "$work/run.txt")"
+  [ ! -e "$work/build/bin/libharness_bisect_plugin.so" ] || fail "the build compiled bisect's plugin although nothing bisects"
+  "$exe" repro sharpen/host/small --no-prebuilt --out "$work/sharpen-repro.tar.gz" >"$work/run.txt" 2>&1 ||
+    fail "repro of the Python generator's variant: $(cat "$work/run.txt")"
+  tar -tzf "$work/sharpen-repro.tar.gz" | grep -q "run.sh" || fail "the repro bundle has no run.sh"
+
   # Every tool through the outside project's aot-harness, from the prefix.
-  for tool in nightly history compare dashboard driver-diff merge device-ctest lava-job; do
+  for tool in nightly history compare dashboard driver-diff merge device-ctest lava-job bisect-commit; do
     "$exe" "$tool" --help > "$work/run.txt" 2>&1 || fail "aot-harness $tool --help: $(cat "$work/run.txt")"
     grep -qi "usage" "$work/run.txt" || fail "aot-harness $tool --help printed no usage: $(cat "$work/run.txt")"
   done

@@ -1,6 +1,6 @@
 // gpu-launch-probe: what one kernel launch + synchronisation costs with no work, on the OpenCL ICD's
 // first GPU (else first device) and through the CUDA driver API, the way Halide 21's runtimes issue them and the
-// cheapest way each API allows (issue 27: the floor under a small GPU pipeline call). A diagnostic run on the device,
+// cheapest way each API allows: the floor under a small GPU pipeline call. A diagnostic run on the device,
 // not a test. Per line: what was timed, then the median, 10th and 90th percentile in microseconds over `reps`
 // repetitions (after a warm-up), wall clock on the host.
 //

@@ -1,7 +1,7 @@
 // halide-app-matmul: Halide's own CUDA matrix product (apps/cuda_mat_mul of Halide v21.0.0, unchanged, in
 // third_party/halide-apps/cuda_mat_mul/) against cuBLAS and against this suite's matmul cuda variant, in one process
 // on the same 1024^3 f32 product (the suite's `large` case): is the suite's gap to cuBLAS a schedule of ours or what
-// Halide 21 reaches at best? A diagnostic run on the device, not a benchmark of record (issue 27).
+// Halide 21 reaches at best? A diagnostic run on the device, not a benchmark of record.
 //
 // Each line: what was timed, then the median and the 10th / 90th percentile in microseconds over `reps` calls after
 // a warm-up (probe_report.h), each call with the device synchronised (resident: inputs and outputs stay on the device).

@@ -1,5 +1,5 @@
 // task-times: what each task of a host pipeline's parallel loops costs, measured alone. A diagnostic for
-// strip schedules (issue 27): every halide_do_par_for call of the pipeline runs its tasks one after
+// strip schedules: every halide_do_par_for call of the pipeline runs its tasks one after
 // another on the calling thread, each timed, so that one expensive task (a guarded tail strip on a slow
 // path) shows up even though on many cores it only lengthens the critical path.
 //   task-times <pipeline> <profile> <W>x<H> [threads] [calls]

@@ -6,7 +6,7 @@
 //     stage(x, y) = low == up ? min(prev(x, y), prev(p, y)) : max(prev(x, y), prev(p, y))
 //   output(x, y) = last stage(x, y), x < width
 // On a GPU every stage exchanges values between work-items: the `gpu` schedule keeps a row in
-// workgroup memory with a barrier per stage (seed 002's "needs workgroup memory").
+// workgroup memory with a barrier per stage.
 #include <cstdint>
 #include <limits>
 
@@ -49,16 +49,16 @@ public:
         input.set_estimates({{0, n}, {0, 4096}});
         output.set_estimates({{0, n}, {0, 4096}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             for (Func &f : stages)
                 f.compute_at(output, y);  // one row at a time, each stage a plain loop
             break;
         case Schedule::Host:
-            // 16-row blocks in parallel, every stage stored y-innermost and vectorized over the 16 rows, so
-            // that the partner x ^ j is a dense load, not a gather: 256x4096 one thread 26.6 -> 7.5 ms (AVX2
-            // VM, 2026-11-23). GuardWithIf: a last block of fewer rows writes only its rows.
+            // 16-row blocks in parallel, every stage stored y-innermost and vectorized over the 16 rows, so that the
+            // partner x ^ j is a dense load, not a gather: 3.5x one thread. GuardWithIf: a last block of fewer rows
+            // writes only its rows.
             output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).reorder(yi, x, yo).parallel(yo).vectorize(yi);
             for (Func &f : stages)
                 f.compute_at(output, yo).reorder_storage(y, x).reorder(y, x).vectorize(y, 16);
@@ -72,8 +72,8 @@ public:
             output.gpu_tile(x, y, xo, yo, xi, yi, 32, 4, TailStrategy::GuardWithIf);
             break;
         case Schedule::Gpu:
-            // One block per row, one thread per lane, each stage in workgroup memory with a barrier between
-            // stages (n * 4 bytes; seed 002's "needs workgroup memory"; not measured).
+            // One block per row, one thread per lane, each stage in workgroup memory with a barrier between stages (n *
+            // 4 bytes of workgroup memory; not measured).
             output.gpu_tile(x, y, xo, yo, xi, yi, n, 1, TailStrategy::GuardWithIf);
             for (Func &f : stages)
                 f.compute_at(output, xo).gpu_threads(x);

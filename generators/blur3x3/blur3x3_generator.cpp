@@ -27,14 +27,14 @@ public:
         input.set_estimates({{0, 1920}, {0, 1080}});
         output.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             sum_x.store_root().compute_at(output, y);  // sliding window over rows: each row sum once
             break;
         case Schedule::Host: {
-            // 32-row strips in parallel, row sums sliding per strip, 4 output rows per pass sharing their
-            // row sums: 4096^2 2.49 -> 2.07 ms, 1080p 0.69 -> 0.49 ms (AVX2 VM, 2026-11-23).
+            // 32-row strips in parallel, row sums sliding per strip, 4 output rows per pass sharing their row sums:
+            // 1080p on 2 cores 0.69 -> 0.49 ms.
             const int v = natural_vector_size<uint16_t>();
             output.split(y, yo, yi, 32)
                 .split(yi, yi, yii, 4)
@@ -49,26 +49,16 @@ public:
             mali_work_items(output, x, y, 8);  // 8 x u16 (128-bit); row sums recomputed in registers
             break;
         case Schedule::Gpu: {
-            // 4 x 8 outputs per thread, its 6x10 input block and row sums in registers first: H100 opencl 4096^2
-            // 0.042 -> 0.039 ms, 16384^2 0.321 -> 0.271 ms (61 -> 70 % of copy); cuda 0.031 -> 0.029 ms, 0.263 ->
-            // 0.264 ms (issue 27 round 1, 2026-11-25). Blocks of 64 x 4 threads (256 x 32 pixels) instead of
-            // 32 x 8 (128 x 64): 16384^2 opencl 0.285 -> 0.268 ms (68 -> 71 % of copy, 0.97 -> 1.03x NPP), cuda
-            // 0.266 -> 0.263 ms; 4096^2 0.040 / 0.029 ms either way (H100, round 5, 17:37 UTC); on the H100 of
-            // round 6 (17:50 UTC) 16384^2 opencl 0.286 ms (0.98x NPP), cuda 0.265 ms (1.06x). Not kept (rounds
-            // 4-5, 16:57-17:37 UTC, benchmarks/h100/issue27/gpu_round4-5/): 128 x 2 and 256 x 1 threads, 32 x 32,
-            // 4 x 4 or 8 x 4 or 16 x 4 per thread, row sums sliding down 8 or 16 rows per thread (fewer live
-            // registers): level or slower. Without a declared host alignment every u8 store is a byte store in the
-            // PTX (st.global.b8; Halide 21 aligns a vector store no further than the buffer's host_alignment,
-            // CodeGen_LLVM.cpp): the specialisation below declares it (the harness's buffers are 128-byte aligned).
+            // 4 x 8 outputs per thread in blocks of 64 x 4 threads, each thread's 6x10 input block and row sums in
+            // registers first: 16384^2 70 % of the device copy on an H100 (the first such schedule: 61 %). Other block
+            // shapes, outputs per thread and row sums sliding down the rows measured level or slower.
             const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 8, true, 64, 4});
             in16.compute_at(output, v.xi).unroll(x).unroll(y);
             sum_x.compute_at(output, v.xi).unroll(x).unroll(y);
-            // Rows at multiples of 4 with 16 bytes of declared host alignment: each row's 4 outputs one 32-bit
-            // store (st.global.b32 / an aligned uchar4) instead of 4 byte stores: H200 16384^2 opencl 0.238-0.253 ->
-            // 0.223-0.237 ms (57-59 -> 60-63 % of copy), cuda 0.232-0.237 -> 0.218-0.223 ms; 4096^2 opencl 0.028-0.037
-            // -> 0.027-0.035 ms, cuda 0.022-0.028 -> 0.020-0.027 (two rounds, A/B in one binary, issue 27,
-            // benchmarks/h200/issue27/round1-2/). Not kept: the input block as aligned words (align_bounds(x, 4)
-            // on in16: its registers become a local-memory array indexed by x's remainder).
+            // Rows at multiples of 4 with 16 bytes of declared host alignment: each row's 4 outputs are one 32-bit
+            // store instead of 4 byte stores (Halide 21 aligns a vector store no further than the buffer's
+            // host_alignment), 5-7 % faster at 16384^2. Not kept: the input block as aligned words (align_bounds(x, 4)
+            // on in16 turns its registers into a local-memory array).
             output.specialize(gpu_aligned_rows(4, output));
             break;
         }

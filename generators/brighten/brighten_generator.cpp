@@ -34,17 +34,14 @@ public:
         offset.set_estimate(-10);
         output.set_estimates({{0, 1920}, {0, 1080}, {0, 3}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops: the golden reference variant
         case Schedule::Host: {
-            // 32-row chunks of the fused y*c per task, not one row: 4096^2 x 3 7.5-9.1 -> 5.2-6.1 ms (AVX2 VM,
-            // 2026-11-23).
-            // GuardWithIf: images of fewer than 32 rows stay correct. No other height measured better on 16
-            // threads (1080p: 0.87x OpenCV with 16 rows, 0.81-0.90x with 32, 0.88x with 64, 0.75x with 128;
-            // 4096^2 1.05x with 128, 1.25-1.31x with 32 on 2026-11-24/25) or on 2 (1.14-1.58x with 16, 32 or
-            // 128) (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/):
+            // 32-row chunks of the fused y*c per task, not one row: 4096^2 x 3 on 2 cores 7.5-9.1 -> 5.2-6.1 ms.
+            // GuardWithIf: images of fewer than 32 rows stay correct. No other height measured better on 16 or on 2
+            // threads: one height.
             // one height.
             output.fuse(y, c, yc);
             const auto strips = [&](Stage s, const Expr &rows) {
@@ -64,16 +61,14 @@ public:
             output.gpu_blocks(c);
             break;
         case Schedule::Gpu: {
-            // 4 B x 4 rows per thread, block loaded first, strides specialised to multiples of 4 (aligned
-            // uchar4): H100 16384^2 x 3 opencl 2.56 -> 0.55 ms (21 -> 99 % of copy), cuda 2.79 -> 0.66 ms (83 %).
+            // 4 B x 4 rows per thread, block loaded first, strides specialised to multiples of 4 (aligned uchar4):
+            // 16384^2 x 3 opencl 2.56 -> 0.55 ms (21 -> 99 % of copy) on an H100.
             const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 4, true, 32, 8});
             output.gpu_blocks(c);
             Func block = input.in();
             block.compute_at(output, v.xi).vectorize(block.args()[0]).unroll(block.args()[1]);
             // With 16 bytes of declared host alignment (gpu_aligned_rows) the specialisation's loads and stores are
-            // 32-bit on CUDA too, not bytes: H200 cuda 16384^2 0.603 -> 0.489 ms (64 -> 80 % of copy, 1.80 -> 2.23x
-            // NPP), 4096^2 0.050 -> 0.044 ms; opencl level (0.457 / 0.477 ms: its uchar4 was aligned before)
-            // (issue 27, 2026-11-28 08:52 UTC, A/B in one binary, benchmarks/h200/issue27/round1/).
+            // 32-bit on CUDA too, not bytes: 16384^2 cuda 64 -> 80 % of copy; OpenCL's uchar4 was aligned before.
             output.specialize(gpu_aligned_rows(4, input, output));
             break;
         }

@@ -55,27 +55,23 @@ public:
         input.set_estimates({{0, 1920}, {0, 1080}});
         output.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops, conversion inlined
         case Schedule::Host: {
-            // 32-row strips in parallel, each input pixel converted to f16 once into a 3-row sliding window
-            // (not once per tap): 1080p one thread 4.6-4.9 -> 3.7-3.9 ms (AVX2 VM, 2026-11-23). Separable
-            // f32 math on x86 (above), the row sums sliding: 0.55x -> 1.10x OpenCV at 1080p (AVX-512 VM,
-            // 2026-11-24, paired). The new row sums and the output row in 256-column chunks (column_chunks, as
-            // gaussian5x5): 4096^2 6.5-7.2 -> 5.9-6.7 ms, 1080p 0.67-0.83 -> 0.67-0.75 ms (3 A/B rounds).
-            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads:
-            // 0.268 ms against 0.346 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
-            // benchmarks/h100/issue27/cores_round2/)), else the tallest of 32/16/8 rows giving each thread 8 (4096^2
-            // and 2 threads: 32, as before).
+            // Strips in parallel, each input pixel converted once into a 3-row sliding window (not once per tap);
+            // separable f32 math on x86 (above), the row sums sliding: 0.55x -> 1.10x OpenCV at 1080p. The new row sums
+            // and the output row in 256-column chunks (column_chunks, as gaussian5x5): about 8 % at 4096^2. Strips per
+            // call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads: 23 % faster than
+            // 8-row strips), else the tallest of 32/16/8 rows giving each thread 8.
             const auto strips = [&](Stage s, const Expr &rows) {
                 s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
                 column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, 16);
             };
             stencil_strips(output, output.dim(1).extent(), per_thread, strip_rows, {32, 16, 8}, strips);
-            // always_partition(x): the guarded last strip kept the repeat_edge clamp in every lane (1080p on 2
-            // threads: 42 us against 21 us for a whole strip; 16 us after, task-times, dev VM, 2026-11-25 17:10 UTC).
+            // always_partition(x): the guarded last strip kept the repeat_edge clamp in every lane, twice a whole
+            // strip's time.
             if (f32_math) {
                 rows.store_at(output, yo).compute_at(output, xo).vectorize(x, 16).always_partition(x);  // each row sum
                                                                                                         // once
@@ -88,7 +84,7 @@ public:
             mali_work_items(output, x, y, 8);  // 8 x f16 (one half8 op); conversions per tap in registers
             break;
         case Schedule::Gpu:
-            // 16x16 tiles, the converted 18x18 f16 tile staged in local memory (not measured since).
+            // 16x16 tiles, the converted 18x18 f16 tile staged in local memory (not measured against other schedules).
             output.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
             in16.compute_at(output, xo).gpu_threads(x, y);
             break;

@@ -50,7 +50,7 @@ harness::PipelineSpec make_conv3x3_f16_spec() {
     spec.summary = "3x3 binomial convolution in f16 arithmetic (cl_half on OpenCL), f32 in and out";
     // GPUs with native half may fuse a product into the next sum (FMA) and round once instead of
     // twice, and the host (f16c) variant was measured 4 f16 ULPs from the cpu golden at one pixel of
-    // the 1920x1080 case (0.78125 vs 0.7792969, 2026-11-23). An f16 ULP just below 1.0 is 2^-11:
+    // the 1920x1080 case (0.78125 vs 0.7792969). An f16 ULP just below 1.0 is 2^-11:
     // 2e-3 + 2e-3 x |value| admits about four of them, while a wrong tap moves a value by >= 1/16.
     spec.tolerance = harness::Tolerance::abs_rel(2e-3, 2e-3);
     spec.tolerance_reason = "f16 arithmetic: FMA contraction and f16c rounding differ by up to 4 f16 ULPs";

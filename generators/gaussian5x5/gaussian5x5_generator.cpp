@@ -38,33 +38,26 @@ public:
         input.set_estimates({{0, 1920}, {0, 1080}});
         output.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             blur_x.store_root().compute_at(output, y);  // blur_x in a sliding window over rows
             break;
         case Schedule::Host: {
-            // 32-row strips in parallel, native f32 vectors, blur_x sliding per strip: 0.99-1.19x OpenCV at
-            // 4096^2 (AVX2 VM, 2026-11-23; 16/64/128-row strips, 2x vectors within noise). blur_x's new row
-            // and the output row in 256-column chunks (column_chunks), reads and stores streaming together
-            // instead of in separate row loops: 4096^2 7.1-7.4 -> 6.4-7.4 ms, 1080p 0.88-0.94 -> 0.80-0.96 ms
-            // (AVX-512 VM, 3 interleaved A/B rounds; 128 and 1024 columns slower; a guarded scalar tail at
-            // 1080p cost 15 %). 4096^2 moves 19-20 GB/s + the output's read-for-ownership: the ~30 GB/s of a
-            // 2-thread store loop here, the DRAM limit without non-temporal stores (Halide 21 emits none).
-            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads: 34
-            // rows, 0.299 ms against 0.405 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
-            // benchmarks/h100/issue27/cores_round2/); 32-row strips there 0.711 ms, round 1), else the tallest of
-            // 32/16/8 rows giving each thread 8 (4096^2 and 2 threads: 32, as before).
+            // Strips in parallel, native f32 vectors, blur_x sliding per strip (16/64/128-row strips and 2x vectors
+            // within noise). blur_x's new row and the output row in 256-column chunks (column_chunks), reads and stores
+            // streaming together instead of in separate row loops: up to 10 % at 4096^2 (128 and 1024 columns slower).
+            // 4096^2 is then at the DRAM limit of a store loop without non-temporal stores (Halide 21 emits none).
+            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads: 26 %
+            // faster than 8-row strips), else the tallest of 32/16/8 rows giving each thread 8.
             const int v = natural_vector_size<float>();
             const auto strips = [&](Stage s, const Expr &rows) {
                 s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo);
                 column_chunks(s, output.dim(0).extent(), x, xo, xi, 256, v);
             };
             stencil_strips(output, output.dim(1).extent(), per_thread, strip_rows, {32, 16, 8}, strips);
-            // always_partition(x): a strip where the split's guard or the top/bottom edge applies kept the
-            // repeat_edge clamp in every lane of blur_x (gathers): the 24-row last strip at 1080p on 2 threads took
-            // 175 us against 36 us for a whole 32-row strip, all tasks 1496 -> 1160 us, each task timed alone
-            // (task-times, dev VM, 2026-11-25 17:10 UTC).
+            // always_partition(x): a strip where the split's guard or the top/bottom edge applies kept the repeat_edge
+            // clamp in every lane of blur_x (gathers), 5x a whole strip's time.
             blur_x.store_at(output, yo).compute_at(output, xo).vectorize(x, v).always_partition(x);
             break;
         }
@@ -72,9 +65,9 @@ public:
             mali_work_items(output, x, y, 4);  // 4 x f32; blur_x recomputed in registers, no local memory
             break;
         case Schedule::Gpu: {
-            // 4 x 4 outputs per thread, its 8x8 input block and 4x8 blur_x rows computed into registers
-            // first (as blur3x3), no local memory or barriers: H100 16384^2 opencl 1.62 -> 1.01 ms (47 ->
-            // 72 % of copy), cuda 1.59 -> 0.85 ms (46 -> 86 %); 4 x 8 per thread 68 / 78 % (2026-11-24).
+            // 4 x 4 outputs per thread, its 8x8 input block and 4x8 blur_x rows computed into registers first (as
+            // blur3x3), no local memory or barriers: 16384^2 47 -> 72 % of copy (opencl) on an H100; 4 x 8 per thread
+            // slower.
             const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 4, false, 32, 8});
             clamped.compute_at(output, v.xi).unroll(clamped.args()[0]).unroll(clamped.args()[1]);
             blur_x.compute_at(output, v.xi).unroll(x).unroll(y);

@@ -54,7 +54,7 @@ public:
         output.set_estimates({{0, 1920}, {0, 1080}});
         histogram.dim(0).set_bounds(0, 256);
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         if (!cl_or_cuda) hist.compute_root();
         cdf.compute_root();
         lut.compute_root();
@@ -62,25 +62,19 @@ public:
         case Schedule::Portable:
             break;  // one serial pass for the histogram, a serial scan, a LUT pass
         case Schedule::Host: {
-            // Partial histograms per 32-row strip (parallel) and per x % 4 (interleaved counters), then
-            // summed; output rows in parallel, 32-wide LUT gathers: 4096^2 one thread 13.3 -> 12.4 ms (AVX2
-            // VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows.
+            // Partial histograms per 32-row strip (parallel) and per x % 4 (interleaved counters), then summed; output
+            // rows in parallel. GuardWithIf: no strip overlaps another's rows.
             RVar ryo("ryo"), ryi("ryi"), rxo("rxo"), rxi("rxi");
             hist.update().split(r.y, ryo, ryi, 32).split(r.x, rxo, rxi, 4);
             Func partial = hist.update().rfactor({{ryo, u}, {rxi, w}});
             partial.compute_root().update().reorder(w, rxo, ryi, u).parallel(u).unroll(w);
-            // The partials' sum (serial, after the parallel pass) with the bins innermost, 16 per vector: it was
-            // one bin at a time, a chain of strips x 4 dependent scalar load-add-stores per bin (1080p: 34 strips,
-            // ~35 K adds; 4096^2: 128 strips, ~131 K), an estimated 60 / 220 us at 5 cycles each; now 16 bins per
-            // add (the lowered statement: dense 16-wide loads, 2026-11-25 17:25 UTC). Measured on the H100
-            // machine in round 5 (RESULTS.md, third pass).
+            // The partials' sum (serial, after the parallel pass) with the bins innermost, 16 per vector: one bin at a
+            // time was a chain of dependent scalar load-add-stores (~131 K at 4096^2).
             hist.update().reorder(i, rxi, ryo).vectorize(i, 16);
-            // The LUT pass as a scalar loop unrolled by 8: Halide 21 scalarises the 32-wide gathers into
-            // extract/load/insert, which on AVX-512 took 2.2x the unrolled loop (4096^2 one thread ~20 -> ~9 ms,
-            // JIT; 2 threads 0.53-0.66x -> 0.94-1.11x OpenCV, dev VM, 2026-11-25). Output strip height per call
-            // (host_strips.h): 16 rows where 32 would give a thread fewer than 16 strips (4096^2 on 16 threads:
-            // 0.90-0.97x OpenCV with 32-64 rows, 1.12x with 16), else 32
-            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
+            // The LUT pass as a scalar loop unrolled by 8: Halide 21 scalarises 32-wide gathers into
+            // extract/load/insert, which on AVX-512 took 2.2x the unrolled loop. Output strip height per call
+            // (host_strips.h): 16 rows where 32 would give a thread fewer than 16 strips (4096^2 on 16 threads: 1.12x
+            // OpenCV against 0.90-0.97x with 32-64 rows), else 32.
             strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16}), 16,
                               [&](Stage s, int rows) {
                                   s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).unroll(x, 8);
@@ -133,18 +127,12 @@ public:
     // 0..i into lut(i), then 4 bytes per thread and row (vector loads and stores, gathers from the LUT).
     // Three kernels (histogram init, count, output) and no device allocation per call.
     void gpu_shared_histogram(const RDom &r) {
-        // Counting: OpenCL 1024 blocks of 256 threads; CUDA 264 blocks (2 per SM) of 1024 threads, a quarter
-        // of the global atomics; 4 loads in flight per thread (issue 27 rounds 1-3, 2026-11-25: 4096^2 cuda
-        // 0.345 -> 0.058 ms, opencl 0.404 -> 0.083 ms; 512 blocks, 128-thread blocks, 1 load in flight: slower).
-        // The LUT in the output pass instead of a scan kernel, a LUT kernel and the histogram copied out of an
-        // intermediate (4 kernels, 2 device allocations per call; each OpenCL launch costs ~5 us and each
-        // clCreateBuffer + release ~4.5 us on the H100, gpu-launch-probe): 4096^2 opencl 0.085 -> 0.059 ms
-        // (0.85 -> 1.23x NPP), cuda 0.056 -> 0.052 ms (1.30 -> 1.40x); 16384^2 opencl 0.485 -> 0.460 ms (1.55x),
-        // cuda 0.435 -> 0.425 ms (1.68x); 64x64 opencl 0.051 -> 0.035 ms; round 6 (17:50 UTC, another H100)
-        // 4096^2 opencl 0.066 ms (1.18x), cuda 0.056 ms (1.39x) (H100, rounds 4-6, 16:57-17:50 UTC,
-        // benchmarks/h100/issue27/gpu_round4-5/). Output grids of 264 blocks: 4096^2 level, 4096 blocks or
-        // 16 bytes per thread: slower (16384^2 0.87 ms); the LUT kernel kept with the histogram in the output:
-        // 4096^2 opencl 0.059 ms.
+        // Counting: OpenCL 1024 blocks of 256 threads; CUDA 264 blocks (2 per SM) of 1024 threads, a quarter of the
+        // global atomics; 4 loads in flight per thread (4096^2 cuda 6x faster than per-pixel global atomics; 512
+        // blocks, 128-thread blocks or 1 load in flight: slower). The LUT in the output pass instead of a scan kernel,
+        // a LUT kernel and the histogram copied out of an intermediate: 3 kernels and no device allocation per call
+        // instead of 4 and 2 (an OpenCL launch costs ~5 us and a clCreateBuffer + release ~4.5 us, gpu-launch-probe),
+        // 4096^2 opencl 0.85 -> 1.23x NPP. Other output grids, or 16 bytes per thread: level or slower.
         const bool cuda = get_target().has_feature(Target::CUDA);
         const int threads = cuda ? 1024 : 256, blocks = cuda ? 264 : 1024, unroll = 4, out_blocks = 1024;
         RVar ryo("ryo"), ryi("ryi"), rxo("rxo"), rxi("rxi"), rxu("rxu");

@@ -38,13 +38,13 @@ public:
         sub_sat.set_estimates({{0, 1920}, {0, 1080}});
         shifted.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         std::vector<Func> outs{add_sat, sub_sat, shifted};
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops
         case Schedule::Host:
-            // 16-row strips in parallel, native 16-bit vectors (paddusw/psubusw): 89-94 % of copy bw (2026-11-23).
+            // 16-row strips in parallel, native 16-bit vectors (paddusw/psubusw): 89-94 % of the copy bandwidth.
             for (Func &f : outs)
                 f.split(y, yo, yi, 16).parallel(yo).vectorize(x, natural_vector_size<uint16_t>());
             break;

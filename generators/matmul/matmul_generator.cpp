@@ -34,19 +34,19 @@ public:
         b.set_estimates({{0, 1024}, {0, 1024}});
         c.set_estimates({{0, 1024}, {0, 1024}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
-            // Plain loops, one row of prod at a time, k outside j: B is read along its rows, and every
-            // output still sums k in order (bit-identical to k innermost; 1024^3 on the H100's Xeon
-            // took 6.2 s a call with k innermost, the matrix's longest run).
+            // Plain loops, one row of prod at a time, k outside j: B is read along its rows, and every output still
+            // sums k in order (bit-identical to k innermost, which took 6.2 s a call at 1024^3 on a Xeon, the matrix's
+            // longest run).
             prod.compute_at(c, i);
             prod.update().reorder(j, k);
             break;
         case Schedule::Host: {
-            // 24x32 tiles of C, 4 rows at a time in 3 x 4 vector accumulators, k innermost (unroll 2), a
-            // packed B panel per column of tiles (the constant_exterior select once per element of B),
-            // columns of tiles in parallel: 1024^3 one thread 82-89 -> 25-33 ms (AVX2 VM, 2026-11-23).
+            // 24x32 tiles of C, 4 rows at a time in 3 x 4 vector accumulators, k innermost (unroll 2), a packed B panel
+            // per column of tiles (the constant_exterior select once per element of B), columns of tiles in parallel:
+            // 1024^3 one thread 3x faster than the first tiled schedule.
             const int v = natural_vector_size<float>();
             Var iii("iii");
             c.tile(j, i, ji, ii, 3 * v, 32)
@@ -76,16 +76,10 @@ public:
             prod.update().vectorize(j);
             break;
         case Schedule::Gpu:
-            // Register blocking (Halide's apps/cuda_mat_mul), 64 x 32 outputs per block of 16 x 8 threads, 4 x 4
-            // per thread, k steps of 8, 128-bit operand loads. H100, 1024^3, cuBLAS sgemm in the same runs
-            // (benchmarks/h100/issue27/matmul/README.md): the old 64 x 16 / 4 x 8 scalar-load schedule opencl
-            // 0.170 ms, cuda 0.696 ms under Halide's 64-register JIT cap, 0.155 ms at 255 (cuBLAS 0.071-0.074;
-            // session 3 round 1, 2026-11-25 16:59 UTC). This one, round 2 (17:34 UTC, no variable set: the
-            // spec's cap): cuda 0.092 ms, opencl 0.100 ms, cuBLAS 0.070 ms; at 64 registers cuda 0.149 ms. Other
-            // tiles, 255 registers: 4 x 4 in blocks of 64x16, 32x32, 64x64, 128x32, 32x64, 128x16 0.093-0.096 ms;
-            // k steps of 16 / 4 0.123 / 0.110 ms; 4 x 2 per thread 0.127; 4 x 8 (64x16, 64x32, 64x64, 128x64
-            // blocks) 0.096-0.100; 8 x 8 0.124-0.131. cuda_capability_80 (ld.global.nc): this one 0.095 (no gain;
-            // not taken: it would drop pre-Ampere GPUs), 4 x 8 0.096.
+            // Register blocking (Halide's apps/cuda_mat_mul), 64 x 32 outputs per block of 16 x 8 threads, 4 x 4 per
+            // thread, k steps of 8, 128-bit operand loads: 1024^3 0.79x cuBLAS on an H200 (cuda; the 64 x 16
+            // scalar-load schedule before it 0.46x at 255 registers). Other tiles, per-thread shapes and k steps: level
+            // or slower. cuda_capability_80 (ld.global.nc): no gain, and it would drop pre-Ampere GPUs.
             register_blocked(ac, bc, k, {64, 32, 4, 4, 8});
             break;
         }

@@ -54,10 +54,9 @@ harness::PipelineSpec make_matmul_spec() {
     }
     spec.reference = reference;
     // The gpu schedule's CUDA kernels use 106-128 registers per thread (ptxas 13.0, sm_90): under Halide's
-    // default JIT cap of 64 they ran 0.148-0.149 ms instead of 0.092-0.094 ms on the H100 (1024^3,
-    // 2026-11-25 16:59 and 17:34 UTC; the previous schedule 0.696 instead of 0.155 ms, spilling 6.7 KB per
-    // thread). An application running the cuda variant sets HL_CUDA_JIT_MAX_REGISTERS=255 itself
-    // (Halide's apps/cuda_mat_mul: 256).
+    // default JIT cap of 64 they ran 0.148-0.149 ms instead of 0.092-0.094 ms on an H100 (1024^3; an
+    // older schedule ran 4.5x slower under the cap, spilling 6.7 KB per thread). An application running the cuda
+    // variant sets HL_CUDA_JIT_MAX_REGISTERS=255 itself (Halide's apps/cuda_mat_mul: 256).
     spec.cuda_max_registers = 255;
     return spec;
 }

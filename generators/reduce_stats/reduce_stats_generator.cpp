@@ -33,14 +33,14 @@ public:
         stats.set_estimates({{0, 3}});
         stats.dim(0).set_bounds(0, 3);
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         acc.compute_root();
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // one serial pass in row-major order
         case Schedule::Host: {
-            // rfactor twice: 8 column lanes (vectorized) x 16-row strips (parallel), then a serial combine:
-            // 96-128 % of copy bw, 2.2-3.2x OpenCV (AVX2 VM, 2026-11-23).
+            // rfactor twice: 8 column lanes (vectorized) x 16-row strips (parallel), then a serial combine: at or above
+            // the copy bandwidth, 2.2-3.2x OpenCV on 2 cores.
             RVar rxo("rxo"), rxi("rxi"), ryo("ryo"), ryi("ryi");
             acc.update().split(r.x, rxo, rxi, 8).split(r.y, ryo, ryi, 16);
             Func partial = acc.update().rfactor({{rxi, u}, {ryo, w}});
@@ -73,9 +73,8 @@ public:
     //     all in shared memory: one intermediate in device memory (block_part), not three (with three
     //     kernels and intermediates for the tail, opencl took 0.183 ms at 4096^2, now 0.088 ms).
     // The block count is fixed (a grid-stride over rows), so the serial tails stay short at any size.
-    // H100 (issue 27 rounds 2-3, against NPP's Sum + MinMax): 4096^2 cuda 0.485 -> 0.064 ms (1.85x), opencl
-    // 0.449 -> 0.088 ms (1.34x); 16384^2 cuda 1.95 -> 0.436 ms (84 % of copy, 2.56x; three-kernel tail),
-    // opencl 1.71 -> 0.435 ms (86 %, 2.58x).
+    // Against NPP's Sum + MinMax on an H100 the first GPU schedule took 0.449-0.485 ms at 4096^2; this one 0.064-0.088
+    // ms (1.3-1.9x NPP), and 16384^2 runs at 84-94 % of the device copy.
     // (A level of 32 lanes between thread and block, lane w combining the threads w, w + 32, ... or
     // [w * threads / 32, (w + 1) * threads / 32), gives PoCL 3.1 a wrong sum, 257x131: 16829 -> 16377;
     // oclgrind and the CPU get the right one.)

@@ -24,7 +24,7 @@ public:
         // Algorithm. The portable (golden) variant and the GPU schedules: per output pixel
         // lerp(hx(x, iy), hx(x, iy + 1), fy) in f32, where hx is a source row's horizontal interpolation.
         // The host schedule computes the same interpolation in one of two ways (both within the spec's
-        // tolerance of the golden, measured: benchmarks/RESULTS.md):
+        // tolerance of the golden, measured):
         //  - AVX-512: hx once per source row and strip, both horizontal neighbours of all three planes
         //    gathered as one u64 (packed per source row: left | right << 8 per plane, 16 bits apart);
         //  - elsewhere (AVX2, arm): vertical first, in fixed point (vy: the two source rows blended per
@@ -87,25 +87,18 @@ public:
         input.set_estimates({{0, 1920}, {0, 1080}, {0, 3}});
         output.set_estimates({{0, 1280}, {0, 720}, {0, 3}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops, everything inlined
         case Schedule::Host: {
-            // 16-row strips in parallel, the 3 planes of a pixel together (c unrolled), 16-wide: 1080p one
-            // thread 7.9 -> 6.2 ms (AVX2 VM, 2026-11-23); a table of source column and weights (colx).
-            // AVX-512: hx per source row and strip from one u64 gather per column instead of one u16 pair per
-            // plane: 1080p 1.54 -> 1.17 ms, 4096^2 12.2 -> 10.6 ms (Zen 4 VM, quiet, 2026-11-24); on the
-            // H100's 16-core Xeon level with the fixed-point path (0.94-0.98x vs 0.96-1.01x OpenCV at 4096^2).
-            // AVX2: the fixed-point vertical-first path, vy and vpair per output row: 1080p 1.64-1.75 ->
-            // 1.24-1.37 ms, 4096^2 14.2-15.4 -> 10.8-11.2 ms, 0.70-0.83x -> 0.89-0.95x OpenCV (Zen 3 VM,
-            // 2026-11-24 09:05 UTC, 3 A/B rounds); the f32 vertical-first 0.81-0.99x; vy/vpair per 256- or
-            // 512-column chunk slower (0.74-0.84x).
-            // Strip height per call (host_strips.h): the tallest of 32/16/8 rows giving every thread 32 strips:
-            // 16 threads 8 rows (4096^2: 0.93x OpenCV with 32 or 16, 1.12x with 8), 2 threads 1080p 16 rows
-            // (0.86x with 32, 1.10x with 16), 4096^2 32 rows (0.84x with 16, 0.97x with 32)
-            // (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired, benchmarks/h100/issue27/cores_round1/).
-            // bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
+            // Strips in parallel, the 3 planes of a pixel together (c unrolled), 16-wide; a table of source column and
+            // weights (colx). AVX-512: hx per source row and strip from one u64 gather per column instead of one u16
+            // pair per plane: 13-24 % faster on 2 cores, level with the fixed-point path on 16. AVX2: the fixed-point
+            // vertical-first path, vy and vpair per output row: 0.70-0.83x -> 0.89-0.95x OpenCV (the f32 vertical-first
+            // 0.81-0.99x; vy/vpair per 256- or 512-column chunk slower). Strip height per call (host_strips.h): the
+            // tallest of 32/16/8 rows giving every thread 32 strips (each the best measured on 16 and on 2 threads, by
+            // 10-20 %). bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
             const int v = 2 * natural_vector_size<float>();
             output.bound(c, 0, 3).reorder(c, x, y).unroll(c);
             strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 32,
@@ -128,17 +121,12 @@ public:
             output.gpu_blocks(c);
             break;
         case Schedule::Gpu: {
-            // 4 outputs x 2 rows per thread (shared weights), strides specialised: H100 16384^2 -> 10922^2 x 3
-            // opencl 1.49 -> 0.75 ms (27 -> 54 % of copy), cuda 1.43 -> 0.84 ms. Then 4 x 4 per thread with the
-            // conversion above, and on CUDA a pixel's 3 planes in one thread (weights and source columns once):
-            // 4096^2 cuda 0.070 -> 0.059 ms (52 -> 58 % of copy, 1.55 -> 1.83x NPP), opencl 0.076 -> 0.063 ms
-            // (56 -> 60 %, 1.72x; the planes in one thread there 0.076 ms); 16384^2 cuda 0.863 -> 0.658 ms (46 ->
-            // 60 %, 2.21x) (H100, rounds 4-5, 16:57-17:37 UTC, benchmarks/h100/issue27/gpu_round4-5/); the H100 of
-            // round 6 (17:50 UTC), same code: 4096^2 cuda 0.063 ms (1.75x), opencl 0.084 ms (1.31x). Not kept:
-            // 64 x 4 threads, 8 x 2 per thread (level), the conversion alone on OpenCL (0.077 ms: NVIDIA's OpenCL
-            // compiler gains nothing from it there). The stores are bytes in the PTX (no declared host
-            // alignment): declared (gpu_aligned_rows, 32-bit stores) it ran level, H200 16384^2 0.654 / 0.606 ms
-            // opencl / cuda with it, 0.652 / 0.611 without (benchmarks/h200/issue27/round2/): the gathers are the cost.
+            // 4 x 4 outputs per thread (shared weights), strides specialised, the u8 -> f32 conversion above, and on
+            // CUDA a pixel's 3 planes in one thread (weights and source columns once): 16384^2 cuda 27 -> 60 % of copy
+            // on an H100 from the first GPU schedule, 2.2x NPP. Not kept: 64 x 4 threads, 8 x 2 per thread (level), the
+            // conversion on OpenCL (NVIDIA's OpenCL compiler gains nothing from it). The stores are bytes in the PTX
+            // (no declared host alignment): declared (gpu_aligned_rows, 32-bit stores) it ran level: the gathers are
+            // the cost.
             const bool planes_in_thread = get_target().has_feature(Target::CUDA);
             if (planes_in_thread) output.bound(c, 0, 3);
             const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 4, true, 32, 8});

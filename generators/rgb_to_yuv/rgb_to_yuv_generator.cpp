@@ -42,26 +42,21 @@ public:
         out_u.set_estimates({{0, 960}, {0, 540}});
         out_v.set_estimates({{0, 960}, {0, 540}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops, everything inlined
         case Schedule::Host: {
-            // Y strips in parallel, the strip's U and V rows in the same task (compute_with) while its input
-            // rows are in cache: one pass over the input instead of three: 4096^2 one thread 15.6 -> 12.3 ms
-            // (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows. One height for every size
-            // and thread count: Halide 21 refuses specialisations on a Func computed with another ("must not
-            // have any specializations"), and Y strips of another height than the chroma's (Y specialised
-            // alone) made 1080p on 16 threads 0.39x OpenCV. 16 Y rows (8 U, V): 1080p on 16 threads 0.43x
-            // OpenCV with 32, 0.64x with 16, 0.77x with 8 (H100 machine's 16-core Xeon, 2026-11-25 14:00 UTC, paired,
-            // benchmarks/h100/issue27/cores_round1/); 2 threads 1.05-1.09x / 1.40-1.54x with 32, 1.29-1.33x
-            // / 1.42-1.47x with 16, 1.42-1.49x / 1.34-1.37x with 8 (1080p / 4096^2, dev VM, 2026-11-25 14:12 UTC); 8
-            // would make 4096^2 512 strips for 16 threads.
+            // Y strips in parallel, the strip's U and V rows in the same task (compute_with) while its input rows are
+            // in cache: one pass over the input instead of three (4096^2 one thread 21 % faster). GuardWithIf: no strip
+            // overlaps another's rows. One height for every size and thread count: Halide 21 refuses specialisations on
+            // a Func computed with another ("must not have any specializations"), and Y strips of another height than
+            // the chroma's made 1080p on 16 threads 0.39x OpenCV. 16 Y rows (8 U, V): on 16 threads 0.64x OpenCV at
+            // 1080p against 0.43x with 32 rows and 0.77x with 8, and 8 would make 4096^2 512 strips; on 2 threads 16
+            // and 8 are level.
             // always_partition(x): the guarded last strip (1080 = 67 x 16 + 8 rows) ran its x loops with the
-            // repeat_edge clamp in every lane (gathers), 80 us against 10-11 us for a whole 16-row strip, each
-            // task timed alone (benchmarks/tools/task_times.cpp, dev VM, 2026-11-25 16:45 UTC); on 16 threads it
-            // is the last task taken, so every call waited for it (round 2's "64-row strip of ~1 ms" was that
-            // tail, 56 rows). Partitioned there too: 5.3 us, the sum of all tasks 921 -> 698 us.
+            // repeat_edge clamp in every lane (gathers), 8x a whole strip's time (task-times); on 16 threads it is the
+            // last task taken, so every call waited for it.
             const int rows = strip_rows > 0 ? (int)strip_rows : 16;
             out_y.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 32).always_partition(x);
             for (Func out : {Func(out_u), Func(out_v)}) {
@@ -81,8 +76,8 @@ public:
             mali_work_items(out_v, x, y, 1);
             break;
         case Schedule::Gpu: {
-            // One kernel for Y, U and V (compute_with), 4x2 Y + 2 U + 2 V per thread, the input read once:
-            // H100 16384^2 opencl 1.81 -> 0.58 ms (23 -> 71 % of copy), cuda 1.85 -> 0.61 ms (67 %).
+            // One kernel for Y, U and V (compute_with), 4x2 Y + 2 U + 2 V per thread, the input read once: 16384^2 23
+            // -> 71 % of copy (opencl) on an H100.
             // compute_with on GPU loops needs the fused loops' bounds to match exactly: chroma planes are
             // ceil(w/2) x ceil(h/2) with mins 0 (what the spec passes).
             out_y.dim(0).set_min(0);

@@ -42,23 +42,19 @@ public:
         magnitude.set_estimates({{0, 1920}, {0, 1080}});
         angle.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             break;  // plain loops, everything inlined
         case Schedule::Host:
-            // Strips in parallel, native f32 vectors, gradients inlined (integer adds are cheaper than a round
-            // trip through memory). GuardWithIf: with ShiftInwards the last two strips overlap and two threads
-            // write the same rows (the repeat check, 16-core host, 2026-11-23). Strips per call (host_strips.h):
-            // 2 per thread where they are at most 96 rows (1080p on 16 threads: 0.545 ms, 1.18x OpenCV, against
-            // 0.748 ms, 0.82x with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
-            // benchmarks/h100/issue27/cores_round2/); 1.53 ms with 32, round 1), else the tallest of 16/8 rows
-            // giving each thread 8: 16 at 4096^2 and on 2 threads, main's height (32 there: 0.93-1.01x OpenCV at
-            // 4096^2 on 16 threads in rounds 2-3, main's 16 1.39-1.40x on the morning's host, call1/).
-            // always_partition(x): the first strip (top edge) and the guarded last one kept the repeat_edge clamp
-            // in every lane: 1080p on 2 threads 192 / 95 us against 18 us for a whole 16-row strip, all tasks of
-            // both loops 1574 + 1800 -> 1095 + 1557 us (sobel_strict 1484 + 5980 -> 1144 + 1781), each task timed
-            // alone (task-times, dev VM, 2026-11-25 17:10 UTC).
+            // Strips in parallel, native f32 vectors, gradients inlined (integer adds are cheaper than a round trip
+            // through memory). GuardWithIf: with ShiftInwards the last two strips overlap and two threads write the
+            // same rows (the repeat check caught it). Strips per call (host_strips.h): 2 per thread where they are at
+            // most 96 rows (1080p on 16 threads: 1.18x OpenCV against 0.82x with 8-row strips), else the tallest of
+            // 16/8 rows giving each thread 8 (16 at 4096^2 and on 2 threads: 32 there measured 0.93-1.01x OpenCV
+            // against 1.39-1.40x).
+            // always_partition(x): the first strip (top edge) and the guarded last one kept the repeat_edge clamp in
+            // every lane, 5-10x a whole strip's time (task-times).
             for (Func out : {Func(magnitude), Func(angle)}) {
                 const auto strips = [&](Stage s, const Expr &rows) {
                     s.split(y, yo, yi, rows, TailStrategy::GuardWithIf)
@@ -76,9 +72,9 @@ public:
                 mali_work_items(out, x, y, 4);
             break;
         case Schedule::Gpu:
-            // One kernel per output, 4 x 4 pixels per thread (float4 stores), gradients inlined from the
-            // cached input (no local memory or barriers), fast_atan2: H100 16384^2 opencl 2.57 -> 1.09 ms (33
-            // -> 76 % of copy), cuda 2.67 -> 1.26 ms (31 -> 64 %); 4 x 2 per thread 68 / 58 % (2026-11-24).
+            // One kernel per output, 4 x 4 pixels per thread (float4 stores), gradients inlined from the cached input
+            // (no local memory or barriers), fast_atan2: 16384^2 33 -> 76 % of copy (opencl) on an H100; 4 x 2 per
+            // thread slower.
             for (Func out : {Func(magnitude), Func(angle)})
                 gpu_thread_block(out, x, y, {4, 4, true, 32, 8});
             break;

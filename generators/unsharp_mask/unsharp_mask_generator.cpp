@@ -42,22 +42,20 @@ public:
         amount.set_estimate(24);
         output.set_estimates({{0, 1920}, {0, 1080}});
 
-        // Schedule (one measured line per decision; the experiments: benchmarks/RESULTS.md, "Schedule log")
+        // Schedule: one comment per decision, saying why and what it measured (current figures: docs/performance.md)
         switch (schedule.value()) {
         case Schedule::Portable:
             blur_x.compute_root();  // every stage materialised over the whole image (big intermediates)
             blur_y.compute_root();
             break;
         case Schedule::Host: {
-            // Fused: 32-row strips in parallel, blur_x sliding per strip, blur_y inlined: 1.4-1.9x OpenCV
-            // (AVX2 VM, 2026-11-23). GuardWithIf: no strip overlaps another's rows.
-            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads:
-            // 0.379 ms against 0.505 ms with 8-row strips (H100 machine's 16-core Xeon, 2026-11-25 14:37 UTC,
-            // benchmarks/h100/issue27/cores_round2/); 32-row strips 0.581 ms, round 1), else the tallest of 32/16/8
-            // rows giving each thread 8 (4096^2 and 2 threads: 32, as before).
-            // always_partition(x): the guarded last strip kept the repeat_edge clamp in every lane (gathers): the
-            // 24-row last strip at 1080p on 2 threads took 216 us against 32 us for a whole 32-row strip, all tasks
-            // 1438 -> 1152 us, each task timed alone (task-times, dev VM, 2026-11-25 17:05 UTC).
+            // Fused: strips in parallel, blur_x sliding per strip, blur_y inlined: 1.4-1.9x OpenCV on 2 cores.
+            // GuardWithIf: no strip overlaps another's rows.
+            // Strips per call (host_strips.h): 2 per thread where they are at most 96 rows (1080p on 16 threads: 25 %
+            // faster than 8-row strips, 35 % faster than 32-row strips), else the tallest of 32/16/8 rows giving each
+            // thread 8.
+            // always_partition(x): the guarded last strip kept the repeat_edge clamp in every lane (gathers), 7x a
+            // whole strip's time (task-times).
             const auto strips = [&](Stage s, const Expr &rows) {
                 s.split(y, yo, yi, rows, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 16).always_partition(x);
             };
@@ -72,9 +70,9 @@ public:
             mali_work_items(output, x, y, 8);
             break;
         case Schedule::Gpu: {
-            // 4 x 4 outputs per thread, its 8x8 input block (in16) and 4x8 blur_x rows computed into
-            // registers first (as blur3x3), blur_y inlined, no local memory or barriers: H100 16384^2
-            // opencl 1.36 -> 0.367 ms (15 -> 52 % of copy), cuda 1.32 -> 0.366 ms; 4 x 8 per thread 45 / 48 %.
+            // 4 x 4 outputs per thread, its 8x8 input block (in16) and 4x8 blur_x rows computed into registers first
+            // (as blur3x3), blur_y inlined, no local memory or barriers: 16384^2 15 -> 52 % of copy (opencl) on an
+            // H100; 4 x 8 per thread slower.
             const ThreadBlockVars v = gpu_thread_block(output, x, y, {4, 4, false, 32, 8});
             in16.compute_at(output, v.xi).unroll(x).unroll(y);
             blur_x.compute_at(output, v.xi).unroll(x).unroll(y);

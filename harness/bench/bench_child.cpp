@@ -10,7 +10,9 @@
 #include "bench_command.h"
 #include "bench_plan.h"
 #include "harness/parallel_pool.h"
+#include "bench/calibration.h"
 #include "bench/timing.h"
+#include "devices/machine_state.h"
 #include "cli/cli_options.h"
 #include "report/environment.h"
 #include "base/error.h"
@@ -117,8 +119,18 @@ int bench_child_main(const std::vector<std::string> &words) {
     if (!o.min_time.empty()) flags.push_back("--benchmark_min_time=" + o.min_time);
     flags.insert(flags.end(), split.google.begin(), split.google.end());
     google_initialize(flags);  // the parent checked them
+    // The machine's speed at the block's start and end (calibration.h), for the comparison of runs; --quick
+    // times nothing, so it calibrates nothing either.
+    const std::vector<std::string> gpu_runtime =
+        prof.is_gpu() ? std::vector<std::string>{prof.runtime} : std::vector<std::string>{};
+    nlohmann::json calibration = nlohmann::json::object();
+    const MachineSources sources = MachineSources::from_environment();
+    const nlohmann::json own_start = own_cpu_wait(sources);  // how long this process's threads wait for a CPU
+    if (!benches.empty() && !o.quick) calibration["start"] = calibrate(threads, gpu_runtime);
     const size_t ran = benches.empty() ? 0 : benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();  // the JSON file is complete and closed here
+    if (!benches.empty() && !o.quick) calibration["end"] = calibrate(threads, gpu_runtime);
+    calibration["wait_share"] = wait_share(own_start, own_cpu_wait(sources));
 
     RunRecord r;
     r.pipeline = "*";
@@ -130,6 +142,7 @@ int bench_child_main(const std::vector<std::string> &words) {
                 std::to_string(failures().size()) + " failed";
     if (!failures().empty()) r.message += ": " + failures().begin()->first + ": " + failures().begin()->second;
     r.metrics["benchmarks"] = ran;
+    r.metrics["calibration"] = calibration;
     write_file_atomic(record, r.to_json().dump() + "\n");
     return outcome_exit_code(r.outcome);
 }

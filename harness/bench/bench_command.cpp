@@ -25,6 +25,7 @@
 #include "base/json_reader.h"
 #include "base/temp_dir.h"
 #include "run/interrupt.h"
+#include "devices/machine_state.h"
 #include "base/profile.h"
 #include "harness/registry.h"
 #include "matrix/run_matrix.h"
@@ -181,8 +182,8 @@ int bench_main(const std::vector<std::string> &words) {
     TempDir tmp_dir("aot-harness-bench");  // under $TMPDIR, removed on every way out
     const std::string tmp = tmp_dir.path();
 
-    nlohmann::json merged;
-    int worst = -1;  // severity of the worst outcome that counts
+    nlohmann::json merged, machine = nlohmann::json::object();  // machine.<profile>: MachineSampler + calibration
+    int worst = -1;                                             // severity of the worst outcome that counts
     Outcome worst_outcome = Outcome::Skip;
     std::vector<std::string> lines;
     for (const auto &prof : order) {
@@ -209,9 +210,26 @@ int bench_main(const std::vector<std::string> &words) {
         std::fflush(stdout);
         std::atomic<bool> done{false};
         std::thread follower(follow, out, std::cref(done));
+        MachineSampler sampler;  // what the machine was doing around and during this profile's block
+        sampler.start();
         const RunRecord r = supervise(id, cmd);
+        nlohmann::json block = sampler.stop();
         done = true;
         follower.join();
+        block["profiles"] = {prof};
+        block["calibration"] = r.metrics.value("calibration", nlohmann::json::object());
+        // the child's own threads' wait for a CPU (its schedstat): with the samples, what the machine did
+        block["during"]["wait_share"] = block["calibration"].value("wait_share", nlohmann::json());
+        block["calibration"].erase("wait_share");
+        std::printf("\nmachine during %s:\n", prof.c_str());
+        std::string text = describe_machine_block(block);
+        for (size_t at = 0; at < text.size();) {
+            const size_t nl = text.find('\n', at);
+            std::printf("  %s\n", text.substr(at, nl - at).c_str());
+            at = nl == std::string::npos ? text.size() : nl + 1;
+        }
+        std::fflush(stdout);
+        machine["machine." + prof] = block.dump();
 
         nlohmann::json doc;
         try {
@@ -253,6 +271,8 @@ int bench_main(const std::vector<std::string> &words) {
     if (!merged.is_null()) {
         for (auto &[k, v] : skipped.items())
             merged["context"][k] = v;
+        for (auto &[k, v] : machine.items())
+            merged["context"][k] = v;
         print_summary(merged);
     }
     std::printf("\n");
@@ -261,6 +281,8 @@ int bench_main(const std::vector<std::string> &words) {
     if (!o.json.empty()) {
         if (merged.is_null()) {
             merged = {{"context", skipped}, {"benchmarks", nlohmann::json::array()}};
+            for (auto &[k, v] : machine.items())
+                merged["context"][k] = v;
         }
         write_file_atomic(o.json, merged.dump(2) + "\n");
         std::printf("bench: %s\n", o.json.c_str());

@@ -7,10 +7,9 @@
 // roofline measured at another moment is not comparable). Where the rounds run (Pairing):
 //   EachIteration  one round after every timed iteration (pipeline-benchmarks --pairing=iteration): the
 //                  closest pairing, but the copy between two calls evicts the data of a pipeline that fits
-//                  in the caches (on the H100 machine's Xeon a 4096^2 u8 stencil ran 16-20 % slower than
-//                  called directly, docs/evidence/own-project-h100/), and on many cores every call follows
-//                  the paired call's pool and finds Halide's workers asleep (H200 machine, 16 threads:
-//                  brighten 1080p 0.088 ms in blocks, 0.265 ms so paired)
+//                  in the caches (on a 16-core Xeon a 4096^2 u8 stencil ran 16-20 % slower than called
+//                  directly), and on many cores every call follows the paired call's pool and finds
+//                  Halide's workers asleep (16 threads: brighten 1080p 0.088 ms in blocks, 0.265 ms so)
 //   AfterLoop      as many rounds as iterations, right after each repetition's loop (aot-harness bench,
 //                  pipeline-benchmarks by default): the timed loop is a plain loop of calls, as a direct
 //                  caller's, and so is the paired call's; the repetitions interleave the two

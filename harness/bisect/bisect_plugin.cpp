@@ -10,6 +10,14 @@
 //   HARNESS_BISECT_STAGES=FILE       where the stage list goes (JSON, producer order): name, type,
 //                                    whether it was dumped (file) or why not
 // Dumped Funcs also trace their realizations, so that the runner can record each one's minimum.
+//
+// A Python generator runs in its interpreter, whose generator main finds Python generators only. For
+// it, `aot-harness bisect` has the generator's pipeline built in Python and serialized (hlpipe), and
+// runs a generator executable without generators of its own (bisect_generator_main.cpp) with this
+// plugin and `-g harness_bisect_hlpipe`:
+//   HARNESS_BISECT_HLPIPE=FILE       the serialized pipeline (its inputs' Parameters inside)
+//   HARNESS_BISECT_ARGINFOS=FILE     the generator's arguments in order (JSON: name, dir, kind, types,
+//                                    dimensions), as the Python generator declared them
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -205,11 +213,87 @@ private:
     mutable AbstractGeneratorPtr inner_;
 };
 
+// The pipeline a Python generator built (HARNESS_BISECT_HLPIPE), instrumented as above, with the
+// generator's own arguments (HARNESS_BISECT_ARGINFOS), so that its build has the variant's signature.
+class HlpipeGenerator : public AbstractGenerator {
+public:
+    explicit HlpipeGenerator(const GeneratorContext &context) : context_(context) {
+        const std::string args_path = env("HARNESS_BISECT_ARGINFOS");
+        std::ifstream in(args_path);
+        if (!in) throw CompileError("harness bisect plugin: cannot read HARNESS_BISECT_ARGINFOS '" + args_path + "'");
+        for (const auto &a : nlohmann::json::parse(in)) {
+            ArgInfo info;
+            info.name = a.at("name").get<std::string>();
+            info.dir = a.at("dir").get<std::string>() == "output" ? Internal::ArgInfoDirection::Output :
+                                                                    Internal::ArgInfoDirection::Input;
+            const std::string kind = a.at("kind").get<std::string>();
+            info.kind = kind == "buffer"   ? Internal::ArgInfoKind::Buffer :
+                        kind == "function" ? Internal::ArgInfoKind::Function :
+                                             Internal::ArgInfoKind::Scalar;
+            for (const auto &t : a.at("types"))
+                info.types.push_back(Type(halide_type_t(static_cast<halide_type_code_t>(t.at(0).get<int>()),
+                                                        t.at(1).get<int>(), t.at(2).get<int>())));
+            info.dimensions = a.at("dimensions").get<int>();
+            arginfos_.push_back(info);
+        }
+    }
+    std::string name() override { return "harness_bisect_hlpipe"; }
+    GeneratorContext context() const override { return context_; }
+    std::vector<ArgInfo> arginfos() override { return arginfos_; }
+    void set_generatorparam_value(const std::string &n, const std::string &) override {
+        throw CompileError("harness bisect plugin: the Python generator took its GeneratorParams already; got " + n);
+    }
+    void set_generatorparam_value(const std::string &n, const LoopLevel &) override {
+        throw CompileError("harness bisect plugin: the Python generator took its GeneratorParams already; got " + n);
+    }
+    Pipeline build_pipeline() override {
+        const std::string file = env("HARNESS_BISECT_HLPIPE");
+        params_ = deserialize_parameters(file);
+        pipeline_ = deserialize_pipeline(file, params_);
+        instrument(pipeline_, context_.target(), env("HARNESS_BISECT_MODE"), env("HARNESS_BISECT_STAGES"));
+        return pipeline_;
+    }
+    std::vector<Parameter> input_parameter(const std::string &n) override {
+        const auto p = params_.find(n);
+        if (p == params_.end()) throw CompileError("harness bisect plugin: the serialized pipeline has no input " + n);
+        return {p->second};
+    }
+    // The Python generator's outputs are the pipeline's, in the order it declared them.
+    std::vector<Func> output_func(const std::string &n) override {
+        size_t k = 0;
+        for (const ArgInfo &a : arginfos_) {
+            if (a.dir != Internal::ArgInfoDirection::Output) continue;
+            if (a.name == n && k < pipeline_.outputs().size()) return {pipeline_.outputs()[k]};
+            k++;
+        }
+        throw CompileError("harness bisect plugin: the serialized pipeline has no output " + n);
+    }
+    void bind_input(const std::string &, const std::vector<Parameter> &) override { no_binding(); }
+    void bind_input(const std::string &, const std::vector<Func> &) override { no_binding(); }
+    void bind_input(const std::string &, const std::vector<Expr> &) override { no_binding(); }
+    bool emit_cpp_stub(const std::string &) override { return false; }
+    bool emit_hlpipe(const std::string &) override { return false; }
+    bool allow_out_of_order_inputs_and_outputs() const override { return false; }
+
+private:
+    [[noreturn]] static void no_binding() {
+        throw CompileError("harness bisect plugin: harness_bisect_hlpipe takes no bound inputs");
+    }
+    GeneratorContext context_;
+    std::vector<ArgInfo> arginfos_;
+    std::map<std::string, Parameter> params_;
+    Pipeline pipeline_;
+};
+
 // Runs when the generator executable loads this plugin (-p), after its own generators registered.
 struct RegisterWrappers {
     RegisterWrappers() {
+        Internal::GeneratorRegistry::register_factory("harness_bisect_hlpipe",
+                                                      [](const GeneratorContext &context) -> AbstractGeneratorPtr {
+                                                          return std::make_unique<HlpipeGenerator>(context);
+                                                      });
         for (const std::string &name : Internal::GeneratorRegistry::enumerate()) {
-            if (name.rfind("harness_bisect_", 0) == 0) continue;
+            if (name.rfind("harness_bisect_", 0) == 0) continue;  // harness_bisect_hlpipe, or loaded twice
             try {  // a name Halide will not take (too long, ...) must not abort the generator
                 Internal::GeneratorRegistry::register_factory(
                     "harness_bisect_" + name, [name](const GeneratorContext &context) -> AbstractGeneratorPtr {

@@ -94,6 +94,14 @@ struct Array {
             return double(v);
         };
         switch (type.code) {
+        case halide_type_bfloat: {  // the top half of a float32
+            uint16_t h;
+            std::memcpy(&h, p, 2);
+            const uint32_t u = uint32_t(h) << 16;
+            float f;
+            std::memcpy(&f, &u, 4);
+            return f;
+        }
         case halide_type_float:
             if (type.bits == 16) {  // IEEE half
                 uint16_t h;
@@ -150,6 +158,7 @@ Array load_npy(const std::string &path) {
     a.type.bits = uint8_t(std::atoi(descr.c_str() + 2) * 8);
     a.type.code = kind == 'f' ? halide_type_float : kind == 'i' ? halide_type_int : halide_type_uint;
     if (kind == 'b') a.type.bits = 1;
+    if (descr == "bfloat16") a.type = halide_type_t(halide_type_bfloat, 16);  // [('bfloat16', '<u2')]: its bits
     if (h.find("'fortran_order': True") != std::string::npos) fail(path + ": Fortran order is not supported");
     const size_t s0 = h.find('(', h.find("'shape':")), s1 = h.find(')', s0);
     std::stringstream shape(h.substr(s0 + 1, s1 - s0 - 1));
@@ -163,11 +172,19 @@ Array load_npy(const std::string &path) {
     return a;
 }
 
-void save_npy(const std::string &path, const Array &a, const std::string &descr) {
+// The .npy descr of an element type as the harness writes it (bfloat16: its bits in a named field).
+std::string descr_of(halide_type_t t) {
+    if (t.code == halide_type_bfloat) return "[('bfloat16', '<u2')]";
+    const char k = t.code == halide_type_float ? 'f' : t.code == halide_type_int ? 'i' : 'u';
+    return std::string("'") + (t.bits <= 8 ? "|" : "<") + (t.bits == 1 ? "b1" : k + std::to_string((t.bits + 7) / 8)) +
+           "'";
+}
+
+void save_npy(const std::string &path, const Array &a) {
     std::string shape;
     for (size_t i = a.shape.size(); i-- > 0;)
         shape += std::to_string(a.shape[i]) + (a.shape.size() == 1 || i ? "," : "");
-    std::string h = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + shape + "), }";
+    std::string h = "{'descr': " + descr_of(a.type) + ", 'fortran_order': False, 'shape': (" + shape + "), }";
     while ((10 + h.size() + 1) % 64)
         h += ' ';
     h += '\n';
@@ -204,7 +221,37 @@ Tolerance parse_tolerance(std::istream &in) {
     return t;
 }
 
-uint64_t ordered_key(double v, int bits) {
+// The bits of `v` rounded to nearest even as an IEEE half / a bfloat16 (as the harness converts).
+uint16_t half_bits(double v) {
+    const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+    const double a = std::fabs(v);
+    if (std::isnan(a)) return sign | 0x7e00;
+    if (a == 0) return sign;
+    int e2 = 0;
+    std::frexp(a, &e2);
+    int e = e2 - 1;
+    if (e < -14) return uint16_t(sign | uint16_t(std::nearbyint(std::ldexp(a, 24))));
+    double m = std::nearbyint(std::ldexp(a, 10 - e));
+    if (m >= 2048) m /= 2, e++;
+    if (e > 15 || std::isinf(a)) return sign | 0x7c00;
+    return uint16_t(sign | uint16_t((e + 15) << 10) | uint16_t(uint32_t(m) - 1024));
+}
+
+uint16_t bfloat_bits(double v) {
+    const float f = float(v);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if (std::isnan(f)) return uint16_t((u >> 16) | 0x40);
+    return uint16_t((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+uint64_t ordered_key(double v, halide_type_t type) {
+    const int bits = type.bits;
+    if (bits == 16) {
+        const uint32_t u = type.code == halide_type_bfloat ? bfloat_bits(v) : half_bits(v);
+        const uint64_t mag = u & 0x7fffu, mid = uint64_t(1) << 15;
+        return (u >> 15) ? mid - mag : mid + mag;
+    }
     if (bits == 32) {
         const float f = float(v);
         uint32_t u;
@@ -226,8 +273,8 @@ bool within(const Tolerance &t, double e, double a, halide_type_t type, bool nan
     if (t.kind == "absolute") return err <= t.atol;
     if (t.kind == "abs_rel") return err <= t.atol + t.rtol * std::fabs(e);
     if (t.kind == "ulp") {
-        if (type.code != halide_type_float || type.bits == 16) return err <= t.ulp;
-        const uint64_t ke = ordered_key(e, type.bits), ka = ordered_key(a, type.bits);
+        if (type.code != halide_type_float && type.code != halide_type_bfloat) return err <= t.ulp;
+        const uint64_t ke = ordered_key(e, type), ka = ordered_key(a, type);
         return double(ke > ka ? ke - ka : ka - ke) <= t.ulp;
     }
     if (t.kind == "fraction" && !t.inner.empty())
@@ -264,9 +311,10 @@ bool compare(const std::string &name, const Array &golden, const Array &out, con
     std::string measure = std::string("max abs error ") + abs_text;
     if (t.kind == "fraction") ok = out_nans == 0 && double(bad) <= t.fraction * double(n);
     if (t.kind == "psnr") {
-        const double peak = golden.type.code == halide_type_float ? 1.0 :
-                            golden.type.code == halide_type_uint  ? std::ldexp(1.0, golden.type.bits) - 1 :
-                                                                    std::ldexp(1.0, golden.type.bits - 1) - 1;
+        const bool floats = golden.type.code == halide_type_float || golden.type.code == halide_type_bfloat;
+        const double peak = floats                               ? 1.0 :
+                            golden.type.code == halide_type_uint ? std::ldexp(1.0, golden.type.bits) - 1 :
+                                                                   std::ldexp(1.0, golden.type.bits - 1) - 1;
         const double psnr = sse == 0 ? INFINITY : 10 * std::log10(peak * peak / (sse / double(n)));
         ok = psnr >= t.db && out_nans == 0;
         measure = "PSNR " + std::to_string(psnr) + " dB";
@@ -353,7 +401,10 @@ int main(int argc, char **argv) {
             const double v = scalars.count(name) ? scalars[name] : 0;
             void *p = &scalar_values[size_t(i)];
             const halide_type_t t = arg.type;
-            if (t.code == halide_type_float) {
+            if (t.code == halide_type_bfloat || (t.code == halide_type_float && t.bits == 16)) {
+                const uint16_t h = t.code == halide_type_bfloat ? bfloat_bits(v) : half_bits(v);
+                std::memcpy(p, &h, 2);
+            } else if (t.code == halide_type_float) {
                 if (t.bits == 32)
                     *static_cast<float *>(p) = float(v);
                 else
@@ -390,10 +441,7 @@ int main(int argc, char **argv) {
         halide_buffer_t &b = buffers[size_t(i)];
         if (halide_copy_to_host(nullptr, &b) != 0) fail("copying output '" + name + "' back to the host failed");
         const Array &out = outputs[name];
-        const char k = out.type.code == halide_type_float ? 'f' : out.type.code == halide_type_int ? 'i' : 'u';
-        save_npy("output/" + name + ".repro.npy", out,
-                 std::string(out.type.bits <= 8 ? "|" : "<") +
-                     (out.type.bits == 1 ? "b1" : k + std::to_string((out.type.bits + 7) / 8)));
+        save_npy("output/" + name + ".repro.npy", out);
         ok &= compare(name, goldens[name], out, tolerances[name]);
     }
     for (auto &b : buffers) {

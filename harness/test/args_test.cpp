@@ -28,7 +28,7 @@ TEST(Args, RejectsUnknownOptionsMissingValuesAndBadNumbers) {
     EXPECT_THROW(c.number("timeout", 60, 1, 100), Error);
 }
 
-// Issue 29: strtod took 0x10, inf and " 5"; a cast truncated --jobs 2.5 to 2.
+// strtod took 0x10, inf and " 5"; a cast truncated --jobs 2.5 to 2.
 TEST(Args, NumbersAreStrictDecimalsAndWholeNumbersWhole) {
     const auto value = [](const std::string &v) { return Args("run", {"--n", v}, {"n"}, {}); };
     for (const char *ok : {"5", "5.5", "+5", ".5e1", "1e1", "50E-1"})

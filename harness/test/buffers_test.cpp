@@ -57,7 +57,7 @@ TEST(GuardedArray, WritesOutsideTheShapeAreFound) {
 
 // Every host buffer starts where Halide's Runtime::Buffer would put it (128 bytes), whatever its guard
 // bands, odd widths, mins, element size or storage order: a generator that declares
-// set_host_alignment() must not fail its own assertion here (it did with guard bands, issue 27).
+// set_host_alignment() must not fail its own assertion here (it did when guard bands offset the interior).
 TEST(GuardedArray, EveryHostPointerIsAlignedAsHalideAllocates) {
     const auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % kHostAlignment == 0; };
     for (halide_type_t t : {kU8, halide_type_t(halide_type_uint, 16), kF32}) {

@@ -62,9 +62,10 @@ TEST(CliOptions, UsageHelpParserAndDispatchComeFromTheTable) {
     }
     EXPECT_EQ(
         error_of([] { find_command("frobnicate"); }),
-        "unknown command 'frobnicate'; commands: list, describe, env, run, bench, bless, golden, report, repro, "
-        "bisect, outcomes, "
-        "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job; see aot-harness --help");
+        "unknown command 'frobnicate'; commands: list, describe, env, machine, run, bench, bless, golden, report, "
+        "repro, bisect, outcomes, "
+        "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job, bisect-commit; see "
+        "aot-harness --help");
 }
 
 TEST(CliOptions, RunOptions) {

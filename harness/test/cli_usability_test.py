@@ -51,6 +51,15 @@ def scenario(name, exe, golden):
         check("PASS" in r.stderr and "1 runs: 1 PASS" in r.stderr, "the per-run lines and summary on stderr", r)
         check(doc["environment"].get("started", "").endswith("+00:00"), "the run's start time in the results", r)
         check(not os.path.exists("-"), "no file named '-'")
+        # Every command whose --json is a flag prints its document on stdout, where scripts read it.
+        for cmd in (["list", "--json"], ["env", "--json"], ["machine", "--json"], ["outcomes", "--json"],
+                    ["describe", "brighten", "--json"]):
+            r = run(exe, *cmd)
+            check(r.returncode == 0, "%s: exit 0" % " ".join(cmd), r)
+            try:
+                json.loads(r.stdout)
+            except ValueError:
+                check(False, "%s: stdout is not one JSON document" % " ".join(cmd), r)
     elif name == "filters":
         r = run(exe, "run", "--pipeline", "blur3x3,bri*", "--profile", "cpu,ho?t", "--case", "small", "--json", "-", *g)
         check(r.returncode == 0, "exit 0", r)

@@ -11,6 +11,8 @@
 #include "harness/array.h"
 #include "harness/compare.h"
 #include "base/error.h"
+#include "values/default_tolerance.h"
+#include "values/float16.h"
 
 namespace harness {
 namespace {
@@ -120,7 +122,51 @@ TEST(Compare, UlpDistance) {
     EXPECT_EQ(ulp_distance(-1.0, -1.0 - 0x1p-22, 32), 2.0);
     EXPECT_EQ(ulp_distance(-std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), 64),
               2.0 * double(0x7fefffffffffffffull));
-    EXPECT_THROW(ulp_distance(1, 2, 16), Error);
+    EXPECT_EQ(ulp_distance(1.0, 1.0 + 0x1p-10, 16), 1.0);  // IEEE half: 10 mantissa bits
+    EXPECT_EQ(ulp_distance(0.0, -0x1p-24, 16), 1.0);
+    EXPECT_THROW(ulp_distance(1, 2, 8), Error);
+}
+
+Array f16(const std::vector<double> &v) {
+    Array a(dtype_from_name("float16"), {int(v.size())});
+    for (size_t i = 0; i < v.size(); i++)
+        a.data<float16>()[i] = float16(v[i]);
+    return a;
+}
+Array bf16(const std::vector<double> &v) {
+    Array a(dtype_from_name("bfloat16"), {int(v.size())});
+    for (size_t i = 0; i < v.size(); i++)
+        a.data<bfloat16>()[i] = bfloat16(v[i]);
+    return a;
+}
+
+TEST(Compare, SixteenBitFloatsUnderTheirDefaultTolerances) {
+    const halide_type_t half = dtype_from_name("float16"), brain = dtype_from_name("bfloat16");
+    std::string why;
+    const Tolerance th = default_tolerance(half, &why);
+    EXPECT_EQ(th.name(), "AbsRel{atol=0.001, rtol=0.01}");
+    EXPECT_NE(why.find("float16"), std::string::npos) << why;
+    const Tolerance tb = default_tolerance(brain, &why);
+    EXPECT_EQ(tb.name(), "AbsRel{atol=0.01, rtol=0.05}");
+    EXPECT_NE(why.find("bfloat16"), std::string::npos) << why;
+    // float16: one ULP at 1 (2^-10) passes, 0.05 at 1 does not; the message reads the halves.
+    CompareResult r = compare(f16({1.0, 2.0, -0.5}), f16({1.0 + 0x1p-10, 2.0, -0.5}), th);
+    EXPECT_TRUE(r.passed) << r.message;
+    EXPECT_EQ(r.max_ulp_error, 1.0);
+    EXPECT_EQ(measured_error(r, half), "max abs error 0.000977, max rel error 0.000977, max ULP 1");
+    r = compare(f16({1.0, 2.0}), f16({1.05, 2.0}), th);
+    EXPECT_FALSE(r.passed);
+    EXPECT_TRUE(contains(r.message, "worst at (0): expected 1, got 1.0498046875")) << r.message;
+    // bfloat16: 0.1 and its neighbour (one ULP = 2^-11 there) pass; 1 vs 1.25 does not.
+    r = compare(bf16({0.1, 1.0}), bf16({0.1 + 0x1p-11, 1.0}), tb);
+    EXPECT_TRUE(r.passed) << r.message;
+    EXPECT_EQ(r.max_ulp_error, 1.0);
+    EXPECT_FALSE(compare(bf16({1.0}), bf16({1.25}), tb).passed);
+    EXPECT_TRUE(compare(bf16({1.0}), bf16({1.0 + 0x1p-7}), Tolerance::ulps(1)).passed);
+    EXPECT_FALSE(compare(bf16({1.0}), bf16({1.0 + 0x1p-6}), Tolerance::ulps(1)).passed);
+    // The same bits as float16 and bfloat16 are different types.
+    EXPECT_TRUE(
+        contains(compare(f16({1.0}), bf16({1.0}), th).message, "type mismatch: golden float16, output bfloat16"));
 }
 
 TEST(Compare, DenormalsUnderUlp) {

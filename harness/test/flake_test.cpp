@@ -63,6 +63,60 @@ TEST(Flake, OnlyUnexpectedFailuresAreRetried) {
     }
 }
 
+// The cpu variant makes the goldens: attempts of a cpu run whose outputs differ prove it
+// non-deterministic, whether the retry then matches the golden or not.
+TEST(Flake, CpuAttemptsWithOtherOutputsAreNondetNotFlake) {
+    for (Outcome retry : {Outcome::Pass, Outcome::Fail}) {
+        RunRecord first = rec(Outcome::Fail, "3 pixels wrong");
+        first.profile = "cpu";
+        first.metrics["output_sha256"] = "aaaa";
+        int calls = 0;
+        const RunRecord r = settle_flakes(first, 2, [&] {
+            RunRecord again = rec(retry, "retry");
+            again.profile = "cpu";
+            again.metrics["output_sha256"] = "bbbb";
+            calls++;
+            return again;
+        });
+        EXPECT_EQ(calls, 1);
+        EXPECT_EQ(r.outcome, Outcome::Nondeterministic) << outcome_name(retry);
+        EXPECT_NE(r.message.find("different outputs for the same inputs in two runs"), std::string::npos) << r.message;
+        EXPECT_NE(r.metrics.value("nondeterministic", ""), "");
+    }
+    // The same outputs again: a failure that stays (or a flake of something else), as before.
+    RunRecord first = rec(Outcome::Fail, "wrong");
+    first.profile = "cpu";
+    first.metrics["output_sha256"] = "aaaa";
+    const RunRecord same = settle_flakes(first, 1, [&] {
+        RunRecord again = first;
+        return again;
+    });
+    EXPECT_EQ(same.outcome, Outcome::Fail);
+    // Another profile whose outputs differ is a flaky variant, not a non-deterministic golden.
+    RunRecord gpu = rec(Outcome::Fail, "wrong");
+    gpu.metrics["output_sha256"] = "aaaa";
+    const RunRecord flaky = settle_flakes(gpu, 1, [&] {
+        RunRecord again = rec(Outcome::Pass, "ok");
+        again.metrics["output_sha256"] = "bbbb";
+        return again;
+    });
+    EXPECT_EQ(flaky.outcome, Outcome::Flake);
+}
+
+TEST(Flake, ACaseWithANondetCpuRunIsNondetOnEveryProfile) {
+    std::vector<RunRecord> records{rec(Outcome::Nondeterministic, "cpu"), rec(Outcome::Fail, "differs"),
+                                   rec(Outcome::Pass, "ok"), rec(Outcome::Crash, "died"), rec(Outcome::Fail, "other")};
+    records[0].profile = "cpu";
+    records[2].profile = "host";
+    records[4].case_name = "odd";  // another case: judged as it was
+    EXPECT_EQ(mark_nondeterministic_cases(records), (std::vector<size_t>{1, 2}));
+    EXPECT_EQ(records[1].outcome, Outcome::Nondeterministic);
+    EXPECT_NE(records[1].message.find("this run gave FAIL (differs)"), std::string::npos) << records[1].message;
+    EXPECT_EQ(records[2].outcome, Outcome::Nondeterministic);
+    EXPECT_EQ(records[3].outcome, Outcome::Crash);  // a crash is one whatever the golden
+    EXPECT_EQ(records[4].outcome, Outcome::Fail);
+}
+
 TEST(Baseline, ListedFailuresFlakesAndNewFailures) {
     const Baseline b = Baseline::parse(R"({"format": "aot-harness-baseline", "version": 1,
         "failures": {"blur3x3/opencl/small/host": "FAIL"}, "flakes": ["blur3x3/opencl/small/device"]})",

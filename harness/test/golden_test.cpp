@@ -107,7 +107,7 @@ TEST(Manifest, VerifyReportsAMalformedManifestAsOneProblem) {
     rmdir(dir.c_str());
 }
 
-// Issue 19 item 3: a write error names its cause and the fix for that cause, not a list of guesses.
+// A write error names its cause and the fix for that cause, not a list of guesses.
 TEST(WriteErrors, NameTheRealCause) {
     const std::string missing =
         error_of([] { write_file_atomic("/tmp/golden_test-no-such-dir/x/MANIFEST.json", "{}"); });

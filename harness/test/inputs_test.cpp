@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "base/sha256.h"
 
@@ -45,6 +47,27 @@ TEST(MakeInput, FloatRecipeIsInHalfOpenRange) {
     for (size_t i = 0; i < a.elements(); i++) {
         EXPECT_GE(a.data<float>()[i], -1.0f);
         EXPECT_LT(a.data<float>()[i], 1.0f);
+    }
+}
+
+TEST(MakeInput, SixteenBitFloatFillsStayInTheHalfOpenRange) {
+    for (const halide_type_t t : {halide_type_t(halide_type_float, 16, 1), halide_type_t(halide_type_bfloat, 16, 1)}) {
+        BufferSpec b{"in", t, {4096}, {Recipe::Kind::UniformFloat, 0, 1, 5}};
+        const Array a = make_input(b);
+        ASSERT_EQ(a.bytes.size(), 2u * 4096);
+        double lo = 1, hi = 0;
+        for (size_t i = 0; i < a.elements(); i++)
+            lo = std::min(lo, a.value(i)), hi = std::max(hi, a.value(i));
+        EXPECT_GE(lo, 0.0);
+        EXPECT_LT(hi, 1.0);  // a draw just below 1 rounds to 1 in 16 bits: it must not stay there
+        EXPECT_GT(hi, 0.99);
+        EXPECT_LT(lo, 0.01);
+        b.recipe = {Recipe::Kind::Gradient, -2, 2, 0};
+        b.shape = {5};
+        const Array g = make_input(b);
+        EXPECT_EQ(g.value(0), -2.0);  // a 1-D gradient reaches the middle of the range (pattern_value)
+        EXPECT_EQ(g.value(2), -1.0);
+        EXPECT_EQ(g.value(4), 0.0);
     }
 }
 

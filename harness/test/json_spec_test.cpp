@@ -60,7 +60,7 @@ TEST(JsonSpec, BadSpecsAreOneLineNamingFileKeyAndFix) {
          "p/spec.json: xfail[0].reason: missing; say why this failure is expected"},
         {R"({"xfail": [{"pipeline": "x", "reason": "r"}]})",
          "p/spec.json: xfail[0].pipeline: unknown key; use one of: profile, case,"},
-        // issue 29: 300,000 levels crashed the spec parser (recursive copy); now refused before parsing
+        // 300,000 levels crashed the spec parser (recursive copy); now refused before parsing
         {"{\"scalars\": {\"k\": " + std::string(300000, '[') + std::string(300000, ']') + "}}",
          "p/spec.json: line 1, column 81: arrays and objects nested deeper than 64 levels; fix the syntax"},
     };

@@ -186,6 +186,61 @@ TEST(Derivation, GuessedScalarsAreTriedUntilTheOutputMeansSomething) {
     EXPECT_NE(s.cases[0].notes[0].find("scalars guessed"), std::string::npos) << s.cases[0].notes[0];
 }
 
+namespace {
+
+// What the cpu trial (try_case_on_cpu) says of a pipeline with a 4x4 table built into it, read at
+// (x - shift, y): Halide checks such a buffer only when the pipeline computes, not in a bounds query.
+std::string built_in_table_trial(const CaseSpec &c, int shift) {
+    const BufferSpec &o = c.outputs.at(0);
+    for (int d = 0; d < 2; d++) {
+        const int lo = (o.min.empty() ? 0 : o.min[d]) - (d == 0 ? shift : 0), hi = lo + o.shape[d] - 1;
+        if (lo >= 0 && hi <= 3) continue;
+        return "the cpu variant failed: Input buffer table is accessed at " + std::to_string(lo < 0 ? lo : hi) +
+               ", which is " + (lo < 0 ? "before the min (0)" : "beyond the max (3)") + " in dimension " +
+               std::to_string(d);
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(Derivation, ABufferBuiltIntoThePipelineBoundsTheOutput) {
+    // Trials are kept per process by variant and case (derive_trials.h): each fake its own name.
+    Fake f("table__cpu", self_bounded, 2), g("table_shifted__cpu", self_bounded, 2);
+    DerivationInput in = input_of({&f.v});
+    int trials = 0;
+    in.trial = [&](const CaseSpec &c) {
+        trials++;
+        return built_in_table_trial(c, 0);
+    };
+    const PipelineSpec s = derive_spec({"fake", "", "", ""}, in);
+    ASSERT_EQ(s.cases.size(), 1u);  // odd is the same 4x4 case
+    const CaseSpec &c = s.cases[0];
+    ASSERT_TRUE(c.error.empty()) << c.error;
+    EXPECT_EQ(c.outputs.at(0).shape, (std::vector<int>{4, 4}));
+    EXPECT_TRUE(c.outputs[0].min.empty());
+    EXPECT_EQ(c.inputs.at(0).shape, (std::vector<int>{4, 4}));
+    EXPECT_LT(trials, 30);
+    std::string notes;
+    for (const auto &n : c.notes)
+        notes += n + "\n";
+    EXPECT_NE(notes.find("output 'out' extent 4 in dimension 0, not 64: the pipeline reads table, a buffer built "
+                         "into it, up to 3 in its dimension 0"),
+              std::string::npos)
+        << notes;
+    EXPECT_NE(notes.find("extent 4 in dimension 1, not 48"), std::string::npos) << notes;
+    // Read from x - 2: the output starts at 2 instead.
+    in = input_of({&g.v});
+    in.trial = [](const CaseSpec &c) { return built_in_table_trial(c, 2); };
+    const CaseSpec shifted = derive_spec({"fake", "", "", ""}, in).cases.at(0);
+    ASSERT_TRUE(shifted.error.empty()) << shifted.error;
+    EXPECT_EQ(shifted.outputs.at(0).shape, (std::vector<int>{4, 4}));
+    EXPECT_EQ(shifted.outputs[0].min, (std::vector<int>{2, 0}));
+    // Without a trial (nothing can run the pipeline) the proposal stays.
+    in.trial = nullptr;
+    EXPECT_EQ(derive_spec({"fake", "", "", ""}, in).cases.at(0).outputs.at(0).shape, (std::vector<int>{64, 48}));
+}
+
 TEST(Derivation, DegenerateOutputs) {
     Array constant(kU8, {64, 48});
     EXPECT_EQ(degenerate_outputs({constant}), "1 distinct value in 3072 elements");
@@ -200,6 +255,48 @@ TEST(Derivation, DegenerateOutputs) {
     Array tiny(kU8, {2, 2});
     tiny.bytes = {0, 1, 0, 1};
     EXPECT_EQ(degenerate_outputs({tiny}), "");  // small outputs may hold few values
+}
+
+TEST(Derivation, DegenerateOutputsOfAnyRankAndSize) {
+    // 1-D, 64 elements, 2 values: few for its size (the rule once needed 1024 elements).
+    Array line(kU8, {64});
+    for (size_t i = 0; i < 64; i++)
+        line.bytes[i] = i < 40 ? 0 : 1;
+    EXPECT_EQ(degenerate_outputs({line}), "2 distinct values in 64 elements");
+    Array three(kF32, {48});
+    for (size_t i = 0; i < 48; i++)
+        three.data<float>()[i] = float(i % 3);
+    EXPECT_EQ(degenerate_outputs({three}), "3 distinct values in 48 elements");
+    Array four(kF32, {64});
+    for (size_t i = 0; i < 64; i++)
+        four.data<float>()[i] = float(i % 4);
+    EXPECT_EQ(degenerate_outputs({four}), "");
+    Array short_line(kU8, {20});
+    for (size_t i = 0; i < 20; i++)
+        short_line.bytes[i] = i % 2;
+    EXPECT_EQ(degenerate_outputs({short_line}), "");  // 10 elements per value: too few to tell
+    // Constant: always, in any rank, from 2 elements on; one element is no evidence.
+    EXPECT_EQ(degenerate_outputs({Array(kF32, {2})}), "1 distinct value in 2 elements");
+    EXPECT_EQ(degenerate_outputs({Array(kU8, {4, 3, 2, 2})}), "1 distinct value in 48 elements");
+    EXPECT_EQ(degenerate_outputs({Array(kF32, {1})}), "");
+    EXPECT_EQ(degenerate_outputs({Array(kF32, {})}), "");
+    // A bool's two values are all it has.
+    Array mask(halide_type_t(halide_type_uint, 1, 1), {64, 48});
+    for (size_t i = 0; i < mask.bytes.size(); i++)
+        mask.bytes[i] = (i / 7) % 2;
+    EXPECT_EQ(degenerate_outputs({mask}), "");
+    EXPECT_EQ(degenerate_outputs({Array(halide_type_t(halide_type_uint, 1, 1), {64})}),
+              "1 distinct value in 64 elements");
+    // Each output on its own, named: a meaningful one does not hide a constant one.
+    Array varied(kU8, {64, 48});
+    for (size_t i = 0; i < varied.bytes.size(); i++)
+        varied.bytes[i] = static_cast<uint8_t>(i * 7);
+    const std::string why = degenerate_outputs({varied, Array(kU8, {64, 48}), line}, {"image", "zero", "flags"});
+    EXPECT_EQ(why,
+              "output 'zero': 1 distinct value in 3072 elements; output 'flags': 2 distinct values in 64 elements");
+    EXPECT_EQ(degenerate_count(why), 3 + 2);  // constant, then 2 values
+    EXPECT_EQ(degenerate_count(""), 0);
+    EXPECT_EQ(degenerate_count("the cpu variant failed: Input buffer b0 is accessed at 63"), kTrialFailed);
 }
 
 namespace {

@@ -36,14 +36,15 @@ TEST(Outcome, ExitCodesMatchDesign) {
     EXPECT_EQ(outcome_exit_code(Outcome::Crash), 3);
     EXPECT_EQ(outcome_exit_code(Outcome::TeardownFault), 4);
     EXPECT_EQ(outcome_exit_code(Outcome::Timeout), 5);
-    EXPECT_EQ(outcome_exit_code(Outcome::Infra), 6);
+    EXPECT_EQ(outcome_exit_code(Outcome::Infra), 7);
     EXPECT_EQ(outcome_exit_code(Outcome::Skip), 77);
+    EXPECT_EQ(outcome_exit_code(Outcome::Nondeterministic), 6);
 }
 
 TEST(Outcome, SeverityOrder) {
-    const Outcome order[] = {Outcome::Pass,    Outcome::XFail, Outcome::Flake,         Outcome::Skip,
-                             Outcome::XPass,   Outcome::Infra, Outcome::Fail,          Outcome::TeardownFault,
-                             Outcome::Timeout, Outcome::Crash, Outcome::Error};
+    const Outcome order[] = {Outcome::Pass,  Outcome::XFail,         Outcome::Flake,   Outcome::Skip,
+                             Outcome::XPass, Outcome::Nondeterministic, Outcome::Infra, Outcome::Fail,
+                             Outcome::TeardownFault, Outcome::Timeout, Outcome::Crash,  Outcome::Error};
     ASSERT_EQ(outcome_table().size(), std::size(order));
     for (size_t i = 0; i < std::size(order); i++) {
         EXPECT_EQ(outcome_severity(order[i]), static_cast<int>(i)) << outcome_name(order[i]);

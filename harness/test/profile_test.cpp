@@ -58,7 +58,7 @@ TEST(Profiles, BadEntriesNameTheEntryAndField) {
     const std::string bad_targets =
         R"({"profiles": {"x": {"description": "d", "schedule": "s", "runtime": "none", "targets": 3}}})";
     EXPECT_NE(profile_error(bad_targets).find("'targets'"), std::string::npos);
-    // issue 29: deep nesting is refused before parsing (copying it overflowed the stack)
+    // deep nesting is refused before parsing (copying it overflowed the stack)
     const std::string deep =
         "{\"profiles\": {\"x\": {\"targets\": {\"y\": " + std::string(200000, '[') + std::string(200000, ']') + "}}}}";
     EXPECT_NE(profile_error(deep).find("profiles.json: line 1, column 98: arrays and objects nested deeper than 64"),

@@ -122,7 +122,7 @@ TEST(Xfail, EvidenceProblemsNameWhatIsMissing) {
     EXPECT_NE(p[4].find("entry 2 (*/opencl/*): blames a driver without evidence.passes_on"), std::string::npos);
 }
 
-// The repository's own list says whose bug each known failure is, and how we know (issue 26).
+// The repository's own list says whose bug each known failure is, and how we know.
 TEST(Xfail, GoldenListStatesBlameAndEvidenceForEveryEntry) {
     const XfailList list = XfailList::parse(read_file(HARNESS_GOLDEN_XFAIL), HARNESS_GOLDEN_XFAIL);
     ASSERT_GT(list.size(), 0u);

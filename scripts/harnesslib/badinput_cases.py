@@ -1,6 +1,6 @@
-"""The bad-input corpus (issue 29): each case is a tool, its arguments and the input files it gets; every one
+"""The bad-input corpus: each case is a tool, its arguments and the input files it gets; every one
 must end with exit 2, exactly one line on stderr matching `expect`, no traceback, and nothing changed or
-left behind (badinput_test.py runs them). Inputs are made here, not copied from the issue's reports.
+left behind (badinput_test.py runs them). Inputs are made here, not copied from bug reports.
 
 Arguments and file contents may hold {w} (the case's own directory), {g} (a copy of golden/ shared by the
 aot-harness cases) and {fx} (scripts/fixtures/)."""
@@ -187,6 +187,13 @@ CASES = [
          r"r\.json: runs\[0\]\.duration_ms: is \"slow\", not a finite number", {"r.json": results(duration_ms="slow")}),
     Case("history", ["ingest", "--db", "{w}/h.sqlite", "--results", "{w}/r.json"],
          r"r\.json: runs\[0\]\.metrics\.rows: is a number too large", {"r.json": results(metrics={"rows": 10 ** 400})}),
+    # an integer SQLite cannot bind (above 2^63) is refused before a run is made, not half-ingested
+    Case("history", ["ingest", "--db", "{w}/h.sqlite", "--results", "{w}/r.json"],
+         r"r\.json: runs\[0\]\.duration_ms: is 18446744073709551616, an integer beyond 2\^63",
+         {"r.json": results(duration_ms=2 ** 64)}),
+    Case("history", ["ingest", "--db", "{w}/h.sqlite", "--bench", "{w}/b.json"],
+         r"b\.json: benchmarks\[1\]\.bytes_per_second: is 18446744073709551616, an integer beyond 2\^63",
+         {"b.json": bench(bytes_per_second=2 ** 64)}),
     Case("history", ["ingest", "--db", "{w}/h.sqlite", "--results", "{w}/r.json"], r"r\.json: runs\[1\]: is 5, not an object",
          {"r.json": '{"runs": [%s, 5]}' % json.dumps(ok_record()["runs"][0])}),
     Case("history", ["ingest", "--db", "{w}/h.sqlite", "--bench", "{w}/b.json"],
@@ -223,7 +230,7 @@ CASES = [
          r"the history .*h\.sqlite is locked by another process; wait for it to finish",
          {"h.sqlite": lambda w: open(fx_history(w), "rb").read()}, env={"HARNESS_DB_LOCK_TIMEOUT": "1"}, lock="h.sqlite"),
     Case("history", ["ingest", "--db", "{w}/h.sqlite", "--results", "{fx}/pocl/results.json", "--bench",
-                     "{fx}/pocl/bench.json"], r"history: run 1: the (disk holding the )?history .*(is full|disk I/O error; check the disk)",
+                     "{fx}/pocl/bench.json"], r"history: run 1: .*bench\.json: the (disk holding the )?history .*(is full|disk I/O error; check the disk)",
          fsize=100 * 1024,
          changes=history_status("failed"), progress=r"^history: run 1: \d+ tests from "),
     Case("history", ["ingest", "--db", "postgresql://readonly@{pghost}/harness", "--results", "{fx}/pocl/results.json"],
@@ -258,6 +265,8 @@ CASES = [
          {"a.json": '{"runs": %s}' % deep(300000)}),
     Case("compare", ["{w}/a.json", "{fx}/pocl/bench.json"], r"a\.json: benchmarks\[1\]\.real_time: is \"fast\"",
          {"a.json": bench(real_time="fast")}),
+    Case("compare", ["{w}/a.json", "{fx}/pocl/bench.json"], r"a\.json: bench context machine\.host: not JSON",
+         {"a.json": json.dumps(dict(json.loads(bench()), context={"machine.host": "{cut short"}))}),
     Case("compare", ["{fx}/pocl", "{fx}/oclgrind", "--alpha", "1.5"], r"argument --alpha: '1\.5' is not a number from 0 to 1"),
     Case("compare", ["{fx}/pocl", "{fx}/oclgrind", "--min-effect", "0x1"], r"argument --min-effect: '0x1' is not a number"),
     Case("compare", ["latest~x", "latest", "--db", "{w}/h.sqlite"], r"'latest~x' names no run",

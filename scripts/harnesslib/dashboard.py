@@ -1,10 +1,11 @@
 """scripts/dashboard: a static dashboard of the history, out/dashboard/index.html.
 
 On top: what got worse in the latest run against the one before (significant benchmark regressions, outcome
-flips). Then the latest pipeline x profile outcome grid (a coloured badge per case, linking to the record page
+flips; benchmarks whose machine moved more than their change are "not judged", machine.py). Then the latest pipeline x profile outcome grid (a coloured badge per case, linking to the record page
 with its message, metrics, stderr and golden / output / diff images when the run kept an output), then the
 throughput (median Mpixel/s over the repetitions) over time per pipeline x profile, with a dashed marker where
-the profile's driver version changed, and the list of runs. Chart.js (Debian's libjs-chart.js) is copied next
+the profile's driver version changed and what the machine did in the latest run, and the list of runs with each
+run's clocks, temperatures, throttling, CPU pressure and calibration. Chart.js (Debian's libjs-chart.js) is copied next
 to the page, so it works offline from file://.
 """
 import html
@@ -12,7 +13,7 @@ import json
 import os
 import sys
 
-from . import compare, data, history, jsonio, paths, stats, toolmain
+from . import compare, data, history, jsonio, machine, paths, stats, toolmain
 from .dashboard_records import COLOURS, record_page, slug
 
 CHARTJS = ["/usr/share/javascript/chart.js/chart.umd.js", "/usr/share/javascript/chart.js/chart.min.js",
@@ -54,16 +55,18 @@ def load(con, max_runs):
     return runs, series, drivers, samples
 
 
-def significant_regressions(runs, samples, alpha, min_effect):
+def significant_regressions(runs, samples, alpha, min_effect, machines=None):
     """{(run_id, benchmark name)} that compare calls a significant regression against the previous run with
-    benchmarks (the same test as scripts/compare: Mann-Whitney U, Holm over the run's benchmarks)."""
-    out, prev = set(), None
+    benchmarks (the same test as scripts/compare: Mann-Whitney U, Holm over the run's benchmarks; not where the
+    machine moved more than the change: machines = {run_id: machine blocks})."""
+    out, prev, machines = set(), None, machines or {}
     for r in runs:
         cur = samples.get(r["id"])
         if not cur:
             continue
         if prev is not None:
-            for row in compare.compare_bench(samples[prev], cur, alpha, min_effect)["benchmarks"]:
+            for row in compare.compare_bench(samples[prev], cur, alpha, min_effect, "holm", machines.get(prev),
+                                             machines.get(r["id"]))["benchmarks"]:
                 if row["verdict"] == "regression":
                     out.add((r["id"], row["name"]))
         prev = r["id"]
@@ -146,7 +149,8 @@ th{background:#f5f5f5}.badge{display:inline-block;color:#fff;border-radius:4px;p
 text-decoration:none;font-weight:600;text-align:center;min-width:4.5em}.badge small{font-weight:400;font-size:11px}
 .grid td{background:#fafafa}.legend .badge{min-width:0;font-size:11px}
 .alert{border-radius:6px;padding:.6em 1em;margin:.8em 0}.alert.bad{background:#fdecea;border:2px solid #d62728}
-.alert.good{background:#e9f6ec;border:2px solid #2e9e44}.charts{display:grid;grid-template-columns:1fr 1fr;gap:1.2em}
+.alert.good{background:#e9f6ec;border:2px solid #2e9e44}.alert.env{background:#fff8e1;border:2px solid #e0a800}
+.machine{font-size:12px}.charts{display:grid;grid-template-columns:1fr 1fr;gap:1.2em}
 .chart{border:1px solid #ddd;border-radius:6px;padding:.6em}.chart h3{margin:0 0 .2em}.muted{color:#666}
 .thumbs img{width:256px;image-rendering:pixelated;border:1px solid #ccc}figure{display:inline-block;margin:.5em}
 pre{background:#f5f5f5;padding:.6em;overflow:auto}"""
@@ -229,7 +233,8 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
         cs = history.load_side(db_path, str(cand))
         bs_b = history.load_side(db_path, str(base_b)) if base_b else data.empty_side("")
         bs_t = history.load_side(db_path, str(base_t)) if base_t else data.empty_side("")
-        bench = compare.compare_bench(bs_b["bench"], cs["bench"], alpha, min_effect) if base_b else {"benchmarks": []}
+        bench = compare.compare_bench(bs_b["bench"], cs["bench"], alpha, min_effect, "holm", bs_b["machine"],
+                                      cs["machine"]) if base_b else {"benchmarks": []}
         flips = compare.compare_tests(bs_t["tests"], cs["tests"])["flips"] if base_t and cs["has_results"] else []
         regs = [r for r in bench["benchmarks"] if r["verdict"] == "regression"]
         worse = [f for f in flips if f["direction"] == "worse"]
@@ -245,6 +250,12 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
             parts.append("<div class='alert good'>No outcome got worse and no benchmark is significantly slower in "
                          "run #%d than in the run before (Mann-Whitney U, alpha %g, minimum effect %g %%).</div>"
                          % (cand, alpha, 100 * min_effect))
+        unjudged = [r for r in bench["benchmarks"] if r["verdict"] == "environment changed"]
+        if unjudged:
+            parts.append("<div class='alert env'><b>%d benchmark(s) not judged: the machine changed</b><ul>%s</ul></div>"
+                         % (len(unjudged), "".join("<li>%s: %s</li>" % (e(p), e(next(
+                             r["not_judged"] for r in unjudged if r["profile"] == p)))
+                             for p in sorted({r["profile"] for r in unjudged}))))
         better = [f for f in flips if f["direction"] != "worse"]
         imps = [r for r in bench["benchmarks"] if r["verdict"] == "improvement"]
         if better or imps:
@@ -258,7 +269,12 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
             "SELECT id, record_json FROM tests WHERE run_id=? ORDER BY id", (cand_t,))]
         parts.append("<h2>Outcomes of run #%d</h2>" % cand_t)
         parts.append(grid_html(out_dir, trun, tests, golden_dir))
-    specs = chart_specs(runs, series, drivers, significant_regressions(runs, samples, alpha, min_effect))
+    machines = {r["id"]: history.machine_blocks(con, r["id"]) for r in runs}
+    specs = chart_specs(runs, series, drivers, significant_regressions(runs, samples, alpha, min_effect, machines))
+    for s in specs:  # what the machine did in the latest run of the chart's profile, beside its numbers
+        prof = s["title"].rsplit(" / ", 1)[-1]
+        last = next((machines[r["id"]] for r in reversed(runs) if machine.block_for(machines[r["id"]], prof)), None)
+        s["machine"] = machine.block_summary(machine.block_for(last, prof)) if last else ""
     parts.append("<h2>Throughput over time</h2><p class='muted'>Median pixels per second over the repetitions of "
                  "each benchmark, the shaded band from the slowest to the fastest repetition; a red triangle marks "
                  "a significant regression against the run before (Mann-Whitney U, Holm-adjusted, alpha %g, minimum "
@@ -266,18 +282,24 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
                  % (alpha, 100 * min_effect))
     for s in specs:
         parts.append("<div class='chart'><h3>%s</h3><div class='muted'>%s</div><div style='height:260px'>"
-                     "<canvas id='%s'></canvas></div></div>" % (e(s["title"]), e(("driver: " + s["driver"]) if s["driver"] else "CPU profile: no OpenCL/CUDA driver"), s["id"]))
+                     "<canvas id='%s'></canvas></div><div class='muted machine'>%s</div></div>"
+                     % (e(s["title"]), e(("driver: " + s["driver"]) if s["driver"] else "CPU profile: no OpenCL/CUDA driver"),
+                        s["id"], e(("machine, latest run: " + s["machine"]) if s["machine"] else "")))
     parts.append("</div>")
     parts.append("<h2>Runs</h2><table><tr><th>run</th><th>started</th><th>commit</th><th>host</th><th>label</th>"
-                 "<th>status</th><th>outcomes</th><th>benchmarks</th></tr>")
+                 "<th>status</th><th>outcomes</th><th>benchmarks</th><th>machine: clocks, temperature, throttling, "
+                 "CPU pressure, calibration (start &rarr; end)</th></tr>")
     for r in reversed(runs):
         counts = con.execute("SELECT outcome, COUNT(*) FROM tests WHERE run_id=? GROUP BY outcome", (r["id"],)).fetchall()
         nb = con.execute("SELECT COUNT(*) FROM benchmarks WHERE run_id=?", (r["id"],)).fetchone()[0]
-        parts.append("<tr><td>#%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td></tr>"
+        env = "<br>".join("<b>%s</b>: %s" % (e(name), e(machine.block_summary(b)))
+                          for name, b in sorted(machines[r["id"]].items()))
+        parts.append("<tr><td>#%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td>"
+                     "<td class='machine'>%s</td></tr>"
                      % (r["id"], e(r["started"] or ""), e((r["git_commit"] or "")[:12]), e(r["host"] or ""),
                         e(r["label"] or ""), e((r["status"] or "") + (": " + r["note"] if r["note"] else "")),
                         e(", ".join("%d %s" % (c[1], c[0]) for c in sorted(counts, key=lambda c: data.severity(c[0])))),
-                        nb))
+                        nb, env))
     parts.append("</table>")
     parts.append("<script src='chart.min.js'></script><script id='chart-data' type='application/json'>%s</script>"
                  "<script>%s</script></body></html>\n" % (json.dumps(specs).replace("</", "<\\/"), JS))

@@ -135,8 +135,19 @@ class Nightly(unittest.TestCase):
                 os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
             db = os.path.join(t, "h.sqlite")
             rc = nightly.main(["--bin", t, "--db", db, "--out", os.path.join(t, "out"), "--dashboard",
-                               os.path.join(t, "dash")])
+                               os.path.join(t, "dash"), "--notify-cmd",
+                               "cat > '%s/notified.md'; echo \"$AOT_HARNESS_SUMMARY\" > '%s/path'" % (t, t)])
             self.assertEqual(rc, 2)
+            # summary.md says what did not run, links the dashboard, and --notify-cmd got it on its stdin
+            with open(os.path.join(t, "out", "summary.md")) as f:
+                summary = f.read()
+            self.assertIn("# Nightly run #1: first run: nothing to compare with", summary)
+            self.assertIn("## Steps that did not run\n\n- benchmarks of host failed", summary)
+            self.assertIn("Dashboard: [file://%s/dash/index.html]" % t, summary)
+            with open(os.path.join(t, "notified.md")) as f:
+                self.assertEqual(f.read(), summary)
+            with open(os.path.join(t, "path")) as f:
+                self.assertEqual(f.read().strip(), os.path.join(t, "out", "summary.md"))
             con = sqlite3.connect(db)
             status, note = con.execute("SELECT status, note FROM runs").fetchone()
             self.assertEqual(status, "failed")
@@ -148,8 +159,11 @@ class Nightly(unittest.TestCase):
     def test_build_failure_is_recorded(self):
         with tempfile.TemporaryDirectory() as t:
             db = os.path.join(t, "h.sqlite")
-            self.assertEqual(nightly.main(["--bin", t, "--db", db, "--out", t, "--build-status", "2"]), 2)
+            self.assertEqual(nightly.main(["--bin", t, "--db", db, "--out", t, "--build-status", "2",
+                                           "--notify-cmd", "exit 3"]), 2)
             self.assertEqual(sqlite3.connect(db).execute("SELECT status FROM runs").fetchone()[0], "build-failed")
+            with open(os.path.join(t, "summary.md")) as f:
+                self.assertIn("- the build failed (exit 2)", f.read())
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ bench.json (Google Benchmark JSON): {"context": {...}, "benchmarks": [{"name": "
   "pixels_per_second", "bytes_per_second", ...}]}
 
 A "side" (one half of a comparison) is a dict {"label", "tests": {key: record}, "bench": {name: bench},
-"env": {...}, "bench_context": {...}} built from files (load_files_side) or from the history (history.load_side); sides.load_side picks.
+"env": {...}, "bench_context": {...}, "machine": {block: what the machine did, machine.py}} built from files (load_files_side) or from the history (history.load_side); sides.load_side picks.
 """
 import argparse
 import json
@@ -148,8 +148,8 @@ def normalise_bench(doc):
 
 
 def empty_side(label):
-    return {"label": label, "tests": {}, "bench": {}, "env": {}, "bench_context": {}, "has_results": False,
-            "has_bench": False}
+    return {"label": label, "tests": {}, "bench": {}, "env": {}, "bench_context": {}, "machine": {},
+            "has_results": False, "has_bench": False}
 
 
 def add_document(side, doc, path):
@@ -166,6 +166,11 @@ def add_document(side, doc, path):
         nb = normalise_bench(doc)
         side["bench_context"] = nb["context"]
         side["bench"].update(nb["bench"])
+        from . import machine
+        try:
+            side["machine"].update(machine.blocks_of(nb["context"]))
+        except InputError as e:
+            raise InputError("%s: %s" % (path, e))
     else:
         raise InputError("%s is neither a results file (with 'runs') nor a Google Benchmark JSON "
                          "(with 'benchmarks')" % path)

@@ -10,7 +10,8 @@
       Turns OUT/fallback-results.tsv and OUT/logs/ into OUT/junit.xml, in ctest's --output-junit format.
   python3 -m harnesslib.devicectest collect --dir OUT [--runner R] [--target T]
       Merges OUT/results/*.json (one `aot-harness run --json` file per test) into OUT/results.json, reads
-      OUT/junit.xml, prints a ctest-like summary (also OUT/summary.txt). Exit 0 when no test failed, 1 when
+      OUT/junit.xml (and the device's clocks and temperatures before and after, OUT/machine-*.json), prints a
+      ctest-like summary (also OUT/summary.txt). Exit 0 when no test failed, 1 when
       one did, 2 when there is no JUnit file or no test ran.
 """
 import argparse
@@ -165,6 +166,16 @@ def junit_from_fallback(plan_tests, out_dir):
 def merge_results(out_dir, runner, target):
     rdir = os.path.join(out_dir, "results")
     merged = {"environment": None, "runs": [], "summary": {}, "device": {"runner": runner, "target": target}}
+    states = {}
+    for when in ("before", "after"):  # the device's clocks and temperatures around the run (device-ctest)
+        path = os.path.join(out_dir, "machine-%s.json" % when)
+        if os.path.exists(path):
+            try:
+                states[when] = (data.read_json(path).get("now") or {}).get("after")
+            except (data.InputError, AttributeError):
+                print("device-ctest: warning: %s is not what `aot-harness machine --json` writes" % path, file=sys.stderr)
+    if states:
+        merged["device"]["machine"] = states
     if os.path.isdir(rdir):
         for fn in sorted(os.listdir(rdir)):
             if not fn.endswith(".json"):
@@ -210,6 +221,9 @@ def collect(out_dir, runner, target):
     lines.append("%d%% tests passed, %d tests failed out of %d (%d skipped)" % (pct, len(failed), len(cases), skipped))
     if failed:
         lines.append("The following tests FAILED: " + ", ".join(failed))
+    from . import machine
+    for when, state in sorted((merged["device"].get("machine") or {}).items(), reverse=True):
+        lines.append("machine %s the run: %s" % (when, machine.state_line(state)))
     lines.append("junit:   %s" % junit)
     lines.append("results: %s (%d runs)" % (os.path.join(out_dir, "results.json"), len(merged["runs"])))
     text = "\n".join(lines) + "\n"

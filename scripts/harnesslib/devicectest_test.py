@@ -132,6 +132,11 @@ def check_results(out_dir, expected, r, ctest_path):
     check(all("mismatch" in x["message"] or "element" in x["message"] for x in fail),
           "FAIL message does not name the mismatch: %s" % [x["message"] for x in fail])
     check(res["environment"] and res["summary"]["total"] == len(expected), "results.json summary/environment")
+    # the device's clocks and temperatures before and after, read on the device by its own aot-harness
+    states = (res.get("device") or {}).get("machine") or {}
+    check(sorted(states) == ["after", "before"] and all("cpu" in s and "thermal" in s for s in states.values()),
+          "results.json has no device.machine before/after: %s" % sorted(states))
+    check("machine before the run: " in r.stdout, "the summary does not say what the machine was doing")
     for f in ("summary.txt", "list.json", "device.txt", "CTestTestfile.cmake"):
         check(os.path.exists(os.path.join(out_dir, f)), "%s missing from %s" % (f, out_dir))
     with open(os.path.join(out_dir, "CTestTestfile.cmake")) as f:

@@ -23,6 +23,16 @@ def _metrics_numbers(at):
             a.fail("is a number too large to store", "write a smaller value")
 
 
+def _stored_num(at, lo=None):
+    """A finite number the history stores as it is: an integer must fit 64 bits (SQLite binds a Python int as
+    INTEGER whatever the column says, and refuses one beyond 2^63)."""
+    v = at.value
+    if isinstance(v, int) and not isinstance(v, bool) and not -(2 ** 63) <= v <= INT64:
+        at.fail("is %d, an integer beyond 2^63 that the history cannot store" % v,
+                "write a smaller value (or the number as a float, e.g. 1.8e19)")
+    return at.num(lo)
+
+
 def check_record(at):
     """One run record (an element of "runs")."""
     at.obj()
@@ -30,7 +40,7 @@ def check_record(at):
         at.get(key).str()
     for key in ("mode", "message", "target", "result_outcome", "fallback_for", "xfail_reason", "stderr_tail"):
         at.get(key, "").str()
-    at.get("duration_ms", 0).num()
+    _stored_num(at.get("duration_ms", 0))
     metrics = at.get("metrics", {})
     metrics.obj()
     _metrics_numbers(metrics)
@@ -63,14 +73,14 @@ def check_bench(doc, source, fix=BENCH_FIX):
         b.get("label", "").str()
         if b.get("run_type", "iteration").str() != "iteration" or b.get("error_occurred", False).value:
             continue
-        b.get("real_time").num(0)
-        b.get("cpu_time", 0).num(0)
+        _stored_num(b.get("real_time"), 0)
+        _stored_num(b.get("cpu_time", 0), 0)
         b.get("iterations", 0).int(0, INT64)
         b.get("repetition_index", 0).int(0, INT64)
         if b.get("time_unit", "ns").str() not in TIME_UNITS:
             b.get("time_unit").fail("'%s' is not a time unit" % b.value["time_unit"], "use ns, us, ms or s")
         for key in ("pixels_per_second", "bytes_per_second"):
-            b.get(key, 0).num()
+            _stored_num(b.get(key, 0))
     return doc
 
 

@@ -1,11 +1,12 @@
-"""The history of nightly runs (SQLite file or PostgreSQL URL, same schema; see db.py): what ran, on which commit, host and drivers, with every test outcome,
-its metrics and every benchmark repetition.
+"""The history of nightly runs (a SQLite file or a PostgreSQL URL, same schema; see db.py): what ran, on which
+commit, host and drivers, with every test outcome, its metrics and every benchmark repetition.
 
 Tables:
   runs(id, started, finished, git_commit, host, label, status, note, run_key)  run_key: unique, set by
                                                   shards of one run ingested by several processes
   environment(run_id, source, key, value)         flattened environment (results and bench context);
-                                                  OpenCL driver versions under opencl.platforms.N.devices.M.driver_version
+                                                  OpenCL driver versions under opencl.platforms.N.devices.M.driver_version;
+                                                  a bench context's machine.<block> kept whole, as JSON text
   tests(id, run_id, pipeline, profile, case_name, mode, outcome, result_outcome, message, duration_ms,
         target, driver, record_json)              one row per test record (the full record as JSON)
   metrics(test_id, name, value)                   numeric metrics flattened, e.g. outputs.output.max_abs_error
@@ -180,6 +181,9 @@ def flatten(value, prefix, out):
 def _env_rows(run_id, source, env):
     rows = []
     for k, v in flatten(env, "", []):
+        if source == "bench" and k.startswith("machine.") and k.count(".") == 1:
+            rows.append((run_id, source, k, str(v)))  # one JSON text per block, read back whole (load_side)
+            continue
         if isinstance(v, str) and v[:1] in "{[" and source == "bench":
             try:  # bench context holds JSON strings (device.<profile>)
                 rows += [(run_id, source, k + "." + k2, str(v2)) for k2, v2 in flatten(jsonio.loads(v, k, ""), "", [])]
@@ -287,6 +291,17 @@ def record_of(db_path, run_id, test_id, text):
     return rec
 
 
+def machine_blocks(con, run_id):
+    """{block: what the machine did} of run `run_id` (its bench contexts' machine.<block>, machine.py)."""
+    from . import machine
+    rows = con.execute("SELECT key, value FROM environment WHERE run_id=? AND source='bench' AND key LIKE 'machine.%'",
+                       (run_id,)).fetchall()
+    try:
+        return machine.blocks_of({r[0]: r[1] for r in rows})
+    except data.InputError as e:
+        raise data.InputError("run %d of the history: %s" % (run_id, e))
+
+
 def load_side(db_path, spec):
     """A comparison side (see data.py) from run `spec` of the history at `db_path`."""
     if not exists(db_path):
@@ -300,6 +315,7 @@ def load_side(db_path, spec):
         rec = record_of(db_path, run_id, row[0], row[1])
         side["tests"][data.test_key(rec)] = rec
         side["has_results"] = True
+    side["machine"] = machine_blocks(con, run_id)
     for b in con.execute("SELECT * FROM benchmarks WHERE run_id=? ORDER BY id", (run_id,)).fetchall():
         side["has_bench"] = True
         side["bench"][b["name"]] = {
@@ -327,7 +343,9 @@ def migrate(src_target, dst_target, log=None):
 
 
 def main(argv=None):
-    ap = toolmain.ArgumentParser(prog="history", description="The SQLite history of runs (default out/history.sqlite).")
+    ap = toolmain.ArgumentParser(prog="history",
+                                 description="The history of runs: a SQLite file (default out/history.sqlite) or, "
+                                             "with --db postgresql://..., a PostgreSQL database.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     ing = sub.add_parser("ingest", help="store a results.json and/or a bench.json as a run; prints the run id",
                          description="Stores results and/or benchmark JSON files in the history, each file in "
@@ -388,6 +406,7 @@ def main(argv=None):
     run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
                                     args.host, args.label, args.status if args.run_key else "running",
                                     args.run_key)
+    p = ""
     try:
         for p, doc in docs:
             if "benchmarks" in doc:
@@ -405,7 +424,7 @@ def main(argv=None):
         also = mark_unfinished(con, run_id, e)
         if isinstance(e, (toolmain.Interrupted, KeyboardInterrupt)):
             raise
-        raise data.InputError("run %d: %s%s" % (run_id, toolmain.describe(e), also))
+        raise data.InputError("run %d: %s%s%s" % (run_id, p + ": " if p else "", toolmain.describe(e), also))
     print(run_id)
     return 0
 

@@ -170,6 +170,28 @@ class SharedHistory(unittest.TestCase):
             self.assertIn("SAFE", d.stdout)
             con.close()
 
+    def test_integer_beyond_int64(self):
+        """A results or bench file with an integer above 2^63 is one line naming the file and the field, exit 2,
+        and adds no run (none left 'running'): SQLite cannot bind it; PostgreSQL would store it rounded."""
+        with tempfile.TemporaryDirectory() as work:
+            res, bench = copy.deepcopy(fx.load("pocl", "results.json")), copy.deepcopy(fx.load("pocl", "bench.json"))
+            res["runs"][2]["duration_ms"] = 2 ** 64
+            bench["benchmarks"][3]["pixels_per_second"] = 2 ** 63
+            r, b = fx.write(os.path.join(work, "big-results.json"), res), fx.write(os.path.join(work, "big-bench.json"), bench)
+            target = self.target if db.is_url(self.target) else os.path.join(work, "h.sqlite")
+            before = history.connect(target).execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+            for flag, path, field in (("--results", r, r"runs\[2\]\.duration_ms"),
+                                      ("--bench", b, r"benchmarks\[3\]\.pixels_per_second")):
+                c = fx.run_script("history", "ingest", "--db", target, flag, path)
+                self.assertEqual(c.returncode, 2, c.stderr)
+                self.assertEqual(len(c.stderr.strip().splitlines()), 1, c.stderr)
+                self.assertRegex(c.stderr, r"^history: .*%s: %s: is \d+, an integer beyond 2\^63" % (
+                    os.path.basename(path).replace(".", r"\."), field))
+            con = history.connect(target)
+            self.assertEqual(con.execute("SELECT COUNT(*) FROM runs").fetchone()[0], before)
+            self.assertEqual(con.execute("SELECT COUNT(*) FROM runs WHERE status='running'").fetchone()[0], 0)
+            con.close()
+
     def test_migrate_sqlite(self):
         with tempfile.TemporaryDirectory() as work:
             src = os.path.join(work, "old.sqlite")

@@ -1,7 +1,7 @@
 """.npy reading and PNG writing on numpy for golden / output / diff images, and the worst pixel of a diff.
 
 Images are C-order arrays of shape (H, W), (H, W, C) with C in 1..4, or (C, H, W) with C in 1..4; integer or
-float dtypes, scaled to 8 bits over the golden's range. A 1920x1080 triple takes well under 2 s (README).
+float dtypes, scaled to 8 bits over the golden's range. A 1920x1080 triple takes well under 2 s (docs/performance.md).
 """
 import zlib
 
@@ -16,9 +16,17 @@ def read_npy(path):
         if isinstance(e, FileNotFoundError):
             raise
         raise ValueError("%s is not a readable .npy file (%s)" % (path, e))
+    if a.dtype.names == ("bfloat16",) and a.dtype["bfloat16"] == np.dtype("<u2"):
+        a = bfloat16_values(a)
     if a.dtype.kind not in "biuf":
         raise ValueError("%s: unsupported dtype %s" % (path, a.dtype))
     return a
+
+
+def bfloat16_values(a):
+    """The float32 values of a bfloat16 array as the harness stores it: the structured dtype
+    [('bfloat16', '<u2')], the bits of each element (numpy has no bfloat16 dtype)."""
+    return (a["bfloat16"].astype("<u4") << 16).view("<f4")
 
 
 def as_hwc(a):

@@ -87,6 +87,25 @@ class Imaging(unittest.TestCase):
         self.assertTrue((gpi == gp).all())
         self.assertTrue((dpi[:, :, 0] == dpi[:, :, 1]).all(), "no mismatch, no red")
 
+    def test_float16_and_bfloat16(self):
+        g = np.linspace(0, 1, 8 * 8, dtype=np.float32).reshape(8, 8)
+        o = g.copy()
+        o[3, 4] += 0.5
+        gp16, _, dp16 = self.triplet(g.astype(np.float16), o.astype(np.float16))
+        self.assertEqual((int(gp16[0, 0, 0]), int(gp16[7, 7, 0])), (0, 255))
+        self.assertEqual(tuple(dp16[3, 4]), (255, 0, 0))
+        # bfloat16 as the harness writes it: the bits (the top half of a float32) in a field named bfloat16.
+        as_bf16 = lambda a: (a.view("<u4") >> 16).astype("<u2").view([("bfloat16", "<u2")])
+        gpb, _, dpb = self.triplet(as_bf16(g), as_bf16(o))
+        self.assertEqual((int(gpb[0, 0, 0]), int(gpb[7, 7, 0])), (0, 255))
+        self.assertEqual(tuple(dpb[3, 4]), (255, 0, 0))
+        with tempfile.TemporaryDirectory() as t:
+            np.save(os.path.join(t, "b.npy"), as_bf16(np.array([1.0, -2.5, 0.1], np.float32)))
+            v = imaging.read_npy(os.path.join(t, "b.npy"))
+            self.assertEqual(v.dtype, np.float32)
+            self.assertEqual(list(v[:2]), [1.0, -2.5])
+            self.assertAlmostEqual(float(v[2]), 0.1, delta=0.001)  # truncated to 7 mantissa bits
+
     def test_bad_inputs(self):
         with self.assertRaises(ValueError):
             self.triplet(np.zeros((4, 4), np.uint8), np.zeros((4, 5), np.uint8))

@@ -1,14 +1,17 @@
 """The nightly job after the build (scripts/nightly builds first, then calls this).
 
 Runs the whole matrix (every pipeline x profile x case, the nightly cases included) one profile at a time,
-then `aot-harness bench` one profile at a time with >= 9 repetitions in random interleaving, and ingests every
+then `aot-harness bench` one profile at a time with >= 9 repetitions in random interleaving (each recording
+what the machine did: clocks, temperatures, throttling, CPU pressure, calibration), and ingests every
 artifact into the history as soon as it exists, so a nightly that stops midway keeps what finished. Writes
-OUT/results.json (merged), OUT/report/ (aot-harness report), the dashboard, and compares with the previous
-complete run. `aot-harness nightly` runs it on the project that aot-harness was built for (data.REPO_ROOT, paths.py);
+OUT/results.json (merged), OUT/report/ (aot-harness report), the dashboard, compares with the previous
+complete run (a benchmark whose machine moved more than its change is "not judged", never a regression) and
+writes OUT/summary.md (new failures, flips, regressions with their first bad commit when --bisect found it,
+environment notes, the dashboard's link), which --notify-cmd gets on its standard input. `aot-harness nightly` runs it on the project that aot-harness was built for (data.REPO_ROOT, paths.py);
 this repository's scripts/nightly builds first, then runs the same.
 
 Exit status: 0 all ran, no test worse than SKIP and no regression against the previous run; 1 a test failed or
-something got worse; 2 a step could not run (build, harness, benchmarks).
+something got worse; 2 a step could not run (build, harness, benchmarks, --notify-cmd).
 """
 import json
 import os
@@ -16,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from . import compare, data, formats, history, jsonio, paths, toolmain
+from . import compare, data, formats, history, jsonio, nightly_summary, paths, toolmain
 
 
 def log(msg):
@@ -58,6 +61,12 @@ def main(argv=None):
     ap.add_argument("--build-status", type=toolmain.whole(0, 255), default=0,
                     help="exit status of the build (set by scripts/nightly)")
     ap.add_argument("--dashboard", default=os.path.join(root, "out", "dashboard"), help="dashboard dir ('' = none)")
+    ap.add_argument("--dashboard-url", help="the dashboard's address for summary.md (default: its file:// path)")
+    ap.add_argument("--notify-cmd", help="shell command run at the end with summary.md on its standard input (and "
+                                         "its path in $AOT_HARNESS_SUMMARY), e.g. a chat or merge-request poster")
+    ap.add_argument("--bisect", action="store_true", help="bisect each new failure and regression to its first bad "
+                                                         "commit (aot-harness bisect-commit; builds every commit tried)")
+    ap.add_argument("--bisect-max", type=toolmain.whole(1, 100), default=3, help="at most this many bisects (default 3)")
     args = ap.parse_args(argv)
     toolmain.handle_signals()
     con = history.connect(args.db)
@@ -72,21 +81,74 @@ def main(argv=None):
             raise
         raise data.InputError("run %d failed: %s%s" % (run_id, toolmain.describe(e), also))
     if status is None:
+        con.close()
+        cand = history.load_side(args.db, str(run_id))
+        summarise(args, cand, None, None, ["the build failed (exit %d)" % args.build_status])
         print("nightly: the build failed (exit %d); recorded as run %d" % (args.build_status, run_id), file=sys.stderr)
         return 2
     prev = [r[0] for r in con.execute("SELECT id FROM runs WHERE id < ? AND status='complete' ORDER BY id DESC LIMIT 1",
                                       (run_id,))]
     con.close()
+    cand, base, res = history.load_side(args.db, str(run_id)), None, None
     if prev:
-        res = compare.compare_sides(history.load_side(args.db, str(prev[0])), history.load_side(args.db, str(run_id)))
+        base = history.load_side(args.db, str(prev[0]))
+        res = compare.compare_sides(base, cand)
         compare.print_text(res)
         if res["failed"] and status == 0:
             status = 1
     if args.dashboard:
         from . import dashboard
         dashboard.main(["--db", args.db, "--out", args.dashboard])
+    if not summarise(args, cand, base, res, problems) and status == 0:
+        status = 2
     log("run %d: %s" % (run_id, "; ".join(problems) or "complete"))
     return status
+
+
+def summarise(args, cand, base, res, problems):
+    """Writes OUT/summary.md (bisecting first with --bisect) and runs --notify-cmd with it. False when the
+    notification failed."""
+    bisects = bisect_all(args, base["run"], cand["run"], res) if args.bisect and res and base else {}
+    link = args.dashboard_url or ("file://" + os.path.abspath(os.path.join(args.dashboard, "index.html"))
+                                  if args.dashboard else "")
+    text = nightly_summary.render(cand["run"], base["run"] if base else None, res, cand["tests"], problems, link,
+                                  bisects)
+    path = os.path.join(args.out, "summary.md")
+    jsonio.make_dirs(args.out)
+    jsonio.write_atomic(path, text)
+    log("summary: " + path)
+    if not args.notify_cmd:
+        return True
+    rc = subprocess.run(args.notify_cmd, shell=True, input=text, text=True,
+                        env=dict(os.environ, AOT_HARNESS_SUMMARY=os.path.abspath(path))).returncode
+    if rc != 0:
+        log("--notify-cmd exited %d; the summary is in %s" % (rc, path))
+    return rc == 0
+
+
+def bisect_all(args, base_run, cand_run, res):
+    """{test key or benchmark name: bisect-commit's JSON result, or why it was not bisected}."""
+    good, bad = (base_run.get("git_commit") or ""), (cand_run.get("git_commit") or "")
+    todo = [(f["key"],) + tuple(f["key"].split("/")[:3]) for f in nightly_summary.new_failures(res, {})[0]]
+    todo += [(r["name"], r["pipeline"], r["profile"], r["case"]) for r in res["bench"]["benchmarks"]
+             if r["verdict"] == "regression"]
+    out = {}
+    for n, (key, pipeline, profile, case) in enumerate(todo):
+        if not good or not bad or good == bad:
+            out[key] = "the same commit in both runs"
+        elif good.endswith("-dirty") or bad.endswith("-dirty"):
+            out[key] = "a run of uncommitted changes cannot be bisected"
+        elif n >= args.bisect_max:
+            out[key] = "more than --bisect-max %d to bisect" % args.bisect_max
+        else:
+            path = os.path.join(args.out, "bisect-%d.json" % n)
+            log("bisecting %s from %s to %s" % (key, good[:12], bad[:12]))
+            rc = subprocess.run([sys.executable, "-m", "harnesslib.bisectcommit", good, bad, "--pipeline", pipeline,
+                                 "--profile", profile, "--case", case, "--json", path,
+                                 "--work", os.path.join(args.out, "bisect-work"),
+                                 "--build-dir", os.path.dirname(os.path.abspath(args.bin))]).returncode
+            out[key] = data.read_json(path) if rc == 0 and os.path.exists(path) else "bisect-commit exited %d" % rc
+    return out
 
 
 def run_steps(args, con, run_id):

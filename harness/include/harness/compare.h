@@ -39,7 +39,10 @@ struct CompareResult {
 // exception) whose message says which. Never throws for well-formed arrays.
 CompareResult compare(const Array &expected, const Array &actual, const Tolerance &tol);
 
-// Distance in ULPs between two finite floats of the same width (32 or 64 bits); 0 for +0 vs -0.
+// Distance in ULPs between two finite floats of the same width (16 (IEEE half), 32 or 64 bits); 0 for
+// +0 vs -0.
 double ulp_distance(double expected, double actual, int bits);
+// The same for an element type (bfloat16 too).
+double ulp_distance_of(double expected, double actual, halide_type_t type);
 
 }  // namespace harness

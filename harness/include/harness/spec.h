@@ -67,8 +67,8 @@ struct CaseSpec {
 };
 
 // A caller bug the harness injects on purpose, for the fault catalogue (harness/test/faults/) only:
-// SkipCopyBack leaves the outputs on the device (seed 000's all-zero output); StaleInput runs on a
-// zeroed device copy of the inputs that the host bytes never reach. None in the suite.
+// SkipCopyBack leaves the outputs on the device (the all-zero output of a GPU result never copied back); StaleInput
+// runs on a zeroed device copy of the inputs that the host bytes never reach. None in the suite.
 enum class TestFault { None, SkipCopyBack, StaleInput };
 
 struct PipelineSpec {

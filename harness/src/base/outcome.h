@@ -20,7 +20,9 @@ namespace harness {
     X(Flake, "FLAKE", 0, "#c0ca33", "#222", "failed, then passed when re-run (--flake-retries); or a known flake") \
     X(Skip, "SKIP", 77, "#9e9e9e", "#fff", "cannot run here (no driver, device, extension or buffer mode)")        \
     X(XPass, "XPASS", 0, "#f9a825", "#222", "listed in golden/xfail.json but passed (exit 1 with --strict-xfail)") \
-    X(Infra, "INFRA", 6, "#5d4037", "#fff",                                                                       \
+    X(Nondeterministic, "NONDET", 6, "#3949ab", "#fff",                                                            \
+      "not judged: the cpu variant, which makes the golden, gives different outputs for the same inputs")          \
+    X(Infra, "INFRA", 7, "#5d4037", "#fff",                                                                       \
       "not run: the device farm failed (a LAVA job ended Incomplete or Canceled, retried); no test result")       \
     X(Fail, "FAIL", 1, "#d32f2f", "#fff", "ran, but a result or check is wrong")                                   \
     X(TeardownFault, "TEARDOWN_FAULT", 4, "#ef6c00", "#fff", "recorded its result, then died or failed at exit")   \

@@ -43,6 +43,9 @@ VariantInfo load_variant_info(const std::string &build_dir, const std::string &f
         v.generator = s("generator");
         v.generator_name = s("generator_name");
         v.autoscheduler = s("autoscheduler");
+        v.python_source = s("python_source");
+        v.python = s("python");
+        v.python_path = s("python_path");
         v.params = j.value("params", std::vector<std::string>());
         v.halide_include = s("halide_include");
         v.halide_version = s("halide_version");

@@ -11,6 +11,9 @@ struct VariantInfo {
     std::string pipeline, profile, function, target;
     std::string library, header, registration, device_code, runtime_library;
     std::string generator, generator_name, autoscheduler;
+    // A Python generator (generator is ""): its source, the interpreter and the PYTHONPATH entry of
+    // Halide's module that its build used.
+    std::string python_source, python, python_path;
     std::vector<std::string> params;  // GeneratorParams as k=v, as the build passed them
     std::string halide_include, halide_version, cxx;
 };

@@ -19,6 +19,7 @@
 #include "report/environment.h"
 #include "base/error.h"
 #include "base/files.h"
+#include "base/json_stdout.h"
 #include "golden/golden.h"
 #include "golden/golden_transaction.h"
 #include "report/junit.h"
@@ -121,7 +122,7 @@ int cmd_run(const Args &args) {
         std::fprintf(console, "note: %s\n", line.get<std::string>().c_str());
     }
     if (json_stdout) {
-        std::cout << results.to_json().dump(2) << "\n" << std::flush;
+        write_json_stdout(results.to_json().dump(2) + "\n");
     } else if (!opts.json.empty()) {
         write_file_atomic(opts.json, results.to_json().dump(2) + "\n");
         std::printf("results: %s\n", opts.json.c_str());
@@ -242,7 +243,7 @@ int cmd_report(const Args &args) {
 
 int cmd_outcomes(const Args &args) {
     if (args.has("json")) {
-        std::cout << outcome_table_json().dump(2) << "\n";
+        write_json_stdout(outcome_table_json().dump(2) + "\n");
         return 0;
     }
     std::printf("%-15s %-5s %-8s %s\n", "outcome", "exit", "colour", "meaning (least severe first)");
@@ -258,8 +259,18 @@ const std::map<std::string, Handler> &handlers() {
     static const std::map<std::string, Handler> h{
         {"list", cmd_list},         {"describe", cmd_describe},     {"env", cmd_env},     {"run", cmd_run},
         {"__run-one", cmd_run_one}, {"__run-batch", cmd_run_batch}, {"bless", cmd_bless}, {"golden", cmd_golden},
-        {"report", cmd_report},     {"outcomes", cmd_outcomes},     {"repro", cmd_repro}, {"bisect", cmd_bisect}};
+        {"report", cmd_report},     {"outcomes", cmd_outcomes},     {"repro", cmd_repro}, {"bisect", cmd_bisect},
+        {"machine", cmd_machine}};
     return h;
+}
+
+// A command whose stdout is one JSON document: a `--json` flag (list, describe, env, outcomes) or
+// `--json -` (run). Its stdout is reserved for that document before anything can print.
+bool prints_json(const CommandSpec &command, const Args &args) {
+    for (const auto &o : command.options) {
+        if (o.name == "json" && args.has("json")) return o.value.empty() || args.get("json") == "-";
+    }
+    return false;
 }
 
 bool wants_help(const std::vector<std::string> &args) {
@@ -298,6 +309,7 @@ int cli_main(int argc, char **argv) {
         if (handler == handlers().end())
             throw Error("internal error: command '" + name + "' has no handler; fix cli.cpp");
         const Args parsed = parse_command_args(name, args);
+        if (prints_json(command, parsed)) reserve_stdout_for_json();
         if (name != "outcomes") {
             profiles();  // validate the embedded profiles.json
             Registry::instance().validate();

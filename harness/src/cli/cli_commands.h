@@ -13,6 +13,7 @@ namespace harness {
 int cmd_list(const Args &args);      // cli_info.cpp
 int cmd_describe(const Args &args);  // cli_info.cpp
 int cmd_env(const Args &args);       // cli_info.cpp
+int cmd_machine(const Args &args);   // cli_info.cpp
 int cmd_repro(const Args &args);     // cli_triage.cpp
 int cmd_bisect(const Args &args);    // cli_triage.cpp
 // run --repro-bundles: a repro bundle of each failing record into `dir`, named in its artifacts

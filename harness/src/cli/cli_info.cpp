@@ -1,8 +1,11 @@
-// The commands that describe what is here: list, describe, env (cli_commands.h).
+// The commands that describe what is here: list, describe, env, machine (cli_commands.h).
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
-#include <iostream>
+#include <thread>
 
 #include "cli/cli_commands.h"
+#include "base/json_stdout.h"
 #include "base/number_text.h"
 #include "golden/golden.h"
 #include "golden/manifest.h"
@@ -14,6 +17,9 @@
 #include "harness/registry.h"
 #include "matrix/run_matrix.h"
 #include "devices/vulkan_probe.h"
+#include "devices/machine_state.h"
+#include "base/files.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -47,7 +53,7 @@ int cmd_list(const Args &args) {
         out["pipelines"].push_back(pj);
     }
     if (args.has("json")) {
-        std::cout << out.dump(2) << "\n";
+        write_json_stdout(out.dump(2) + "\n");
         return 0;
     }
     std::printf("profiles (platform %s):\n", build_platform().c_str());
@@ -105,24 +111,33 @@ std::string buffer_text(const BufferSpec &b) {
     return s;
 }
 
-// What the blessed golden of a case holds next to nothing ("" if not blessed or fine).
-std::string golden_flag(const PipelineSpec &spec, const CaseSpec &c) {
-    if (spec.spec_source.empty() || !c.error.empty()) return "";
+// What is wrong with the blessed golden of a case (none if not blessed or fine): made by a
+// non-deterministic cpu variant (bless found it), or holding next to nothing.
+std::vector<std::string> golden_flags(const PipelineSpec &spec, const CaseSpec &c) {
+    std::vector<std::string> flags;
+    if (!c.error.empty()) return flags;
     try {
         const std::string dir = default_golden_dir();
         const Manifest manifest = Manifest::load(dir, true);
         std::vector<Array> goldens;
+        std::vector<std::string> names;
+        bool all_stored = true;
         for (const auto &o : c.outputs) {
             const std::string rel = golden_relpath(spec.name, c.name, o.name, c.outputs.size());
             const GoldenEntry *e = manifest.find(rel);
-            if (!e || !e->stored) return "";
-            goldens.push_back(load_verified_golden(dir, manifest, rel));
+            if (!e) return flags;
+            if (!e->nondeterministic.empty() && flags.empty())
+                flags.push_back("non-deterministic golden: " + e->nondeterministic +
+                                "; runs against it are NONDET, not judged");
+            all_stored &= e->stored;
+            if (e->stored) goldens.push_back(load_verified_golden(dir, manifest, rel)), names.push_back(o.name);
         }
-        const std::string why = degenerate_outputs(goldens);
-        return why.empty() ? "" : "degenerate golden: " + why;
+        const std::string why = spec.spec_source.empty() || !all_stored ? "" : degenerate_outputs(goldens, names);
+        if (!why.empty()) flags.push_back("degenerate golden: " + why);
     } catch (const std::exception &) {
-        return "";
+        // a golden that does not load is `golden verify`'s to report
     }
+    return flags;
 }
 
 }  // namespace
@@ -168,12 +183,12 @@ int cmd_describe(const Args &args) {
             if (!b.min.empty()) cj["outputs"][b.name]["min"] = b.min;
             if (!b.storage_order.empty()) cj["outputs"][b.name]["storage_order"] = b.storage_order;
         }
-        const std::string flag = golden_flag(spec, c);
-        if (!flag.empty()) cj["flags"].push_back(flag);
+        for (const auto &flag : golden_flags(spec, c))
+            cj["flags"].push_back(flag);
         out["cases"].push_back(cj);
     }
     if (args.has("json")) {
-        std::cout << out.dump(2) << "\n";
+        write_json_stdout(out.dump(2) + "\n");
         return 0;
     }
     std::printf("%s: %s\n", spec.name.c_str(), spec.summary.c_str());
@@ -199,13 +214,13 @@ int cmd_describe(const Args &args) {
         std::printf("  %s%s\n", c.name.c_str(), c.nightly ? " (nightly)" : "");
         if (!c.error.empty()) std::printf("    ERROR: %s\n", c.error.c_str());
         for (const auto &b : c.inputs) {
-            std::printf("    input  %-12s %-8s %s  %s\n", b.name.c_str(), dtype_name(b.type).c_str(),
+            std::printf("    input  %-12s %-8s %s  %s\n", b.name.c_str(), describe_type(b.type).c_str(),
                         buffer_text(b).c_str(), b.recipe.describe().c_str());
         }
         for (const auto &[name, value] : c.scalars)
             std::printf("    scalar %-12s %s\n", name.c_str(), fmt_num(value).c_str());
         for (const auto &b : c.outputs)
-            std::printf("    output %-12s %-8s %s\n", b.name.c_str(), dtype_name(b.type).c_str(),
+            std::printf("    output %-12s %-8s %s\n", b.name.c_str(), describe_type(b.type).c_str(),
                         buffer_text(b).c_str());
         for (const auto &n : c.notes)
             std::printf("    note: %s\n", n.c_str());
@@ -218,7 +233,7 @@ int cmd_describe(const Args &args) {
 int cmd_env(const Args &args) {
     const nlohmann::json env = environment_info();
     if (args.has("json")) {
-        std::cout << env.dump(2) << "\n";
+        write_json_stdout(env.dump(2) + "\n");
         return 0;
     }
     std::printf("Halide %s, platform %s, %s\n", env["halide_version"].get<std::string>().c_str(),
@@ -248,6 +263,36 @@ int cmd_env(const Args &args) {
                     d["compute_capability"].get<std::string>().c_str(), cu.value("driver_version", 0));
     }
     std::printf("%s", vulkan_summary(env["vulkan"]).c_str());
+    return 0;
+}
+
+int cmd_machine(const Args &args) {
+    nlohmann::json blocks = nlohmann::json::object();
+    if (args.has("bench")) {
+        const std::string path = args.get("bench"), fix = "pass a bench JSON `aot-harness bench --json` wrote";
+        const nlohmann::json doc = parse_json(read_file(path), path, fix);
+        const nlohmann::json context =
+            doc.is_object() ? doc.value("context", nlohmann::json::object()) : nlohmann::json();
+        if (!context.is_object()) throw Error(path + ": context: not an object; " + fix);
+        for (const auto &[k, v] : context.items()) {
+            if (k.rfind("machine.", 0) == 0 && v.is_string())
+                blocks[k.substr(8)] = parse_json(v.get<std::string>(), path + ": " + k, fix);
+        }
+        if (blocks.empty()) throw Error(path + ": no machine record (context machine.<profile>); " + fix);
+    } else {
+        const double secs = args.number("sample", 0, 0, 3600);
+        MachineSampler sampler(MachineSources::from_environment(), std::max(0.05, std::min(0.5, secs / 4)));
+        sampler.start();
+        std::this_thread::sleep_for(std::chrono::duration<double>(secs));
+        blocks["now"] = sampler.stop();
+    }
+    if (args.has("json")) {
+        write_json_stdout(blocks.dump(2) + "\n");
+        return 0;
+    }
+    for (const auto &[name, block] : blocks.items()) {
+        std::printf("== %s ==\n%s", name.c_str(), describe_machine_block(block).c_str());
+    }
     return 0;
 }
 

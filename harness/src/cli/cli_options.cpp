@@ -41,6 +41,14 @@ const std::vector<CommandSpec> &commands() {
          "Halide version, host CPU and features, OS, compiler, every OpenCL platform and device\n"
          "(version, driver version, extensions, memory sizes) and the CUDA driver.",
          {kJsonFlag}},
+        {"machine",
+         "",
+         "clocks, temperatures, throttling and load now, or as a bench file recorded them",
+         "What bench records around each profile: CPU clocks, temperatures, devfreq, NVIDIA GPUs (NVML), load;\n"
+         "\"not exposed\" where the platform does not say. --bench FILE: the blocks a bench JSON recorded.",
+         {kJsonFlag,
+          {"bench", "FILE", "the machine blocks this bench JSON recorded (aot-harness bench --json FILE)"},
+          {"sample", "SECONDS", "sample for SECONDS and print what the machine did (default: one reading)"}}},
         {"run",
          "",
          "run cases in child processes, compare with goldens",
@@ -88,7 +96,7 @@ const std::vector<CommandSpec> &commands() {
            "TEARDOWN_FAULT into DIR (the report links them; needs the build tree)"},
           {"no-device-release", "",
            "children exit with the GPU runtime live, as an app that never calls\n"
-           "halide_device_release does (seed 000's class); one that then dies at exit is\n"
+           "halide_device_release does; one that then dies at exit is\n"
            "TEARDOWN_FAULT, re-run with the release to tell cleanup order from a driver crash"}}},
         {"__run-one",
          "",
@@ -224,6 +232,13 @@ const std::vector<CommandSpec> &commands() {
         {"merge", "FILE...", "shards' results files into one", kToolHelp, {}, false, true},
         {"device-ctest", "", "run the CTest suite on a device, results back", kToolHelp, {}, false, true},
         {"lava-job", "", "LAVA jobs for a device farm; fetch their results", kToolHelp, {}, false, true},
+        {"bisect-commit",
+         "GOOD BAD",
+         "the first commit where a pipeline got slower or its outcome changed",
+         kToolHelp,
+         {},
+         false,
+         true},
     };
     return t;
 }

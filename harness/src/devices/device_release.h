@@ -1,6 +1,6 @@
 // Releasing a GPU runtime before the process exits, as a careful application does: a driver whose
 // own exit handlers run before Halide's runtime destructor can crash at exit while a context is
-// live (NVIDIA 580's Vulkan driver does; Halide issue 8497). The harness's children release their
+// live (NVIDIA 580's Vulkan driver does; halide/Halide#8497). The harness's children release their
 // profile's runtime after writing their record; `run --no-device-release` keeps the old behaviour
 // (exit with the context live) to catch programs that do not release (run/teardown_triage.h).
 #pragma once

@@ -1,5 +1,5 @@
 // Runs a device probe in a forked child that reports over a pipe and leaves with _exit(), so a driver that crashes
-// while loading or tearing down (seed 000) cannot take the harness with it. The OpenCL, CUDA and Vulkan probes
+// while loading or tearing down cannot take the harness with it. The OpenCL, CUDA and Vulkan probes
 // (opencl_probe.h, cuda_probe.h, vulkan_probe.h) all run through it, once per process each.
 #pragma once
 #include <dlfcn.h>

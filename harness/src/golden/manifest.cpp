@@ -43,6 +43,7 @@ GoldenEntry entry_from(const JsonAt &at) {
     g.halide_version = named.string_or("halide_version", "");
     g.generator_sha256 = named.string_or("generator_sha256", "");
     g.input_recipe = named.string_or("input_recipe", "");
+    g.nondeterministic = named.string_or("nondeterministic", "");
     if (named.has("reference_check") && !at.json()["reference_check"].is_null())
         g.reference_check = named.get("reference_check").object().json();
     // "file" is read and written below the golden dir: a relative path that does not climb out.
@@ -64,7 +65,8 @@ nlohmann::json GoldenEntry::to_json() const {
                                                                        {"target", &target},
                                                                        {"halide_version", &halide_version},
                                                                        {"generator_sha256", &generator_sha256},
-                                                                       {"input_recipe", &input_recipe}};
+                                                                       {"input_recipe", &input_recipe},
+                                                                       {"nondeterministic", &nondeterministic}};
     for (const auto &[key, value] : provenance) {
         if (!value->empty()) j[key] = *value;
     }

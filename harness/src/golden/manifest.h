@@ -35,6 +35,10 @@ struct GoldenEntry {
     // Provenance ("" / null when absent).
     std::string profile, target, halide_version, generator_sha256, input_recipe;
     nlohmann::json reference_check;  // {"tolerance", "passed", "max_abs_error"}
+    // "" unless the cpu variant gave different outputs for the case's inputs when bless ran it more than
+    // once ("3 distinct outputs in 3 runs"): then the golden is one answer of several, and runs against
+    // it are NONDET, not judged.
+    std::string nondeterministic;
 
     // The sha256 the cpu variant of `cpu_target` must reproduce: its platform hash if the entry has one,
     // else `sha256`.

@@ -16,6 +16,10 @@ nlohmann::json attempt(const RunRecord &r) {
     return {{"outcome", outcome_name(r.outcome)}, {"message", r.message}, {"duration_ms", r.duration_ms}};
 }
 
+std::string output_digest(const RunRecord &r) {
+    return r.metrics.is_object() ? r.metrics.value("output_sha256", std::string()) : std::string();
+}
+
 }  // namespace
 
 RunRecord settle_flakes(RunRecord first, int retries, const std::function<RunRecord()> &rerun) {
@@ -27,6 +31,19 @@ RunRecord settle_flakes(RunRecord first, int retries, const std::function<RunRec
     std::string again;
     for (int k = 1; k <= retries; k++) {
         RunRecord r = rerun();
+        const std::string d0 = output_digest(first), dk = output_digest(r);
+        if (first.profile == "cpu" && !d0.empty() && !dk.empty() && d0 != dk) {
+            const std::string why = "the cpu variant gave different outputs for the same inputs in two runs of "
+                                    "their own (" +
+                                    std::string(outcome_name(first.outcome)) + " (" + first.message + "), then retry " +
+                                    std::to_string(k) + ": " + outcome_name(r.outcome) + " (" + r.message + "))";
+            r.outcome = Outcome::Nondeterministic;
+            r.message = "not judged: " + why + ", so its golden is one answer of several";
+            r.metrics["nondeterministic"] = why;
+            failed.push_back(attempt(r));
+            r.metrics["flake"] = {{"failed", failed}, {"passed_on_retry", nullptr}, {"retries", retries}};
+            return r;
+        }
         if (r.outcome == Outcome::Pass) {
             r.outcome = Outcome::Flake;
             r.message = std::string(outcome_name(first.outcome)) + " (" + first.message + "), then passed on retry " +
@@ -40,6 +57,26 @@ RunRecord settle_flakes(RunRecord first, int retries, const std::function<RunRec
     first.message += "; " + std::to_string(retries) + (retries == 1 ? " retry: " : " retries: ") + again;
     first.metrics["flake"] = {{"failed", failed}, {"passed_on_retry", nullptr}, {"retries", retries}};
     return first;
+}
+
+std::vector<size_t> mark_nondeterministic_cases(std::vector<RunRecord> &records) {
+    std::vector<size_t> changed;
+    for (const auto &cpu : records) {
+        if (cpu.profile != "cpu" || cpu.outcome != Outcome::Nondeterministic || !cpu.fallback_for.empty()) continue;
+        for (size_t i = 0; i < records.size(); i++) {
+            RunRecord &r = records[i];
+            if (r.pipeline != cpu.pipeline || r.case_name != cpu.case_name || r.profile == "cpu") continue;
+            if (r.outcome != Outcome::Pass && r.outcome != Outcome::Fail && r.outcome != Outcome::Flake) continue;
+            const std::string gave = std::string(outcome_name(r.outcome)) + " (" + r.message + ")";
+            r.outcome = Outcome::Nondeterministic;
+            r.metrics["nondeterministic"] = "the cpu run of this case found its cpu variant non-deterministic";
+            r.message = "not judged: the cpu run of this case found its cpu variant, which makes the golden, "
+                        "non-deterministic; this run gave " +
+                        gave;
+            changed.push_back(i);
+        }
+    }
+    return changed;
 }
 
 }  // namespace harness

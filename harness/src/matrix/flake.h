@@ -2,6 +2,7 @@
 // (`run --flake-retries N`, default 1); if a retry passes, the run is FLAKE, not PASS and not FAIL.
 #pragma once
 #include <functional>
+#include <vector>
 
 #include "base/outcome.h"
 
@@ -16,6 +17,13 @@ bool is_unexpected_failure(Outcome o);
 // metrics.flake = {"failed": [{outcome, message, duration_ms}, ...], "passed_on_retry": k, "retries": N}.
 // Every retry failing: `first`, its message ending in what the retries gave, metrics.flake.failed
 // listing them.
+// On the cpu profile, whose variant makes the goldens, a retry whose outputs differ from the first
+// run's (metrics.output_sha256) proves that variant non-deterministic: the retry's record with outcome
+// NONDET (not FLAKE, not FAIL), saying so, metrics.nondeterministic set.
 RunRecord settle_flakes(RunRecord first, int retries, const std::function<RunRecord()> &rerun);
+
+// A case whose cpu run is NONDET has no exact golden: its PASS, FAIL and FLAKE runs on the other
+// profiles become NONDET too, each message saying why and what the run gave. Returns their indices.
+std::vector<size_t> mark_nondeterministic_cases(std::vector<RunRecord> &records);
 
 }  // namespace harness

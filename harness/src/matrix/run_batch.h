@@ -8,10 +8,9 @@
 //   - a case past the time limit is TIMEOUT (the limit counts from its own start), then goes on;
 //   - a child that dies at exit (signal, exit code, hang) after its records re-runs each of them alone
 //     (a TEARDOWN_FAULT belongs to one case), and the group's remaining cases run one child each.
-// No probe batch first: a device whose every child dies at exit (NVIDIA's Vulkan driver with children
-// that did not release the device, docs/evidence/h100/vulkan-2026-11-24; children release it since
-// issue 25) wastes at most one batch per slot before its group runs a child per case; waiting for a
-// probe cost every device its first seconds (the H100's OpenCL group 4 s, docs/evidence/h100/matrix-2026-11-25).
+// No probe batch first: a device whose every child dies at exit (NVIDIA's Vulkan driver, for children
+// that do not release the device) wastes at most one batch per slot before its group runs a child per
+// case; waiting for a probe cost every device its first seconds (an H100's OpenCL group 4 s).
 #pragma once
 #include <string>
 #include <vector>

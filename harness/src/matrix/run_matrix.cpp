@@ -354,6 +354,11 @@ std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<Ru
         for (auto &r : d)
             records.push_back(std::move(r));
     }
+    // The verdict of a case whose cpu variant turned out non-deterministic changes after its other runs
+    // were reported: report them again.
+    for (size_t i : mark_nondeterministic_cases(records)) {
+        if (on_record) on_record(records[i], progress);
+    }
     return records;
 }
 

@@ -1,6 +1,7 @@
 // bless and golden recover (bless.h).
 #include "run/bless.h"
 
+#include <map>
 #include <set>
 
 #include "harness/compare.h"
@@ -10,6 +11,7 @@
 #include "variant/inputs.h"
 #include "values/npy.h"
 #include "harness/registry.h"
+#include "run/determinism.h"
 #include "run/runner.h"
 #include "devices/runtime_hooks.h"
 #include "base/sha256.h"
@@ -28,10 +30,14 @@ std::string halide_version() {
            std::to_string(HALIDE_VERSION_PATCH);
 }
 
+// Runs of a derived case in processes of their own (determinism.h), per case, before bless calls any
+// pipeline itself; the golden's own run and one more in this process join them in bless_case.
+constexpr int kChildRuns = 2;
+
 // The goldens of one case, checked against the spec's reference. Throws Error saying why the case
-// cannot be blessed.
+// cannot be blessed. `child_digests`: the case's outputs as runs of their own gave them (derived specs).
 std::vector<PendingGolden> bless_case(const PipelineSpec &spec, const Variant &cpu, const CaseSpec &c,
-                                      const std::string &input_dir) {
+                                      const std::string &input_dir, const std::vector<std::string> &child_digests) {
     const std::string &pipeline = spec.name;
     if (!c.error.empty()) throw Error(c.error);
     std::vector<Array> inputs = case_inputs(c, input_dir);
@@ -40,6 +46,12 @@ std::vector<PendingGolden> bless_case(const PipelineSpec &spec, const Variant &c
     if (!spec.spec_source.empty()) inv.detect_in_place();
     std::string err_msg;
     if (inv.call(&err_msg) != 0) throw Error("the cpu variant failed (" + err_msg + ")");
+    std::string nondeterministic;
+    if (!child_digests.empty()) {
+        const std::string first = outputs_digest(inv.outputs());
+        if (inv.call(&err_msg) != 0) throw Error("the cpu variant failed the second time (" + err_msg + ")");
+        nondeterministic = nondeterminism_of({first, outputs_digest(inv.outputs())}, child_digests);
+    }
     // Specs from metadata or JSON have no reference: the cpu variant's output is the golden.
     const std::vector<Array> expected = spec.reference ? spec.reference(c, inputs) : std::vector<Array>{};
     std::string input_recipe;
@@ -74,6 +86,7 @@ std::vector<PendingGolden> bless_case(const PipelineSpec &spec, const Variant &c
                 nlohmann::json{{"tolerance", tol.name()}, {"passed", true}, {"max_abs_error", check.max_abs_error}} :
                 nlohmann::json{
                     {"reference", "none: spec from " + spec.spec_source + "; the golden is the cpu variant's output"}};
+        e.nondeterministic = nondeterministic;
         if (c.nightly) {
             e.stored = false;  // reproduced by the cpu variant at run time (manifest.h)
             g.bytes.clear();
@@ -132,6 +145,21 @@ BlessResult bless(const std::string &golden_dir, const std::vector<std::string> 
     // named with why, and the others are still blessed, in one transaction.
     BlessResult result;
     std::vector<PendingGolden> pending;
+    // Derived specs (no reference to check the cpu result): each case's cpu outputs from runs of their
+    // own, all forked before this process calls a pipeline (determinism.h).
+    std::map<std::string, std::vector<std::string>> child_digests;
+    for (const PipelineSpec *spec : specs) {
+        const Variant *cpu = Registry::instance().find(spec->name, "cpu");
+        if (spec->spec_source.empty() || !cpu || !cpu->compile_error.empty()) continue;
+        for (const auto &c : spec->cases) {
+            if ((!case_name.empty() && c.name != case_name) || !c.error.empty()) continue;
+            for (int k = 0; k < kChildRuns; k++) {
+                std::string unused;
+                child_digests[spec->name + "/" + c.name].push_back(
+                    cpu_digest_in_child(*cpu, c, golden_dir + "/inputs", true, &unused));
+            }
+        }
+    }
     for (const PipelineSpec *spec : specs) {
         const Variant *cpu = Registry::instance().find(spec->name, "cpu");
         for (const auto &c : spec->cases) {
@@ -140,7 +168,10 @@ BlessResult bless(const std::string &golden_dir, const std::vector<std::string> 
             try {
                 if (!cpu) throw Error("no cpu variant; goldens come only from the cpu profile");
                 if (!cpu->compile_error.empty()) throw Error(compile_error_message(*cpu));
-                for (auto &g : bless_case(*spec, *cpu, c, golden_dir + "/inputs"))
+                const auto digests = child_digests.find(spec->name + "/" + c.name);
+                for (auto &g :
+                     bless_case(*spec, *cpu, c, golden_dir + "/inputs",
+                                digests == child_digests.end() ? std::vector<std::string>{} : digests->second))
                     pending.push_back(std::move(g));
             } catch (const std::exception &e) {
                 result.failed.push_back(spec->name + "/" + c.name + ": " + e.what());
@@ -174,6 +205,10 @@ BlessResult bless(const std::string &golden_dir, const std::vector<std::string> 
         }
         result.written.push_back("golden/" + g.entry.file + " sha256 " + g.entry.sha256.substr(0, 12) +
                                  (g.entry.stored ? "" : " (not stored: reproduced by the cpu variant at run time)") +
+                                 (g.entry.nondeterministic.empty() ?
+                                      "" :
+                                      " (non-deterministic: " + g.entry.nondeterministic +
+                                          "; runs against this golden are NONDET, not judged)") +
                                  dropped);
         if (g.entry.stored) files.emplace_back(g.entry.file, std::move(g.bytes));
         manifest.upsert(g.entry);

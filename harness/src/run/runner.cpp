@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "run/determinism.h"
 #include "values/default_tolerance.h"
 #include "base/error.h"
 #include "base/files.h"
@@ -117,8 +118,10 @@ std::string verify_repeats(const CaseSpec &c, const std::vector<std::vector<Arra
 // The goldens of a case's outputs, verified against the manifest. Reads only; when a bless commits
 // while this reads (a golden no longer matches the manifest it was read with, and the manifest
 // changed), it reads again.
+// `nondeterministic` receives what bless found of the cpu variant's runs ("" if deterministic).
 std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec &spec, const CaseSpec &c,
-                                     std::vector<Array> &inputs, const std::vector<Array> &outputs, bool is_cpu) {
+                                     std::vector<Array> &inputs, const std::vector<Array> &outputs, bool is_cpu,
+                                     std::string *nondeterministic) {
     std::vector<std::string> reproduced;  // cpu results for goldens that are not stored
     for (int attempt = 0;; attempt++) {
         const Manifest manifest = Manifest::load(dir);
@@ -127,6 +130,7 @@ std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec 
             for (size_t i = 0; i < c.outputs.size(); i++) {
                 const std::string rel = golden_relpath(spec.name, c.name, c.outputs[i].name, c.outputs.size());
                 const GoldenEntry *entry = manifest.find(rel);
+                if (entry && !entry->nondeterministic.empty()) *nondeterministic = entry->nondeterministic;
                 if (entry && !entry->stored && reproduced.empty()) {
                     reproduced = reproduce_cpu_outputs(spec, c, inputs, is_cpu ? &outputs : nullptr);
                 }
@@ -150,6 +154,10 @@ RunRecord run_case(const RunRequest &req) {
     r.case_name = req.case_name;
     r.mode = req.mode;
     const auto t0 = std::chrono::steady_clock::now();
+    // An Error outside the pipeline's calls comes from the build, the spec or the files (an element type
+    // the harness does not support, a missing golden): it fails the same way every time, so the matrix
+    // must not retry it as if it could flake.
+    bool in_calls = false;
     try {
         const BufferMode mode = buffer_mode_from_name(req.mode);
         const Registry &reg = Registry::instance();
@@ -210,6 +218,7 @@ RunRecord run_case(const RunRequest &req) {
             if (failure.empty()) failure = verify_repeats(c, reps, canaries);
             return true;
         };
+        in_calls = true;
         if (!repeat()) return r;
         // Repeats that differ with the canary but not with the same canary again: the outputs are
         // updated in place (result(i, j) = undef(); result(i, j) += ...). Bless detects it the same
@@ -220,9 +229,14 @@ RunRecord run_case(const RunRequest &req) {
         }
         r.metrics["repeats"] = reps.size();
         r.metrics["tolerance"] = spec.tolerance.name();
+        r.metrics["output_sha256"] = outputs_digest(reps.at(0));  // the matrix compares a cpu run's attempts
+        const std::string check_failure = failure;                // guards, canaries, inputs, repeats: not the golden
 
-        const std::vector<Array> goldens =
-            load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0), req.profile == "cpu");
+        in_calls = c.nightly;  // a nightly golden is reproduced by calling the cpu variant
+        std::string golden_nondeterministic;
+        const std::vector<Array> goldens = load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0),
+                                                             req.profile == "cpu", &golden_nondeterministic);
+        in_calls = false;
         std::string measured;
         for (size_t i = 0; i < c.outputs.size(); i++) {
             const Array &golden = goldens.at(i);
@@ -230,9 +244,10 @@ RunRecord run_case(const RunRequest &req) {
             const Tolerance &tol = spec.tolerance_for(c.outputs[i].name);
             const CompareResult cr = compare(golden, out, tol);
             r.metrics["outputs"][c.outputs[i].name] = cr.to_json();
-            // What was measured next to what is allowed, so that a user can set the tolerance.
+            // What was measured next to what is allowed, so that a user can set the tolerance ("within"
+            // only where every element is).
             measured += (measured.empty() ? "" : "; ") + (c.outputs.size() > 1 ? c.outputs[i].name + ": " : "") +
-                        measured_error(cr, out.type) + " within " + tol.name();
+                        measured_error(cr, out.type) + (cr.passed ? " within " : ", not within ") + tol.name();
             if (!cr.passed && failure.empty()) failure = c.outputs[i].name + ": " + cr.message;
             if ((!cr.passed || !failure.empty()) && !req.artifacts_dir.empty()) {
                 const std::string dir = req.artifacts_dir + "/" + r.pipeline + "/" + r.profile;
@@ -255,14 +270,34 @@ RunRecord run_case(const RunRequest &req) {
         r.message = failure.empty() ? "matches golden: " + measured + "; " + std::to_string(reps.size()) +
                                           " repeats bit-identical, " + guards :
                                       failure + " (" + measured + ")";
+        // No exact golden exists when the cpu variant, its maker, is non-deterministic: as bless found it,
+        // or as this run shows (its repeats differ on the cpu profile). Not judged, and not retried.
+        const bool repeats_differ = check_failure.rfind("non-deterministic", 0) == 0;
+        std::string nondeterministic = golden_nondeterministic;
+        if (nondeterministic.empty() && repeats_differ && req.profile == "cpu")
+            nondeterministic = "the cpu variant's repeats in one process differ (" + check_failure + ")";
+        if (!nondeterministic.empty() && (check_failure.empty() || repeats_differ)) {
+            r.outcome = Outcome::Nondeterministic;
+            r.metrics["nondeterministic"] = nondeterministic;
+            r.message =
+                "not judged: " + nondeterministic + ", so its golden is one answer of several; this run " +
+                (failure.empty() ? "matches it (" + measured + ")" : "gives " + failure + " (" + measured + ")");
+        }
         // A golden of a case the harness made up (no C++ spec) that holds next to no information.
         if (!spec.spec_source.empty()) {
-            const std::string why = degenerate_outputs(goldens);
+            std::vector<std::string> names;
+            for (const auto &o : c.outputs)
+                names.push_back(o.name);
+            const std::string why = degenerate_outputs(goldens, names);
             if (!why.empty()) {
                 r.metrics["degenerate_golden"] = why;
                 r.message += "; degenerate golden: " + why + " (inputs or scalars that test little; see describe)";
             }
         }
+    } catch (const Error &e) {
+        r.outcome = Outcome::Error;
+        r.message = e.what();
+        if (!in_calls) r.metrics["deterministic"] = true;
     } catch (const std::exception &e) {
         r.outcome = Outcome::Error;
         r.message = e.what();
@@ -309,7 +344,10 @@ std::string try_case_on_cpu(const Variant &cpu, const CaseSpec &c) {
             Invocation inv(cpu, c, inputs);
             std::string err;
             if (inv.call(&err) != 0) return {{"why", "the cpu variant failed: " + err}};
-            return {{"why", degenerate_outputs(inv.outputs())}};
+            std::vector<std::string> names;
+            for (const auto &o : c.outputs)
+                names.push_back(o.name);
+            return {{"why", degenerate_outputs(inv.outputs(), names)}};
         },
         "a trial of a derived case");
     if (r.contains("why")) return r["why"].get<std::string>();

@@ -2,6 +2,8 @@
 #include "spec/metadata_cases.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cmath>
 #include <cstring>
 #include <unordered_set>
@@ -14,6 +16,9 @@ namespace {
 
 constexpr int kKeep = 16;                 // dimensions estimated at or below this keep their estimate
 constexpr double kSmallBudget = 64 * 48;  // elements of the shrunk dimensions together, small case
+// An output holding at most this many distinct values in at least kElementsPerValue elements per value
+// tests next to nothing (2 values in 64 elements, 3 in 48; a constant one in 2 or more).
+constexpr size_t kFewValues = 3, kElementsPerValue = 16;
 
 std::vector<DimRegion> estimates_of(const halide_filter_argument_t &a) {
     std::vector<DimRegion> out;
@@ -178,20 +183,38 @@ Recipe default_recipe(halide_type_t t, uint64_t seed) {
     return r;
 }
 
-std::string degenerate_outputs(const std::vector<Array> &outputs) {
-    size_t elements = 0;
-    std::unordered_set<std::string> distinct;
-    for (const auto &a : outputs) {
-        const size_t eb = a.element_bytes(), n = a.elements();
-        elements += n;
-        for (size_t i = 0; i < n && distinct.size() <= 4; i++) {
+std::string degenerate_outputs(const std::vector<Array> &outputs, const std::vector<std::string> &names) {
+    std::string why;
+    for (size_t o = 0; o < outputs.size(); o++) {
+        const Array &a = outputs[o];
+        const size_t eb = a.element_bytes(), n = a.bytes.size() / std::max<size_t>(eb, 1);
+        std::unordered_set<std::string> distinct;
+        for (size_t i = 0; i < n && distinct.size() <= kFewValues; i++)
             distinct.insert(std::string(reinterpret_cast<const char *>(a.bytes.data() + i * eb), eb));
-        }
+        const size_t d = distinct.size();
+        // A bool output can hold two values at most: two is all it has, not few.
+        const bool few = d <= kFewValues && n >= kElementsPerValue * d && !(a.type.bits == 1 && d == 2);
+        if (!((n > 1 && d == 1) || few)) continue;
+        const std::string name = o < names.size() ? names[o] : "#" + std::to_string(o);
+        why += (why.empty() ? "" : "; ") + (outputs.size() > 1 ? "output '" + name + "': " : std::string()) +
+               std::to_string(d) + (d == 1 ? " distinct value in " : " distinct values in ") + std::to_string(n) +
+               " elements";
     }
-    if (elements > 1 && distinct.size() == 1) return "1 distinct value in " + std::to_string(elements) + " elements";
-    if (elements >= 1024 && distinct.size() <= 3)
-        return std::to_string(distinct.size()) + " distinct values in " + std::to_string(elements) + " elements";
-    return "";
+    return why;
+}
+
+int degenerate_count(const std::string &why) {
+    if (why.empty()) return 0;
+    int score = 0;
+    const std::string key = " distinct value";
+    for (size_t at = why.find(key); at != std::string::npos; at = why.find(key, at + 1)) {
+        size_t start = at;
+        while (start > 0 && std::isdigit(static_cast<unsigned char>(why[start - 1])))
+            start--;
+        const int values = std::atoi(why.c_str() + start);
+        score += std::max(1, int(kFewValues) + 1 - values);  // a constant output is the worst
+    }
+    return score == 0 ? kTrialFailed : score;
 }
 
 }  // namespace harness

@@ -8,8 +8,10 @@
 #include "base/number_text.h"
 #include "spec/json_spec.h"
 #include "spec/metadata_cases.h"
+#include "spec/derive_trials.h"
 #include "spec/xfail.h"
 #include "values/default_tolerance.h"
+#include "values/scalar_value.h"
 
 namespace harness {
 
@@ -280,14 +282,21 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
     const halide_filter_metadata_t *md = in.cpu->metadata;
     Names names;
     std::map<std::string, double> scalars;
-    std::map<std::string, ScalarChoice> guessed;
+    std::vector<ScalarArg> scalar_args;
     for (int i = 0; i < md->num_arguments; i++) {
         const halide_filter_argument_t &a = md->arguments[i];
         if (a.kind == halide_argument_kind_input_scalar) {
             names.scalars.push_back(a.name);
             const ScalarChoice sc = choose_scalar(a, probe_arg(in.probe, a.name));
             scalars[a.name] = sc.value;
-            if (!sc.alternatives.empty() && !(has_json && js.scalars.count(a.name))) guessed[a.name] = sc;
+            ScalarArg arg;
+            arg.name = a.name;
+            arg.type = a.type;
+            arg.guessed = !sc.alternatives.empty() && !(has_json && js.scalars.count(a.name));
+            arg.value = has_json && js.scalars.count(a.name) ? js.scalars.at(a.name) : sc.value;
+            if (a.scalar_min) arg.min = scalar_as_double(*a.scalar_min, a.type);
+            if (a.scalar_max) arg.max = scalar_as_double(*a.scalar_max, a.type);
+            scalar_args.push_back(arg);
         } else if (a.kind == halide_argument_kind_input_buffer) {
             names.inputs.push_back(a.name);
         } else {
@@ -308,33 +317,36 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
             scalars[k] = v;
     }
     const Deriver deriver(src, in, has_json ? &js : nullptr);
-    const std::vector<Proposal> proposals = deriver.proposals();
-    // Guessed scalars: the first set of guesses whose small case gives a meaningful cpu output.
-    std::string guess_note;
-    if (!guessed.empty() && in.trial && !proposals.empty()) {
-        size_t tries = 1;
-        for (const auto &[n, g] : guessed)
-            tries = std::max(tries, g.alternatives.size() + 1);
-        std::string last_why;
-        for (size_t t = 0; t < tries; t++) {
-            std::map<std::string, double> trial = scalars;
-            for (const auto &[n, g] : guessed)
-                trial[n] = t == 0 ? g.value : g.alternatives[std::min(t - 1, g.alternatives.size() - 1)];
-            const CaseSpec c = deriver.settle(proposals.front(), trial);
-            if (!c.error.empty()) continue;
-            const std::string why = in.trial(c);
-            if (why.empty() || t + 1 == tries) {
-                scalars = trial;
-                last_why = why;
-                break;
+    // The small case run on the cpu variant (derive_trials.h): outputs a built-in buffer bounds, and the
+    // guessed scalars.
+    std::vector<Proposal> proposals = deriver.proposals();
+    std::string guess_note_text;
+    std::vector<std::string> clamp_notes;
+    if (!proposals.empty()) {
+        const ShapeMap small = proposals.front().outputs;
+        const TrialFindings f = run_derivation_trials(
+            in, scalar_args, scalars, small, [&](const ShapeMap &outputs, const std::map<std::string, double> &v) {
+                Proposal p = proposals.front();
+                p.outputs = outputs;
+                return deriver.settle(p, v);
+            });
+        scalars = f.scalars;
+        guess_note_text = f.guess_note;
+        clamp_notes = f.clamp_notes;
+        for (Proposal &p : proposals) {
+            if (p.json) continue;  // a JSON spec's sizes are the user's
+            const ShapeMap before = p.outputs;
+            p.outputs = clamped_like(p.outputs, small, f.outputs);
+            // An input proposed at an output's size (case_input_proposal) follows it.
+            for (auto &[name, in] : p.inputs) {
+                for (const auto &[out, shape] : p.outputs) {
+                    for (size_t d = 0; d < in.dims.size() && d < shape.dims.size(); d++) {
+                        if (shape.dims[d] != before.at(out).dims[d] && in.dims[d] == before.at(out).dims[d])
+                            in.dims[d] = shape.dims[d];
+                    }
+                }
             }
         }
-        for (const auto &[n, g] : guessed) {
-            guess_note += (guess_note.empty() ? "" : ", ") + n + " = " + fmt_num(scalars[n]);
-        }
-        guess_note = "scalars guessed (no estimate, default or range in the generator): " + guess_note +
-                     (last_why.empty() ? "" : " (every guess gives a degenerate output: " + last_why + ")") +
-                     "; state them with set_estimate() or in a JSON spec";
     }
     std::vector<std::string> dropped, keys;
     for (const Proposal &p : proposals) {
@@ -348,7 +360,8 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
         const std::string key = case_key(c);
         if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;  // identical to an earlier case
         keys.push_back(key);
-        if (!guess_note.empty()) c.notes.insert(c.notes.begin(), guess_note);
+        if (!guess_note_text.empty()) c.notes.insert(c.notes.begin(), guess_note_text);
+        c.notes.insert(c.notes.end(), clamp_notes.begin(), clamp_notes.end());
         spec.cases.push_back(std::move(c));
     }
     if (spec.cases.empty()) {

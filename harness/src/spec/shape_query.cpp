@@ -9,6 +9,7 @@
 #include "base/sha256.h"
 #include "devices/probe_in_child.h"
 #include "devices/runtime_hooks.h"
+#include "spec/query_fixes.h"
 #include "values/scalar_value.h"
 
 namespace harness {
@@ -175,21 +176,12 @@ SettledShapes settle_here(const std::vector<const Variant *> &variants, const st
             ShapeMap in_req, out_req;
             const std::string err = query_variant(*usable[k], scalars, proposals, s.outputs, &in_req, &out_req);
             if (!err.empty()) {
-                // "Applying the constraints on <buffer> to the required region made it smaller in
-                // dimension <d>": take the generator's bounds for that dimension.
-                bool fixed = false;
-                for (auto &[name, shape] : s.outputs) {
-                    const std::string key = "constraints on " + name + " to the required region";
-                    const size_t at = err.find(key);
-                    const size_t dim_at = err.find("dimension ", at == std::string::npos ? 0 : at);
-                    if (at == std::string::npos || dim_at == std::string::npos || !have_tiny) continue;
-                    const int d = std::atoi(err.c_str() + dim_at + 10);
-                    if (d >= 0 && d < static_cast<int>(shape.dims.size()) && shape.dims[d] != tiny_out[name].dims[d]) {
-                        shape.dims[d] = tiny_out[name].dims[d];
-                        fixed = true;
-                    }
-                }
-                if (fixed) {
+                // A constraint, or a buffer built into the pipeline, that bounds the outputs (query_fixes.h).
+                const OutputQuery query = [&](const ShapeMap &outs) {
+                    ShapeMap in_unused, out_unused;
+                    return query_variant(*usable[k], scalars, proposals, outs, &in_unused, &out_unused);
+                };
+                if (fix_outputs_from_query_error(err, query, tiny_out, have_tiny, s.outputs, s.notes)) {
                     settled = false;
                     continue;
                 }
@@ -344,38 +336,46 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
     for (const Variant *v : variants)
         key += v->function_name + ";";
     key += nlohmann::json(scalars).dump() + shapes_json(outputs).dump() + shapes_json(initial_proposals).dump();
-    key = sha256_hex(key);
-    std::map<std::string, nlohmann::json> &memo = settled_memo();
-    auto it = memo.find(key);
-    if (it != memo.end()) return settled_from(it->second);
-    const char *dir = std::getenv("AOT_HARNESS_SHAPE_CACHE");
-    const std::string file = dir && *dir ? cache_file(dir, key) : "";
-    std::string cached;
-    if (!file.empty() && read_file_if_exists(file, &cached)) {
-        try {
-            const nlohmann::json j = nlohmann::json::parse(cached);
-            memo[key] = j;
-            return settled_from(j);
-        } catch (const std::exception &) {
-            // a damaged cache entry: settle again
-        }
-    }
-    const nlohmann::json r = probe_in_child(
-        [&] { return settled_json(settle_here(variants, scalars, outputs, initial_proposals)); }, "the bounds queries");
+    const nlohmann::json r = cached_in_derivation(key, [&] {
+        return probe_in_child([&] { return settled_json(settle_here(variants, scalars, outputs, initial_proposals)); },
+                              "the bounds queries");
+    });
     if (r.contains("error") && !r.contains("inputs")) {
         SettledShapes s;
         s.error = "the bounds queries of the GPU variants died: " + r["error"].get<std::string>();
         return s;
     }
-    memo[key] = r;
-    if (!file.empty()) {
+    try {
+        return settled_from(r);
+    } catch (const std::exception &) {
+        SettledShapes s;  // a damaged cache entry
+        s.error = "the bounds queries' cached shapes are unreadable; delete $AOT_HARNESS_SHAPE_CACHE";
+        return s;
+    }
+}
+
+nlohmann::json cached_in_derivation(const std::string &what, const std::function<nlohmann::json()> &compute) {
+    const std::string key = sha256_hex(what);
+    std::map<std::string, nlohmann::json> &memo = settled_memo();
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+    const char *dir = std::getenv("AOT_HARNESS_SHAPE_CACHE");
+    std::string cached;
+    if (dir && *dir && read_file_if_exists(cache_file(dir, key), &cached)) {
         try {
-            write_file_atomic(file, r.dump());
+            return memo[key] = nlohmann::json::parse(cached);
+        } catch (const std::exception &) {
+            // a damaged cache entry: compute it again
+        }
+    }
+    memo[key] = compute();
+    if (dir && *dir) {
+        try {
+            write_file_atomic(cache_file(dir, key), memo[key].dump());
         } catch (const std::exception &) {
             // the cache is an optimisation only
         }
     }
-    return settled_from(r);
+    return memo[key];
 }
 
 void save_settled_shapes(const std::string &dir) {

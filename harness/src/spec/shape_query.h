@@ -8,9 +8,12 @@
 //     boundary condition) gets the proposed size;
 //   - the strides a generator states (dim(2).set_stride(1): interleaved) become the storage order.
 #pragma once
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "harness/registry.h"
 
@@ -57,5 +60,9 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
 // Writes the shapes this process settled with a fork into `dir`, where other processes given
 // AOT_HARNESS_SHAPE_CACHE=dir read them (run's parent for its children).
 void save_settled_shapes(const std::string &dir);
+
+// Another result of a derivation that costs a fork (a guessed scalars' trial), by what it depends on:
+// computed once per process and kept with the settled shapes, so that a run's children read it.
+nlohmann::json cached_in_derivation(const std::string &what, const std::function<nlohmann::json()> &compute);
 
 }  // namespace harness

@@ -20,7 +20,7 @@ bool glob(const std::string &pattern, const std::string &value) {
 
 bool is_failure(Outcome o) {
     return o == Outcome::Fail || o == Outcome::Error || o == Outcome::Crash || o == Outcome::TeardownFault ||
-           o == Outcome::Timeout;
+           o == Outcome::Timeout || o == Outcome::Nondeterministic;
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 // (--no-device-release)", "" for CPU profiles; device_release.h): an exit crash that only programs
 // which do not release show is listed with "device_release": "skipped*".
 // `outcomes` lists the failure outcomes the entry expects (default: any of FAIL, ERROR, CRASH,
-// TEARDOWN_FAULT, TIMEOUT). A matching failure becomes XFAIL; a matching PASS becomes XPASS so the
+// TEARDOWN_FAULT, TIMEOUT, NONDET). A matching failure becomes XFAIL; a matching PASS becomes XPASS so the
 // entry can be removed. SKIP is never changed.
 //
 // Whose bug it is, and how we know: `blame` (halide, driver, harness or generator) and `evidence`

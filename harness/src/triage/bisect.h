@@ -4,7 +4,10 @@
 // The unmodified generator executable (the add_halide_generator target the build already has) is run
 // again with the harness's plugin (-p, harness/bisect/bisect_plugin.cpp), which wraps the generator and
 // adds debug_to_file to every intermediate Func that can be materialised, after the generator's own
-// schedule. Three AOT builds, each linked with the repro main (repro.h) and run on the case's inputs:
+// schedule. A Python generator's pipeline is built in its interpreter (bisect_python.py) and
+// serialized, then instrumented the same way by the plugin in harness-bisect-generator. The plugin and
+// that executable are targets of the build (built on first use where aot_harness_finalize() made them).
+// Three AOT builds, each linked with the repro main (repro.h) and run on the case's inputs:
 //   cpu, materialised   every Func computed at the root and dumped: the reference values
 //   P, as scheduled     only what the schedule already computes at the root is dumped; the
 //                       computation is the variant's own
@@ -59,6 +62,9 @@ BisectReport run_bisect(const BisectRequest &req);
 
 // The console text of a report: one line per stage of each P pass, the conclusion, the time.
 std::string bisect_text(const BisectReport &r);
+
+// The text of harness/bisect/bisect_python.py (compiled in from the source).
+const char *bisect_python_source();
 
 // "blur_x$1" -> "blur_x": Halide's unique-name suffixes removed.
 std::string strip_halide_renames(const std::string &name);

@@ -7,6 +7,7 @@
 #include "golden/golden.h"
 #include "variant/invocation.h"
 #include "values/npy.h"
+#include "values/scalar_value.h"
 #include "harness/registry.h"
 #include "triage/repro.h"
 
@@ -90,9 +91,18 @@ void write_repro_case(const std::string &dir, const PipelineSpec &spec, const Ca
         npy_save(dir + "/inputs/" + c.inputs[i].name + ".npy", (*inputs)[i]);
         case_txt += "input " + c.inputs[i].name + " inputs/" + c.inputs[i].name + ".npy\n";
     }
+    const Variant *cpu = Registry::instance().find(spec.name, "cpu");
     for (const auto &[k, value] : c.scalars) {
+        // The value the pipeline gets (a float16 scalar's nearest half, an integer's truncation), so
+        // that the bundle's main passes the same bits.
+        double exact = value;
+        for (int i = 0; cpu && cpu->metadata && i < cpu->metadata->num_arguments; i++) {
+            const halide_filter_argument_t &a = cpu->metadata->arguments[i];
+            if (a.kind == halide_argument_kind_input_scalar && k == a.name)
+                exact = scalar_as_double(scalar_from_double(value, a.type), a.type);
+        }
         char buf[64];
-        std::snprintf(buf, sizeof buf, "%.17g", value);
+        std::snprintf(buf, sizeof buf, "%.17g", exact);
         case_txt += "scalar " + k + " " + buf + "\n";
     }
     *goldens = case_goldens(golden_dir, spec, c, *inputs);

@@ -21,7 +21,7 @@ using Kind = Tolerance::Kind;
 const double kInf = std::numeric_limits<double>::infinity();
 
 bool is_float(halide_type_t t) {
-    return t.code == halide_type_float;
+    return is_float_type(t);
 }
 
 template<typename T>
@@ -38,7 +38,7 @@ uint64_t int_abs_diff(const Array &x, const Array &y, size_t i) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_same_v<T, bool>) {
             return (x.bytes[i] != 0) != (y.bytes[i] != 0) ? 1 : 0;
-        } else if constexpr (std::is_floating_point_v<T>) {
+        } else if constexpr (is_float_element_v<T>) {
             throw Error("int_abs_diff of a float array; fix compare.cpp");
         } else {
             return abs_diff_as<T>(x, y, i);
@@ -94,7 +94,7 @@ bool within(const Tolerance &t, const Pair &p, bool nan_equal, halide_type_t typ
     case Kind::Ulp:
         if (t.ulp < 0) return p.equal;
         if (!is_float(type)) return p.int_diff <= uint64_t(t.ulp);  // an integer's ULP is 1
-        return ulp_distance(p.e, p.a, type.bits) <= double(t.ulp);
+        return ulp_distance_of(p.e, p.a, type) <= double(t.ulp);
     case Kind::MismatchFraction:
         if (!t.inner) return p.equal;
         return within(*t.inner, p, nan_equal || t.inner->nan_equal, type);
@@ -103,7 +103,12 @@ bool within(const Tolerance &t, const Pair &p, bool nan_equal, halide_type_t typ
 }
 
 // Order-preserving map of a float's bits to an unsigned integer; +0 and -0 map to the same key.
+// 16 bits: IEEE half; bfloat16 has its own key (ulp_distance_of).
 uint64_t ordered_key(double v, int bits) {
+    if (bits == 16) {
+        const uint64_t u = float16(v).bits, mag = u & 0x7fffu, mid = uint64_t(1) << 15;
+        return (u >> 15) ? mid - mag : mid + mag;
+    }
     if (bits == 32) {
         const float f = float(v);
         uint32_t u;
@@ -158,8 +163,20 @@ nlohmann::json CompareResult::to_json() const {
     return j;
 }
 
+double ulp_distance_of(double expected, double actual, halide_type_t type) {
+    if (type.code != halide_type_bfloat) return ulp_distance(expected, actual, type.bits);
+    if (std::isnan(expected) || std::isnan(actual)) return kInf;
+    const auto key = [](double v) {
+        const uint64_t u = bfloat16(v).bits, mag = u & 0x7fffu, mid = uint64_t(1) << 15;
+        return (u >> 15) ? mid - mag : mid + mag;
+    };
+    const uint64_t ke = key(expected), ka = key(actual);
+    return double(ke > ka ? ke - ka : ka - ke);
+}
+
 double ulp_distance(double expected, double actual, int bits) {
-    if (bits != 32 && bits != 64) throw Error("ulp_distance: bits must be 32 or 64, got " + std::to_string(bits));
+    if (bits != 16 && bits != 32 && bits != 64)
+        throw Error("ulp_distance: bits must be 16, 32 or 64, got " + std::to_string(bits));
     if (std::isnan(expected) || std::isnan(actual)) return kInf;
     const uint64_t ke = ordered_key(expected, bits), ka = ordered_key(actual, bits);
     return double(ke > ka ? ke - ka : ka - ke);
@@ -176,7 +193,7 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
         dtype_name(expected.type);
     } catch (const Error &) {
         return failed("unsupported element type " + golden_type + "; the harness compares " +
-                      "bool, uint8..uint64, int8..int64, float32 and float64");
+                      supported_element_types());
     }
     const size_t n = expected.elements();
     for (const Array *x : {&expected, &actual}) {
@@ -214,7 +231,7 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
             if (!p.equal && std::isfinite(p.e) && p.e != 0) {
                 r.max_rel_error = std::max(r.max_rel_error, p.abs_err / std::fabs(p.e));
             }
-            if (floats && !p.inf) r.max_ulp_error = std::max(r.max_ulp_error, ulp_distance(p.e, p.a, type.bits));
+            if (floats && !p.inf) r.max_ulp_error = std::max(r.max_ulp_error, ulp_distance_of(p.e, p.a, type));
             sse += p.abs_err * p.abs_err;
         }
         if (ok) continue;

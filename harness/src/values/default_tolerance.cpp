@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "values/element_type.h"
+
 namespace harness {
 
 Tolerance default_tolerance(halide_type_t t, std::string *reason) {
@@ -10,6 +12,10 @@ Tolerance default_tolerance(halide_type_t t, std::string *reason) {
     Tolerance tol = Tolerance::exact();
     if (t.code != halide_type_float && t.code != halide_type_bfloat) {
         why = "default for integer outputs: exact (integer pipelines are deterministic on every target)";
+    } else if (t.code == halide_type_bfloat) {
+        tol = Tolerance::abs_rel(1e-2, 5e-2);
+        why = "default for bfloat16 outputs: 8-bit mantissa (one ULP is 2^-7 relative, so about 6 ULP) and GPU "
+              "bfloat16 arithmetic";
     } else if (t.bits == 16) {
         tol = Tolerance::abs_rel(1e-3, 1e-2);
         why = "default for float16 outputs: 10-bit mantissa and GPU half arithmetic";
@@ -27,7 +33,7 @@ Tolerance default_tolerance(halide_type_t t, std::string *reason) {
 
 std::string measured_error(const CompareResult &r, halide_type_t t) {
     char buf[160];
-    if (t.code == halide_type_float) {
+    if (is_float_type(t)) {
         std::snprintf(buf, sizeof buf, "max abs error %.3g, max rel error %.3g, max ULP %.0f", r.max_abs_error,
                       r.max_rel_error, r.max_ulp_error);
     } else {

@@ -2,6 +2,7 @@
 // spec without "tolerance"), per output element type, and the measured-error line every PASS shows.
 //   integers (and bool): Exact                         -- integer pipelines are deterministic
 //   float16:  AbsRel{atol=0.001, rtol=0.01}            -- 10-bit mantissa, GPU half math
+//   bfloat16: AbsRel{atol=0.01, rtol=0.05}             -- 8-bit mantissa (ULP 2^-7 relative), GPU bf16 math
 //   float32:  AbsRel{atol=1e-05, rtol=0.0001}          -- ~840 ULP relative: GPU math libraries, fma
 //                                                         contraction and reassociated sums
 //   float64:  AbsRel{atol=1e-12, rtol=1e-09}

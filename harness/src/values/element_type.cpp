@@ -36,6 +36,7 @@ std::string supported_element_types() {
 }
 
 std::string describe_type(halide_type_t t) {
+    if (const ElementType *e = find_element_type(t)) return e->name;  // "bool", not "uint1"
     static const char *const codes[] = {"int", "uint", "float", "handle", "bfloat"};
     const std::string code = t.code < 5 ? codes[t.code] : "code" + std::to_string(int(t.code));
     std::string s = code + std::to_string(int(t.bits));

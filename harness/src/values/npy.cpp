@@ -3,6 +3,10 @@
 // Format: "\x93NUMPY", major, minor, header length (uint16 LE for 1.0, uint32 LE for 2.0), then a
 // Python dict literal {'descr': '<u2', 'fortran_order': False, 'shape': (2, 3), } padded with spaces
 // and a final '\n' so the data starts at a multiple of 64 bytes. Data: C order, little-endian.
+// float16 is numpy's '<f2'. bfloat16 has no numpy dtype: it is written as the structured dtype
+// [('bfloat16', '<u2')], its bits under a field that names the type, which numpy loads as it is
+// (a['bfloat16'] holds the bits; (bits.astype('<u4') << 16).view('<f4') gives the values) and which no
+// other array is read as.
 #include "values/npy.h"
 
 #include <fcntl.h>
@@ -30,8 +34,12 @@ const char kFixHint[] =
     throw Error(what + ": " + problem + "; " + kFixHint);
 }
 
-std::string descr_of(halide_type_t t) {
-    if (const ElementType *e = find_element_type(t)) return std::string(t.bits <= 8 ? "|" : "<") + e->npy;
+const char kBfloat16Descr[] = "[('bfloat16', '<u2')]";
+
+// The header's descr value as Python writes it: a quoted string, or bfloat16's structured list.
+std::string descr_literal(halide_type_t t) {
+    if (t.code == halide_type_bfloat && t.bits == 16 && t.lanes == 1) return kBfloat16Descr;
+    if (const ElementType *e = find_element_type(t)) return std::string("'") + (t.bits <= 8 ? "|" : "<") + e->npy + "'";
     throw Error("cannot write .npy: unsupported element type " + describe_type(t));
 }
 
@@ -57,8 +65,13 @@ public:
             expect(':');
             if (key == "descr") {
                 skip_ws();
-                if (peek() != '\'' && peek() != '"') bad("structured or non-string descr is not supported");
-                *descr = string_literal();
+                if (peek() == '[') {
+                    *descr = structured_descr();
+                } else if (peek() != '\'' && peek() != '"') {
+                    bad("a descr that is neither a string nor a list is not supported");
+                } else {
+                    *descr = string_literal();
+                }
                 have_descr = true;
             } else if (key == "fortran_order") {
                 *fortran = boolean();
@@ -118,6 +131,22 @@ private:
         }
         bad("fortran_order must be True or False");
     }
+    // [('name', 'descr')], the one structured form the harness writes (bfloat16); returned as
+    // "[name:descr]" so that type_of_descr can name what it does not support.
+    std::string structured_descr() {
+        expect('[');
+        expect('(');
+        const std::string name = string_literal();
+        expect(',');
+        const std::string inner = string_literal();
+        expect(')');
+        skip_ws();
+        if (peek() == ',') pos_++;
+        skip_ws();
+        if (peek() != ']') bad("a structured descr with more than one field is not supported");
+        pos_++;
+        return "[" + name + ":" + inner + "]";
+    }
     std::vector<uint64_t> tuple() {
         std::vector<uint64_t> dims;
         expect('(');
@@ -150,12 +179,16 @@ private:
 };
 
 halide_type_t type_of_descr(const std::string &descr, const std::string &what) {
-    if (descr.size() < 2) fail(what, "unsupported dtype '" + descr + "'");
+    if (descr == "[bfloat16:<u2]") return halide_type_t(halide_type_bfloat, 16, 1);
+    if (descr.size() < 2 || descr[0] == '[') {
+        fail(what, "unsupported dtype '" + descr + "' (supported: " + supported_element_types() +
+                       "; bfloat16 as [('bfloat16', '<u2')])");
+    }
     const char order = descr[0];
     const std::string kind_size =
         (order == '<' || order == '>' || order == '|' || order == '=') ? descr.substr(1) : descr;
     for (const auto &d : element_types()) {
-        if (kind_size != d.npy) continue;
+        if (kind_size != d.npy || d.type.code == halide_type_bfloat) continue;
         const bool multi_byte = d.type.bits > 8;
         if (multi_byte && order == '>') fail(what, "big-endian dtype '" + descr + "' is not supported");
         if (multi_byte && order == '=' && !host_is_little_endian())
@@ -163,13 +196,14 @@ halide_type_t type_of_descr(const std::string &descr, const std::string &what) {
         if (multi_byte && order != '<' && order != '=') fail(what, "dtype '" + descr + "' has no byte order");
         return d.type;
     }
-    fail(what, "unsupported dtype '" + descr + "' (supported: bool, uint8/16/32/64, int8/16/32/64, float32, float64)");
+    fail(what, "unsupported dtype '" + descr + "' (supported: " + supported_element_types() +
+                   "; bfloat16 as [('bfloat16', '<u2')])");
 }
 
 }  // namespace
 
 std::string npy_encode(const Array &a) {
-    std::string header = "{'descr': '" + descr_of(a.type) + "', 'fortran_order': False, 'shape': (";
+    std::string header = "{'descr': " + descr_literal(a.type) + ", 'fortran_order': False, 'shape': (";
     for (size_t k = a.shape.size(); k-- > 0;) {  // C order: outermost first
         header += std::to_string(a.shape[k]) + (k > 0 ? ", " : "");
     }

@@ -52,6 +52,13 @@ double pattern_value(const Recipe &r, int x, int y, int w, int h) {
     }
 }
 
+// The 16-bit float just below `f` (a finite, non-NaN value).
+template<typename T>
+T next_below(T f) {
+    if (f.bits == 0) return T::from_bits(0x8001);                                // +0: the smallest negative subnormal
+    return T::from_bits(uint16_t((f.bits & 0x8000) ? f.bits + 1 : f.bits - 1));  // away from / toward zero
+}
+
 template<typename T>
 void fill(Array &a, const Recipe &r, SplitMix64 &rng) {
     T *p = a.data<T>();
@@ -91,8 +98,13 @@ void fill(Array &a, const Recipe &r, SplitMix64 &rng) {
             throw Error("input recipe " + r.describe() + " is a float recipe for an integer input (" +
                         dtype_name(a.type) + "); use UniformInt");
         }
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             p[i] = static_cast<T>(rng.uniform_real(r.lo, r.hi));
+            if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+                // Rounded to 16 bits a value just below hi becomes hi: the next value down keeps [lo, hi).
+                if (double(p[i]) >= r.hi && r.hi > r.lo) p[i] = next_below(p[i]);
+            }
+        }
     }
 }
 

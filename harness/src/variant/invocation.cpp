@@ -44,9 +44,9 @@ const BufferSpec &find_buffer(const std::vector<BufferSpec> &list, const std::st
 
 void check_buffer(const BufferSpec &b, const halide_filter_argument_t &arg, const char *what) {
     if (!same_type(b.type, arg.type) || static_cast<int>(b.shape.size()) != arg.dimensions) {
-        throw Error(std::string(what) + " '" + b.name + "': the spec says " + dtype_name(b.type) + " with " +
+        throw Error(std::string(what) + " '" + b.name + "': the spec says " + describe_type(b.type) + " with " +
                     std::to_string(b.shape.size()) + " dimensions, the compiled pipeline wants " +
-                    dtype_name(arg.type) + " with " + std::to_string(arg.dimensions) + "; fix the spec");
+                    describe_type(arg.type) + " with " + std::to_string(arg.dimensions) + "; fix the spec");
     }
 }
 
@@ -90,8 +90,8 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
             check_buffer(b, arg, "input");
             const size_t idx = static_cast<size_t>(&b - c.inputs.data());
             if (inputs.at(idx).shape != b.shape || !same_type(inputs[idx].type, b.type)) {
-                throw Error("input '" + name + "' is " + dtype_name(inputs[idx].type) + " " +
-                            shape_string(inputs[idx].shape) + ", the case wants " + dtype_name(b.type) + " " +
+                throw Error("input '" + name + "' is " + describe_type(inputs[idx].type) + " " +
+                            shape_string(inputs[idx].shape) + ", the case wants " + describe_type(b.type) + " " +
                             shape_string(b.shape));
             }
             if (natural_order(b.storage_order)) {
@@ -255,7 +255,7 @@ int Invocation::call(std::string *error, uint8_t canary, TestFault test_fault) {
         err = leave_stale_inputs_on_device();
     } else {
         // The host bytes are the truth: without host_dirty Halide would allocate device memory for an
-        // input and never copy into it (seed 000's second cause).
+        // input and never copy into it, and the GPU would compute from stale memory.
         touch_inputs();
     }
     const bool skip_copy_back = test_fault == TestFault::SkipCopyBack;

@@ -52,13 +52,13 @@ int invert(halide_buffer_t *in, halide_buffer_t *out) {
 
 struct TeardownBomb {
     bool armed = false;
-    // Like a driver asserting while the program exits (seed 000): the result is already correct.
+    // Like a driver asserting while the program exits: the result is already correct.
     ~TeardownBomb() {
         if (armed) std::abort();
     }
 } teardown_bomb;
 
-// Like NVIDIA 580's Vulkan driver (docs/evidence/h100/vulkan-2026-11-24): a crash at exit only while
+// Like NVIDIA 580's Vulkan driver: a crash at exit only while
 // a GPU context is still live. Registered with atexit, so it runs before Halide's runtime destructor
 // (which would release the context itself): a process that released its device first exits cleanly.
 void abort_if_device_live() {
@@ -172,7 +172,7 @@ harness::PipelineSpec make_fault_error() {
     return u8_spec("fault_error", "Halide error: output wider than the schedule allows");
 }
 harness::PipelineSpec make_fault_no_copy_back() {
-    harness::PipelineSpec spec = u8_spec("fault_no_copy_back", "GPU result never copied back to the host (seed 000)");
+    harness::PipelineSpec spec = u8_spec("fault_no_copy_back", "GPU result never copied back to the host");
     spec.test_fault = harness::TestFault::SkipCopyBack;
     return spec;
 }

@@ -2,7 +2,7 @@
 LP_MAX_TGSI_LOOP_ITERATIONS = 65535 in Mesa's source): a 65536-step recurrence computed in one GPU thread
 comes back as if it had run 65535 steps (every element wrong), 10000 steps are right. So a kernel cannot
 hang on that lavapipe, and a long reduction inside one work-item is wrong there without any error. The
-driver's: the same program is right on lavapipe 25.0.7 (scripts/with-mesa25), 2026-11-25. Not checked on
+driver's: the same program is right on lavapipe 25.0.7 (scripts/with-mesa25). Not checked on
 NVIDIA.
 
     HL_VK_DEVICE_TYPE=cpu python3 harness/test/vulkan_repro/lavapipe_loop_limit.py    # exit 1: reproduced

@@ -1,6 +1,6 @@
 // bad_schedule: a test-only pipeline (not part of the suite) whose `gpu` schedule is deliberately
 // impossible, to show that a generator failing for one profile does not break the build: the
-// opencl/cuda variants become stubs whose runs are ERRORs carrying Halide's message (seed 002).
+// opencl/cuda variants become stubs whose runs are ERRORs carrying Halide's message.
 //   output(x, y) = (2 * input(x, y)) / 2      (u8, through a u16 intermediate)
 #include "Halide.h"
 

@@ -1,0 +1,32 @@
+// The 16-bit float element types, IEEE binary16 (float16) and bfloat16, as C++ types of the element type
+// table (element_type.h): an element holds its bits; conversions to and from double round to nearest even,
+// as Halide's own conversions do, so a fill, a scalar or a golden read back is the value Halide sees.
+// No arithmetic: the harness fills, reads and compares elements, all through double.
+#pragma once
+#include <cstdint>
+
+namespace harness {
+
+// The bits of `v` rounded to nearest even in a float of `exponent_bits` / `mantissa_bits` (1 sign bit);
+// overflow gives infinity, NaN a quiet NaN of the same sign.
+uint16_t float_bits_from_double(double v, int exponent_bits, int mantissa_bits);
+double double_from_float_bits(uint16_t bits, int exponent_bits, int mantissa_bits);
+
+template<int ExponentBits, int MantissaBits>
+struct Float16Format {
+    uint16_t bits = 0;
+    Float16Format() = default;
+    explicit Float16Format(double v) : bits(float_bits_from_double(v, ExponentBits, MantissaBits)) {}
+    explicit operator double() const { return double_from_float_bits(bits, ExponentBits, MantissaBits); }
+    static Float16Format from_bits(uint16_t b) {
+        Float16Format f;
+        f.bits = b;
+        return f;
+    }
+};
+
+using float16 = Float16Format<5, 10>;  // IEEE 754 binary16 (Halide's float16_t)
+using bfloat16 = Float16Format<8, 7>;  // the top half of a float32 (Halide's bfloat16_t)
+static_assert(sizeof(float16) == 2 && sizeof(bfloat16) == 2, "16-bit float elements are stored as their bits");
+
+}  // namespace harness

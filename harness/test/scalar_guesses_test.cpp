@@ -1,0 +1,185 @@
+// Guessed scalars of derived specs (spec/scalar_guesses.h): range pairs by name, each scalar its own first
+// value, min < max kept, the search over combinations and its note; and through derive_spec with a fake
+// variant whose outputs depend on the scalars as real generators' do.
+#include "spec/scalar_guesses.h"
+
+#include <gtest/gtest.h>
+
+#include "halide_types.h"
+#include "harness/metadata_spec.h"
+
+namespace harness {
+namespace {
+
+TEST(ScalarGuesses, RangePairsByName) {
+    const std::vector<std::string> names{"x_min", "x_max", "min_y",  "max_y",  "lo",  "hi",   "dB_min", "dB_max",
+                                         "xmin",  "xmax",  "minVal", "maxVal", "LOW", "HIGH", "legend", "end"};
+    EXPECT_EQ(range_upper_partner("x_min", names), "x_max");
+    EXPECT_EQ(range_upper_partner("min_y", names), "max_y");
+    EXPECT_EQ(range_upper_partner("lo", names), "hi");
+    EXPECT_EQ(range_upper_partner("dB_min", names), "dB_max");
+    EXPECT_EQ(range_upper_partner("xmin", names), "xmax");
+    EXPECT_EQ(range_upper_partner("minVal", names), "maxVal");
+    EXPECT_EQ(range_upper_partner("LOW", names), "HIGH");
+    EXPECT_EQ(range_upper_partner("x_max", names), "");   // the upper end has no upper partner
+    EXPECT_EQ(range_upper_partner("legend", names), "");  // "end" inside a word is no range word
+    EXPECT_EQ(range_upper_partner("slow", {"slow", "shigh"}), "");
+    EXPECT_EQ(range_upper_partner("start", {"start", "end"}), "end");
+    EXPECT_EQ(range_upper_partner("lower_bound", {"upper_bound", "lower_bound"}), "upper_bound");
+}
+
+ScalarArg scalar_arg(const std::string &name, halide_type_t t) {
+    ScalarArg s;
+    s.name = name;
+    s.type = t;
+    return s;
+}
+
+ScalarArg guessed_scalar(const std::string &name, halide_type_t t) {
+    ScalarArg s = scalar_arg(name, t);
+    s.guessed = true;
+    return s;
+}
+
+TEST(ScalarGuesses, EachScalarItsOwnValueAndRangesInOrder) {
+    const std::vector<GuessUnit> units =
+        guess_units({guessed_scalar("a", kF32), guessed_scalar("dB_max", kF32), guessed_scalar("b", kF32),
+                     guessed_scalar("dB_min", kF32), guessed_scalar("n", halide_type_t(halide_type_int, 32, 1)),
+                     guessed_scalar("m", halide_type_t(halide_type_int, 32, 1))});
+    ASSERT_EQ(units.size(), 5u);  // a, b, the pair (where its lower end is declared), n, m
+    EXPECT_EQ(units[0].names, std::vector<std::string>{"a"});
+    EXPECT_EQ(units[1].names, std::vector<std::string>{"b"});
+    EXPECT_NE(units[0].candidates[0], units[1].candidates[0]);  // not the same value by accident
+    EXPECT_NE(units[3].candidates[0], units[4].candidates[0]);
+    const GuessUnit &pair = units[2];
+    ASSERT_TRUE(pair.pair);
+    EXPECT_EQ(pair.names, (std::vector<std::string>{"dB_min", "dB_max"}));
+    ASSERT_GE(pair.candidates.size(), 3u);
+    for (const auto &c : pair.candidates)
+        EXPECT_LT(c[0], c[1]);
+}
+
+TEST(ScalarGuesses, AStatedEndAndOneSidedBoundsAreKept) {
+    ScalarArg lo = scalar_arg("x_min", kF32);
+    lo.value = 5;  // stated (an estimate): only x_max is guessed, above it
+    const std::vector<GuessUnit> units = guess_units({lo, guessed_scalar("x_max", kF32)});
+    ASSERT_EQ(units.size(), 1u);
+    for (const auto &c : units[0].candidates) {
+        EXPECT_EQ(c[0], 5);
+        EXPECT_GT(c[1], 5);
+    }
+    ScalarArg k = guessed_scalar("k", halide_type_t(halide_type_int, 32, 1));
+    k.min = 20;  // a min alone: every guess lies above it
+    const std::vector<GuessUnit> bounded = guess_units({k});
+    ASSERT_EQ(bounded.size(), 1u);
+    for (const auto &c : bounded[0].candidates)
+        EXPECT_GT(c[0], 20);
+    // Nothing guessed: nothing to search.
+    EXPECT_TRUE(guess_units({lo}).empty());
+}
+
+TEST(ScalarGuesses, TheSearchTriesCombinationsUntilOneMeansSomething) {
+    const std::vector<GuessUnit> units = guess_units({guessed_scalar("a", kF32), guessed_scalar("b", kF32)});
+    // Meaningful only for a == 2 and b == 0.1: the coordinate search finds it.
+    std::vector<std::map<std::string, double>> tried;
+    const auto trial = [&](const std::map<std::string, double> &v) -> std::string {
+        tried.push_back(v);
+        if (v.at("a") == 2 && v.at("b") == 0.1) return "";
+        return v.at("a") == 2 ? "2 distinct values in 3072 elements" : "1 distinct value in 3072 elements";
+    };
+    GuessSearch s = search_guesses(units, {}, trial, 16);
+    EXPECT_EQ(s.why, "");
+    EXPECT_EQ(s.values.at("a"), 2);
+    EXPECT_EQ(s.values.at("b"), 0.1);
+    EXPECT_EQ(s.trials, int(tried.size()));
+    EXPECT_LE(s.trials, 16);
+    EXPECT_NE(guess_note(units, s).find("a = 2, b = 0.1;"), std::string::npos) << guess_note(units, s);
+    EXPECT_EQ(guess_note(units, s).find("degenerate"), std::string::npos);
+    // Never meaningful, few combinations: every one is tried and the note says so.
+    tried.clear();
+    s = search_guesses(
+        units, {},
+        [&](const std::map<std::string, double> &v) {
+            tried.push_back(v);
+            return std::string("1 distinct value in 3072 elements");
+        },
+        100);
+    EXPECT_TRUE(s.exhaustive);
+    EXPECT_EQ(size_t(s.trials), units[0].candidates.size() * units[1].candidates.size());
+    EXPECT_NE(guess_note(units, s).find("every combination of the guesses gives a degenerate output"),
+              std::string::npos);
+    // Never meaningful, more combinations than the budget: only "the ones tried", never "every".
+    s = search_guesses(
+        units, {},
+        [](const std::map<std::string, double> &) { return std::string("1 distinct value in 3072 elements"); }, 5);
+    EXPECT_FALSE(s.exhaustive);
+    EXPECT_EQ(s.trials, 5);
+    EXPECT_NE(guess_note(units, s).find("none of the 5 combinations tried gives a meaningful output"),
+              std::string::npos);
+    EXPECT_EQ(guess_note(units, s).find("every"), std::string::npos);
+    // A degenerate result beats an error; the error is named as one.
+    s = search_guesses(
+        units, {},
+        [](const std::map<std::string, double> &v) {
+            return v.at("a") == 1 ? std::string("2 distinct values in 64 elements") :
+                                    std::string("the cpu variant failed: x");
+        },
+        100);
+    EXPECT_EQ(s.values.at("a"), 1);
+    s = search_guesses(
+        units, {}, [](const std::map<std::string, double> &) { return std::string("the cpu variant failed: boom"); },
+        100);
+    EXPECT_NE(guess_note(units, s).find("every combination of the guesses fails on the cpu variant: the cpu variant "
+                                        "failed: boom"),
+              std::string::npos)
+        << guess_note(units, s);
+}
+
+// A fake generator: output = (in - lo) / (hi - lo) with scalars dB_min and dB_max, both without estimates.
+halide_buffer_t *fake_buffer(void **args, int i) {
+    return static_cast<halide_buffer_t *>(args[i]);
+}
+int ranged_fake(void **a) {
+    if (fake_buffer(a, 0)->host == nullptr) {
+        for (int d = 0; d < 2; d++)
+            fake_buffer(a, 0)->dim[d] = fake_buffer(a, 3)->dim[d];
+    }
+    return 0;
+}
+
+TEST(ScalarGuesses, DerivedSpecKeepsARangeInOrder) {
+    std::vector<halide_filter_argument_t> args{
+        {"in", halide_argument_kind_input_buffer, 2, kF32, nullptr, nullptr, nullptr, nullptr, nullptr},
+        {"dB_min", halide_argument_kind_input_scalar, 0, kF32, nullptr, nullptr, nullptr, nullptr, nullptr},
+        {"dB_max", halide_argument_kind_input_scalar, 0, kF32, nullptr, nullptr, nullptr, nullptr, nullptr},
+        {"out", halide_argument_kind_output_buffer, 2, kF32, nullptr, nullptr, nullptr, nullptr, nullptr}};
+    halide_filter_metadata_t md{halide_filter_metadata_t::VERSION, 4, args.data(), "x86-64-linux", "ranged__cpu"};
+    Variant v;
+    v.function_name = "ranged__cpu";  // trials are kept per process by variant and case
+    v.pipeline = "fake";
+    v.profile = "cpu";
+    v.argv_call = ranged_fake;
+    v.metadata = &md;
+    DerivationInput in;
+    in.cpu = &v;
+    in.variants = {&v};
+    std::vector<std::pair<double, double>> tried;
+    // Like a clamp to [0, 1] of dB values in [-40, 0]: constant unless dB_min < 0 < dB_max... or degenerate.
+    in.trial = [&](const CaseSpec &c) -> std::string {
+        const double lo = c.scalars.at("dB_min"), hi = c.scalars.at("dB_max");
+        tried.push_back({lo, hi});
+        return lo < 0 && lo < hi ? "" : "1 distinct value in 3072 elements";
+    };
+    const PipelineSpec s = derive_spec({"fake", "", "", ""}, in);
+    ASSERT_FALSE(tried.empty());
+    for (const auto &[lo, hi] : tried)
+        EXPECT_LT(lo, hi);  // never min == max, as lock-step guesses gave
+    const CaseSpec &c = s.cases.at(0);
+    EXPECT_LT(c.scalars.at("dB_min"), 0);
+    ASSERT_FALSE(c.notes.empty());
+    EXPECT_NE(c.notes[0].find("dB_min = -1 < dB_max = 1"), std::string::npos) << c.notes[0];
+    EXPECT_EQ(c.notes[0].find("degenerate"), std::string::npos) << c.notes[0];
+}
+
+}  // namespace
+}  // namespace harness
