@@ -31,6 +31,9 @@ struct Options {
     // every call, so each call of the pipeline follows OpenCV's and finds Halide's pool asleep, while each
     // OpenCV call follows its own pool's copy (on 16 cores: brighten 1080p 0.088 ms in blocks, 0.265 ms so).
     harness::perf::Pairing pairing = harness::perf::Pairing::AfterLoop;
+    // --harness_kernels: per GPU benchmark, 20 more calls with every kernel launch timed by its runtime
+    // (harness/bench/kernel_times.h): counters kernels_device_ms, kernels_share_pct and kernel_ms/<kernel>.
+    bool kernels = false;
 };
 
 // "blocks" / "iteration" -> Pairing; throws std::invalid_argument naming the values otherwise.

@@ -95,7 +95,9 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
         if (!b->baseline || g_opt.no_opencv_pairing) return {};
         return {{"opencv", b->baseline->bind(*b->c, inputs).run}};
     };
-    const auto r = harness::perf::run_pipeline_benchmark(state, pb, inputs, paired, opencv_parallel_for, g_opt.pairing);
+    harness::perf::KernelBreakdown kernels{g_opt.kernels && !b->gpu_runtime.empty() ? 20 : 0, b->gpu_runtime, nullptr};
+    const auto r =
+        harness::perf::run_pipeline_benchmark(state, pb, inputs, paired, opencv_parallel_for, g_opt.pairing, &kernels);
     record_measured(b->name, r.seconds_per_iter, work_of(*b->c), b->device, b->driver, r.error);
     if (b->npp && r.error.empty() && r.seconds_per_iter > 0) {
         const auto it = g_npp_seconds.find(b->npp_case);

@@ -35,6 +35,7 @@
 // after each repetition's loop, the default, or after every call; bench_common.h says why blocks),
 // --halide_pool=harness[:<spin_us>] (Halide's parallel loops on harness::ParallelPool, harness/parallel/, instead of
 // Halide 21's own pool; the context's `halide_pool` says which pool every number of the run used),
+// --harness_kernels (per GPU benchmark, each kernel's device time after the loop: kernel_ms/<kernel> counters),
 // --check-thresholds=FILE (exit 1 listing floors not met).
 //
 // What the machine was doing (devices/machine_state.h: clocks, temperatures, throttling, CPU pressure, sampled
@@ -53,6 +54,7 @@
 #include "crash_trace.h"
 #include "pipeline_table.h"
 #include "thresholds.h"
+#include "devices/kernel_log.h"
 #include "harness/parallel_pool.h"
 #include "bench/calibration.h"
 #include "base/files.h"
@@ -74,6 +76,8 @@ void parse_own_flags(int *argc, char **argv, std::string &pairing) {
             g_opt.big = true;
         else if (a == "--no_opencv_pairing")
             g_opt.no_opencv_pairing = true;
+        else if (a == "--harness_kernels")
+            g_opt.kernels = true;
         else if (a.rfind("--halide_pool=", 0) == 0)
             g_opt.halide_pool = a.substr(std::strlen("--halide_pool="));
         else if (a.rfind("--harness_sizes=", 0) == 0)
@@ -128,6 +132,7 @@ int main(int argc, char **argv) {
     bench::install_crash_trace();
     std::string pairing = "blocks";
     parse_own_flags(&argc, argv, pairing);
+    if (g_opt.kernels) harness::set_kernel_timing(true);  // before the runtimes make their queues
     std::unique_ptr<harness::ParallelPool> pool;
     bench::Registered registered;
     try {

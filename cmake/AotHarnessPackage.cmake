@@ -115,10 +115,18 @@ if (HARNESS_BUILD_TESTS AND NOT CMAKE_CROSSCOMPILING AND NOT HARNESS_SANITIZE)
                    "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
                    "${PROJECT_BINARY_DIR}/triage-outside")
   set_tests_properties(package/triage_outside PROPERTIES LABELS "nightly;package;bisect;repro" TIMEOUT 1800)
-  # Halide 21's own app generators, unchanged (third_party/halide-apps/), with no spec (nightly).
-  add_test(NAME package/halide_apps_corpus
+  # The generators of Halide's apps/ from Debian's halide source package (downloaded and checked at test
+  # time into a cache, never into the tree), with no spec (nightly).
+  add_test(NAME package/debian_halide_corpus
            COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/corpus/corpus_test.sh" "${CMAKE_COMMAND}"
                    "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
-                   "${PROJECT_BINARY_DIR}/halide-apps-corpus")
-  set_tests_properties(package/halide_apps_corpus PROPERTIES LABELS "nightly;package" TIMEOUT 7200 RUN_SERIAL ON)
+                   "${PROJECT_BINARY_DIR}/debian-halide-corpus")
+  set_tests_properties(package/debian_halide_corpus PROPERTIES LABELS "nightly;package" TIMEOUT 7200 RUN_SERIAL ON)
+  # The generator fuzzer at nightly size: 200 random generators (scripts/genfuzz, seed 1) through the package,
+  # no spec, cpu and host; its precommit sample is genfuzz/sample (harness/test/genfuzz/CMakeLists.txt).
+  add_test(NAME package/genfuzz
+           COMMAND sh "${PROJECT_SOURCE_DIR}/harness/test/genfuzz/genfuzz_test.sh" "${CMAKE_COMMAND}"
+                   "${CMAKE_CTEST_COMMAND}" "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}" "${_halide_prefix}"
+                   "${PROJECT_BINARY_DIR}/genfuzz" 1 200 cpu,host)
+  set_tests_properties(package/genfuzz PROPERTIES LABELS "nightly;package;genfuzz" TIMEOUT 7200 RUN_SERIAL ON)
 endif ()

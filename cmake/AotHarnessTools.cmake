@@ -1,5 +1,5 @@
 # AotHarnessTools.cmake: the tools `aot-harness nightly|history|compare|dashboard|driver-diff|merge|
-# device-ctest|lava-job|bisect-commit` runs (harness/src/cli_tools.cpp): one entry point per tool in one directory,
+# device-ctest|lava-job|bisect-commit|explore` runs (harness/src/cli_tools.cpp): one entry point per tool in one directory,
 # the Python package scripts/harnesslib (Debian's python3 and numpy its only needs), and where an
 # aot-harness finds them.
 #
@@ -16,7 +16,7 @@ include(GNUInstallDirs)
 
 # tool name -> harnesslib module (device-ctest is a shell script of its own). A global property: the
 # include guard keeps a variable set here from the other directories that call these functions.
-set_property(GLOBAL PROPERTY AOT_HARNESS_TOOLS "nightly=nightly;history=history;compare=compare;dashboard=dashboard;driver-diff=driverdiff;merge=merge;lava-job=lavajob;bisect-commit=bisectcommit")
+set_property(GLOBAL PROPERTY AOT_HARNESS_TOOLS "nightly=nightly;history=history;compare=compare;dashboard=dashboard;driver-diff=driverdiff;merge=merge;lava-job=lavajob;bisect-commit=bisectcommit;explore=explore")
 
 function(aot_harness_tool_locations target tools_dir project_dir cmake_dir)
   cmake_path(ABSOLUTE_PATH tools_dir NORMALIZE)

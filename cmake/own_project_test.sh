@@ -134,7 +134,7 @@ PY
   tar -tzf "$work/sharpen-repro.tar.gz" | grep -q "run.sh" || fail "the repro bundle has no run.sh"
 
   # Every tool through the outside project's aot-harness, from the prefix.
-  for tool in nightly history compare dashboard driver-diff merge device-ctest lava-job bisect-commit; do
+  for tool in nightly history compare dashboard driver-diff merge device-ctest lava-job bisect-commit explore; do
     "$exe" "$tool" --help > "$work/run.txt" 2>&1 || fail "aot-harness $tool --help: $(cat "$work/run.txt")"
     grep -qi "usage" "$work/run.txt" || fail "aot-harness $tool --help printed no usage: $(cat "$work/run.txt")"
   done

@@ -1,4 +1,4 @@
-// What the device probes (gpu-launch-probe, halide-app-matmul) print per thing they time: `reps` calls of
+// What the device probes (gpu-launch-probe) print per thing they time: `reps` calls of
 // `body` after max(20, reps / 10) untimed ones, each timed on the host's steady clock, then one line: what,
 // the median, the 10th and the 90th percentile in microseconds.
 #pragma once

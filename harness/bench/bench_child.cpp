@@ -24,6 +24,7 @@
 #include "base/profile.h"
 #include "matrix/run_matrix.h"
 #include "devices/runtime_hooks.h"
+#include "devices/kernel_log.h"
 #include "base/version.h"
 #include "spec/xfail.h"
 
@@ -37,10 +38,21 @@ std::map<std::string, std::string> &failures() {
     return f;
 }
 
+// --kernels: calls of the per-kernel pass (0 = off), and each GPU benchmark's breakdown by name.
+int kernel_calls = 0;
+nlohmann::json &kernel_results() {
+    static nlohmann::json k = nlohmann::json::object();
+    return k;
+}
+
 void run_one(benchmark::State &state, const PipelineBench *b) {
+    KernelBreakdown kernels{b->gpu_runtime.empty() ? 0 : kernel_calls, b->gpu_runtime, nullptr};
     // The copy rounds after each repetition's loop, not between two calls (timing.h, Pairing).
-    const LoopResult r = run_pipeline_benchmark(state, *b, cached_case_inputs(*b->c), {}, {}, Pairing::AfterLoop);
+    const LoopResult r =
+        run_pipeline_benchmark(state, *b, cached_case_inputs(*b->c), {}, {}, Pairing::AfterLoop, &kernels);
     if (!r.error.empty()) failures()[b->name] = r.error;
+    // Repetitions each measure again: the last one's breakdown stands.
+    if (!kernels.result.is_null()) kernel_results()[b->name] = kernels.result;
 }
 
 // The device a profile runs on, for the JSON context (device.<profile>) and the history's driver.
@@ -63,6 +75,10 @@ int bench_child_main(const std::vector<std::string> &words) {
     const BenchOptions o = bench_options(args);
     const std::string json = args.get("json"), record = args.get("record");
     install_halide_error_handler();
+    if (o.kernels) {
+        kernel_calls = o.quick ? 2 : 20;
+        set_kernel_timing(true);  // before the runtimes make their queues (OpenCL profiling, Vulkan query pool)
+    }
     // --halide-pool harness: every Halide parallel loop of this child on harness::ParallelPool (named in the context).
     std::string pool_description;
     const std::unique_ptr<ParallelPool> pool = make_pool_by_name(o.halide_pool, &pool_description);
@@ -131,6 +147,17 @@ int bench_child_main(const std::vector<std::string> &words) {
     benchmark::Shutdown();  // the JSON file is complete and closed here
     if (!benches.empty() && !o.quick) calibration["end"] = calibrate(threads, gpu_runtime);
     calibration["wait_share"] = wait_share(own_start, own_cpu_wait(sources));
+    if (o.kernels) {
+        // Host profiles have no GPU kernels; what each variant's breakdown is, by benchmark name.
+        for (const auto &b : benches) {
+            if (b.gpu_runtime.empty() && !kernel_results().contains(b.name)) {
+                kernel_results()[b.name] = {{"note", "host variant: no GPU kernels (Halide's profiler per Func needs "
+                                                     "a variant built with the profile feature, which this build "
+                                                     "does not make)"}};
+            }
+        }
+        write_file_atomic(json + ".kernels", kernel_results().dump() + "\n");
+    }
 
     RunRecord r;
     r.pipeline = "*";

@@ -30,6 +30,7 @@
 #include "harness/registry.h"
 #include "matrix/run_matrix.h"
 #include "run/supervisor.h"
+#include "bench/kernel_times.h"
 
 namespace harness::perf {
 
@@ -197,6 +198,7 @@ int bench_main(const std::vector<std::string> &words) {
             if (args.has(opt)) cmd.argv.insert(cmd.argv.end(), {std::string("--") + opt, args.get(opt)});
         }
         if (o.quick) cmd.argv.push_back("--quick");
+        if (o.kernels) cmd.argv.push_back("--kernels");
         cmd.argv.insert(cmd.argv.end(), split.google.begin(), split.google.end());
         cmd.timeout_s = o.timeout;
         cmd.record_path = tmp + "/record-" + prof + ".json";
@@ -244,6 +246,16 @@ int bench_main(const std::vector<std::string> &words) {
             line += " (the benchmark results were complete before the exit and are kept; the exit fault does not "
                     "fail this run)";
         }
+        if (doc.is_object() && o.kernels) {
+            try {  // the child's per-kernel breakdowns, by benchmark name
+                const nlohmann::json kernels = parse_json(read_file(json + ".kernels"), json + ".kernels", "");
+                for (const auto &[name, k] : kernels.items())
+                    doc["kernels"][name] = k;
+            } catch (const std::exception &e) {
+                line += "; no per-kernel times (" + std::string(e.what()) + ")";
+            }
+            unlink((json + ".kernels").c_str());
+        }
         if (doc.is_object()) {
             if (merged.is_null()) {
                 merged = doc;
@@ -255,6 +267,9 @@ int bench_main(const std::vector<std::string> &words) {
                 }
                 for (const auto &b : benchmarks)
                     merged["benchmarks"].push_back(b);
+                const nlohmann::json kernels = doc.value("kernels", nlohmann::json::object());
+                for (const auto &[name, k] : kernels.items())
+                    merged["kernels"][name] = k;
             }
         }
         lines.push_back(line);
@@ -274,6 +289,10 @@ int bench_main(const std::vector<std::string> &words) {
         for (auto &[k, v] : machine.items())
             merged["context"][k] = v;
         print_summary(merged);
+        if (merged.contains("kernels")) std::printf("\nper-kernel device time (--kernels):\n");
+        const nlohmann::json kernels = merged.value("kernels", nlohmann::json::object());
+        for (const auto &[name, k] : kernels.items())
+            std::printf("%s", kernel_breakdown_text(name, k).c_str());
     }
     std::printf("\n");
     for (const auto &l : lines)

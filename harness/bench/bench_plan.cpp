@@ -40,6 +40,7 @@ BenchOptions bench_options(const Args &args) {
         throw Error(std::string("--halide-pool: ") + e.what());
     }
     o.quick = args.has("quick");
+    o.kernels = args.has("kernels");
     o.json = args.get("json");
     o.timeout = args.number("timeout", 3600, 1, 86400);
     o.golden_dir = args.get("golden-dir");

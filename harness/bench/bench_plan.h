@@ -18,6 +18,7 @@ struct BenchOptions {
     std::string min_time;                      // --min-time seconds ("" = Google Benchmark's default)
     std::string halide_pool;                   // --halide-pool: halide (default) or harness[:<spin_us>]
     bool quick = false;                        // --quick: one iteration per benchmark (a smoke run)
+    bool kernels = false;                      // --kernels: per-kernel device time of GPU benchmarks
     std::string json;                          // --json FILE ("" = none)
     double timeout = 3600;                     // --timeout per profile's child, seconds
     std::string golden_dir;                    // --golden-dir (its xfail.json)

@@ -8,6 +8,7 @@
 
 #include "variant/invocation.h"
 #include "devices/runtime_hooks.h"
+#include "bench/kernel_times.h"
 
 namespace harness::perf {
 
@@ -153,7 +154,7 @@ LoopResult timed_loop(benchmark::State &state, PairedReference &ref, Work work,
 
 LoopResult run_pipeline_benchmark(benchmark::State &state, const PipelineBench &b, const std::vector<Array> &case_in,
                                   const std::function<std::vector<PairedCall>()> &paired,
-                                  const ParallelFor &parallel_for, Pairing pairing) {
+                                  const ParallelFor &parallel_for, Pairing pairing, KernelBreakdown *kernels) {
     std::vector<Array> inputs = case_in;  // Invocation keeps views of these
     std::unique_ptr<Invocation> inv;
     std::unique_ptr<PairedReference> ref;
@@ -180,24 +181,26 @@ LoopResult run_pipeline_benchmark(benchmark::State &state, const PipelineBench &
     if (!b.roundtrip && (inv->call_resident() != 0 || inv->device_sync() != 0)) {
         return fail("pipeline failed on the resident warm-up: " + take_halide_error());
     }
-    r = timed_loop(
-        state, *ref, work,
-        [&]() -> std::string {
-            int rc;
-            if (b.roundtrip) {
-                inv->touch_inputs();
-                rc = inv->call_resident();
-                if (rc == 0) rc = inv->copy_back_and_release(&err);
-            } else {
-                rc = inv->call_resident();
-                if (rc == 0) rc = inv->device_sync();
-            }
-            if (rc == 0) return "";
-            const std::string msg = take_halide_error();
-            return "pipeline failed: " + (msg.empty() ? err : msg);
-        },
-        pairing);
+    const auto one_call = [&]() -> std::string {
+        int rc;
+        if (b.roundtrip) {
+            inv->touch_inputs();
+            rc = inv->call_resident();
+            if (rc == 0) rc = inv->copy_back_and_release(&err);
+        } else {
+            rc = inv->call_resident();
+            if (rc == 0) rc = inv->device_sync();
+        }
+        if (rc == 0) return "";
+        const std::string msg = take_halide_error();
+        return "pipeline failed: " + (msg.empty() ? err : msg);
+    };
+    r = timed_loop(state, *ref, work, one_call, pairing);
     if (!r.error.empty()) return r;
+    if (kernels && kernels->calls > 0) {
+        kernels->result = measure_kernel_breakdown(one_call, kernels->calls, kernels->runtime);
+        add_kernel_counters(state, kernels->result);
+    }
     for (size_t i = 0; i < ref->calls().size(); i++)
         state.counters["speedup_vs_" + ref->calls()[i].name] = ref->call_seconds(i) / r.seconds_per_iter;
     state.SetLabel(b.variant->metadata->target);

@@ -39,6 +39,8 @@
 #include "harness/registry.h"
 #include "harness/spec.h"
 
+#include <nlohmann/json.hpp>
+
 namespace harness::perf {
 
 // Pixels and bytes moved (inputs read once + outputs written once) by one call of a case.
@@ -112,13 +114,28 @@ struct PipelineBench {
     std::string gpu_runtime;  // "" for CPU profiles
 };
 
+// Per-kernel time of a GPU benchmark (`bench --kernels`): after the timed loop, `calls` more calls of the same body
+// with every kernel launch recorded and timed by the runtime's own clock (devices/kernel_log.h: OpenCL profiling
+// events, CUDA events, Vulkan timestamp queries), beside the wall time of those calls. The timed loop itself runs
+// as without it (only the OpenCL queue carries CL_QUEUE_PROFILING_ENABLE).
+//   {"calls", "wall_ms_per_call", "kernels": [{kernel, launches_per_call, device_ms_per_call, share_of_wall,
+//    global, work_group, groups, local/private memory, registers}...], "device_ms_per_call" (their sum, absent when a
+//    launch was not timed), "share_of_wall", "clock", "note"}
+struct KernelBreakdown {
+    int calls = 0;          // 0 = off
+    std::string runtime;    // the profile's GPU runtime
+    nlohmann::json result;  // filled by run_pipeline_benchmark
+};
+// (bench/kernel_times.h measures it and turns it into counters and a report.)
+
 // Runs a pipeline benchmark: binds the case's inputs (Invocation), warms up (kernels compiled,
 // inputs resident), then the timed loop; speedup_vs_<name> for each paired call that `paired`
 // returns (it is called once, after the inputs are bound; it may throw to fail the benchmark). The
-// label is the variant's Halide target.
+// label is the variant's Halide target. With `kernels` (calls > 0), the per-kernel pass after the loop.
 LoopResult run_pipeline_benchmark(benchmark::State &state, const PipelineBench &b, const std::vector<Array> &inputs,
                                   const std::function<std::vector<PairedCall>()> &paired = {},
-                                  const ParallelFor &parallel_for = {}, Pairing pairing = Pairing::EachIteration);
+                                  const ParallelFor &parallel_for = {}, Pairing pairing = Pairing::EachIteration,
+                                  KernelBreakdown *kernels = nullptr);
 
 // Threads a profile's code uses on the CPU: the portable schedule is single-threaded, the others use
 // Halide's thread pool (one thread per core).

@@ -16,7 +16,7 @@ TEST(CliOptions, EveryCommandHasItsOptions) {
         EXPECT_NO_THROW(command_options(c)) << c;
     EXPECT_THROW(command_options("frobnicate"), Error);
     EXPECT_EQ(command_options("run").flags, (std::set<std::string>{"strict-xfail", "no-device-release"}));
-    EXPECT_EQ(command_options("bless").flags, std::set<std::string>{"all"});
+    EXPECT_EQ(command_options("bless").flags, (std::set<std::string>{"all", "platform-hash"}));
 }
 
 TEST(CliOptions, ChecksWhatNeedsNoPipeline) {
@@ -64,7 +64,7 @@ TEST(CliOptions, UsageHelpParserAndDispatchComeFromTheTable) {
         error_of([] { find_command("frobnicate"); }),
         "unknown command 'frobnicate'; commands: list, describe, env, machine, run, bench, bless, golden, report, "
         "repro, bisect, outcomes, "
-        "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job, bisect-commit; see "
+        "nightly, history, compare, dashboard, driver-diff, merge, device-ctest, lava-job, bisect-commit, explore; see "
         "aot-harness --help");
 }
 

@@ -42,9 +42,10 @@ TEST(Outcome, ExitCodesMatchDesign) {
 }
 
 TEST(Outcome, SeverityOrder) {
-    const Outcome order[] = {Outcome::Pass,  Outcome::XFail,         Outcome::Flake,   Outcome::Skip,
-                             Outcome::XPass, Outcome::Nondeterministic, Outcome::Infra, Outcome::Fail,
-                             Outcome::TeardownFault, Outcome::Timeout, Outcome::Crash,  Outcome::Error};
+    const Outcome order[] = {Outcome::Pass,    Outcome::XFail, Outcome::Flake,
+                             Outcome::Skip,    Outcome::XPass, Outcome::Nondeterministic,
+                             Outcome::Infra,   Outcome::Fail,  Outcome::TeardownFault,
+                             Outcome::Timeout, Outcome::Crash, Outcome::Error};
     ASSERT_EQ(outcome_table().size(), std::size(order));
     for (size_t i = 0; i < std::size(order); i++) {
         EXPECT_EQ(outcome_severity(order[i]), static_cast<int>(i)) << outcome_name(order[i]);

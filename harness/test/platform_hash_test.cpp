@@ -33,7 +33,9 @@ private:
     PipelineSpec saved_;
 };
 
-std::string this_target() { return Registry::instance().find("bad_schedule", "cpu")->metadata->target; }
+std::string this_target() {
+    return Registry::instance().find("bad_schedule", "cpu")->metadata->target;
+}
 
 // Makes the golden look blessed on kOther with another result (`hash`).
 void pretend_blessed_elsewhere(const std::string &dir, const std::string &hash) {
@@ -57,8 +59,9 @@ TEST(PlatformHash, ManifestKeepsItOnlyForUnstoredGoldens) {
     EXPECT_EQ(Manifest::parse(m.text(), "m.json").entries().at(0).platform_sha256, g.platform_sha256);
     std::string stored = entry;
     stored.replace(stored.find("\"stored\": false"), 15, "\"stored\": true");
-    EXPECT_NE(error_of([&] { Manifest::parse(R"({"format": 1, "goldens": [)" + stored + "]}", "m.json"); })
-                  .find("only for goldens that are not stored"),
+    EXPECT_NE(error_of([&] {
+                  Manifest::parse(R"({"format": 1, "goldens": [)" + stored + "]}", "m.json");
+              }).find("only for goldens that are not stored"),
               std::string::npos);
 }
 
@@ -105,8 +108,7 @@ TEST(PlatformHash, BlessRecordsThisPlatformBesideTheBlessingOne) {
         cpu_bytes = read_file(stored.path() + "/bad_schedule/small.npy");
     }
     const Manifest recorded = Manifest::load(dir.path());
-    EXPECT_NO_THROW(
-        load_verified_golden(dir.path(), recorded, "bad_schedule/small.npy", &cpu_bytes, this_target()));
+    EXPECT_NO_THROW(load_verified_golden(dir.path(), recorded, "bad_schedule/small.npy", &cpu_bytes, this_target()));
     EXPECT_NE(error_of([&] {
                   load_verified_golden(dir.path(), recorded, "bad_schedule/small.npy", &cpu_bytes, kOther);
               }).find("no longer reproduces"),

@@ -352,6 +352,27 @@ CASES = [
     Case("verdict-diff", ["{w}/a.json", "{fx}/pocl/results.json"], r"a\.json: .*nested deeper",
          {"a.json": '{"runs": [], "environment": {"x": %s}}' % deep(90000)}),
     Case("verdict-diff", ["{fx}/pocl/results.json"], r"pass two results files, A\.json B\.json"),
+    # --- genfuzz
+    Case("genfuzz", ["generate", "--seed", "1x", "--count", "3", "--out", "{w}/g"],
+         r"argument --seed: '1x' is not a whole number from 0"),
+    Case("genfuzz", ["check", "{w}", "--planted", "{w}/p.json"], r"p\.json: not valid JSON", {"p.json": '{"fz1_000": '}),
+    Case("genfuzz", ["check", "{w}", "--planted", "{w}/p.json"], r"has no list\.json; run the harness on the generators",
+         {"p.json": "{}"}),
+    Case("genfuzz", ["generate", "--seed", "1", "--count", "2", "--out", "{w}/f.txt"],
+         r"cannot (write|create).*f\.txt", {"f.txt": "x"}),
+    # --- explore (before it makes a work dir or builds anything)
+    Case("explore", ["--seed", "1x", "--count", "3", "--profile", "opencl"], r"argument --seed: '1x' is not a whole number"),
+    Case("explore", ["--seed", "1", "--count", "3", "--profile", "openlc", "--work", "{w}/x"],
+         r"--profile openlc: unknown openlc; profiles: cpu, cuda, host"),
+    Case("explore", ["--seed", "1", "--count", "3", "--profile", "cpu", "--work", "{w}/x"],
+         r"names no profile but cpu \(the oracle\)"),
+    Case("explore", ["--seed", "1", "--count", "3", "--profile", "opencl", "--second-driver", "mesa25", "--work", "{w}/x"],
+         r"--second-driver mesa25: write NAME=WRAPPER"),
+    Case("explore", ["--seed", "1", "--count", "3", "--profile", "opencl", "--known", "{w}/k.json", "--work", "{w}/x"],
+         r"k\.json: findings\[0\]\.message: is not a regular expression", {"k.json": json.dumps({"findings": [
+             {"runtime": "opencl", "class": "runtime-error", "message": "(", "blame": "halide", "evidence": "x"}]})}),
+    Case("explore", ["--seed", "1", "--count", "3", "--profile", "opencl", "--generate-only"],
+         r"--generate-only needs --work DIR"),
     # --- flake-check, device-ctest's data side
     Case("flake-check", ["3.5", "--no-build", "--out", "{w}/fc"], r"argument runs: '3\.5' is not a whole number from 1"),
     Case("devicectest", ["junit", "--plan", "{w}/plan.json", "--dir", "{w}"], r"plan\.json: not valid JSON",

@@ -158,6 +158,8 @@ def add_document(side, doc, path):
         formats.check_results(doc, path)
         side["has_results"] = True
         side["env"] = doc.get("environment") or {}
+        if isinstance(doc.get("explore"), dict):   # aot-harness explore's findings
+            side.setdefault("explore", []).append(doc["explore"])
         for rec in doc["runs"]:
             side["tests"][test_key(rec)] = rec
     elif kind == "bench":

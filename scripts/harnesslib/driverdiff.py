@@ -100,8 +100,35 @@ def build(old, new, alpha, min_effect, ignore_perf=False, correction="holm"):
     res["drift"] = group_drift(res["drift_records"])
     res["counts"] = {"old": outcome_counts(old["tests"]), "new": outcome_counts(new["tests"])}
     res["ignore_perf"] = ignore_perf
+    res["old_side"], res["new_side"] = old, new
     res["failed"] = bool(res["worse_flips"] or (res["regressions"] and not ignore_perf))
     return res
+
+
+def explore_findings(side):
+    """A side's explore findings: from the explore section of its results files, else from its records'
+    metrics.explore (a run of the history keeps only the records)."""
+    out = [f for e in side.get("explore", []) for f in e.get("findings", []) if isinstance(f, dict)]
+    if out:
+        return out
+    by = {}
+    for r in side["tests"].values():
+        e = (r.get("metrics") or {}).get("explore")
+        if isinstance(e, dict):
+            f = by.setdefault(e.get("finding", "?"), {"id": e.get("finding", "?"), "class": e.get("class", ""),
+                                                      "runtime": r.get("profile", ""), "blame": e.get("blame", ""),
+                                                      "count": 0, "message": r.get("message", "")})
+            f["count"] += 1
+    return [by[k] for k in sorted(by)]
+
+
+def explore_rows(res):
+    rows = []
+    for label, side in (("old", res.get("old_side")), ("new", res.get("new_side"))):
+        for f in explore_findings(side) if side else []:
+            rows.append([label, f.get("id", ""), f.get("class", ""), f.get("runtime", ""), f.get("blame", ""),
+                         f.get("count", 0), (f.get("message") or "")[:160]])
+    return rows
 
 
 def outcome_counts(tests):
@@ -143,6 +170,9 @@ def _sections(res):
            [[r["name"], "%.4g" % r["base_median"], "%.4g" % r["cand_median"], compare.pct(r["change"]),
              "%g" % r["u"], compare.fmt_p(r["p"]), compare.fmt_p(r["p_adj"]), r["verdict"]] for r in rows],
            "no benchmark on both sides")
+    yield ("What aot-harness explore found on each side (findings grouped by their minimized shape)",
+           ["side", "finding", "class", "backend", "whose", "divergences", "message"],
+           explore_rows(res), "no explore results on either side")
     only = [["test", k, "old only"] for k in (res["tests"] or {}).get("only_base", [])]
     only += [["test", k, "new only"] for k in (res["tests"] or {}).get("only_cand", [])]
     only += [["benchmark", k, "old only"] for k in res["bench"]["only_base"]]

@@ -1,8 +1,9 @@
 // Unit tests of harness::ParallelPool (parallel_pool.h): raw halide_do_par_for calls (every task once,
 // really in parallel, nested loops, errors and exceptions as the loop's result, concurrent callers) and an
 // AOT pipeline with a nested parallel loop and a require() in its tasks, whose output must be the same
-// bytes on Halide's pool and on this one, and equal to the formula computed here; and Halide's own
-// local_laplacian app, the same bytes on both pools.
+// bytes on Halide's pool and on this one, and equal to the formula computed here; and a multi-scale
+// filter whose pyramid levels are parallel loops from full-size rows down to a few rows, the same bytes on
+// both pools.
 #include <HalideBuffer.h>
 #include <HalideRuntime.h>
 #include <gtest/gtest.h>
@@ -18,7 +19,7 @@
 #include <vector>
 
 #include "harness/parallel_pool.h"
-#include "parallel_pool_local_laplacian.h"
+#include "parallel_pool_pyramid.h"
 #include "parallel_pool_test_pipeline.h"
 
 namespace {
@@ -69,21 +70,21 @@ TEST(ParallelPool, PipelineOutputIsHalidePoolsAndTheFormula) {
     }
 }
 
-// Halide 21's local_laplacian app (its own schedule, unchanged) on an odd-sized image: the same bytes on
+// The pyramid filter (8 levels: 14 parallel loops per call) on an odd-sized image: the same bytes on
 // Halide's pool and on this one, with tasks really taken by the pool's workers.
-TEST(ParallelPool, HalideAppLocalLaplacianSameBytesOnBothPools) {
+TEST(ParallelPool, PyramidFilterSameBytesOnBothPools) {
     halide_set_error_handler(capture_error);
     Halide::Runtime::Buffer<uint16_t> in(611, 397, 3);
     in.for_each_element([&](int x, int y, int c) { in(x, y, c) = (x * 977 + y * 331 + c * 7919 + x * y) % 65536; });
     Halide::Runtime::Buffer<uint16_t> on_halide(611, 397, 3), on_pool(611, 397, 3);
-    ASSERT_EQ(parallel_pool_local_laplacian(in, 8, 1.f, 1.f, on_halide), 0) << g_last_error;
+    ASSERT_EQ(parallel_pool_pyramid(in, 1.5f, on_halide), 0) << g_last_error;
     int changed = 0;  // the filter did something: not a copy of the input, not a constant
     on_halide.for_each_element([&](int x, int y, int c) { changed += on_halide(x, y, c) != in(x, y, c); });
     EXPECT_GT(changed, 1000);
     ParallelPool pool({4, 2000});
     for (int i = 0; i < 3; i++) {
         on_pool.fill(0);
-        ASSERT_EQ(parallel_pool_local_laplacian(in, 8, 1.f, 1.f, on_pool), 0) << g_last_error;
+        ASSERT_EQ(parallel_pool_pyramid(in, 1.5f, on_pool), 0) << g_last_error;
         ASSERT_EQ(std::memcmp(on_pool.data(), on_halide.data(), on_halide.size_in_bytes()), 0) << "call " << i;
     }
     EXPECT_GT(pool.tasks_run_by_workers(), 0u);

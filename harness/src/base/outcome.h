@@ -22,8 +22,8 @@ namespace harness {
     X(XPass, "XPASS", 0, "#f9a825", "#222", "listed in golden/xfail.json but passed (exit 1 with --strict-xfail)") \
     X(Nondeterministic, "NONDET", 6, "#3949ab", "#fff",                                                            \
       "not judged: the cpu variant, which makes the golden, gives different outputs for the same inputs")          \
-    X(Infra, "INFRA", 7, "#5d4037", "#fff",                                                                       \
-      "not run: the device farm failed (a LAVA job ended Incomplete or Canceled, retried); no test result")       \
+    X(Infra, "INFRA", 7, "#5d4037", "#fff",                                                                        \
+      "not run: the device farm failed (a LAVA job ended Incomplete or Canceled, retried); no test result")        \
     X(Fail, "FAIL", 1, "#d32f2f", "#fff", "ran, but a result or check is wrong")                                   \
     X(TeardownFault, "TEARDOWN_FAULT", 4, "#ef6c00", "#fff", "recorded its result, then died or failed at exit")   \
     X(Timeout, "TIMEOUT", 5, "#6a1b9a", "#fff", "did not finish within --timeout; its process group was killed")   \

@@ -48,6 +48,14 @@ std::vector<Profile> parse_profiles(const std::string &json_text, const std::str
             throw Error("profiles.json: profile '" + name + "': missing field 'targets' (platform -> Halide target)");
         }
         p.targets = nlohmann::json::parse(e["targets"].dump());
+        if (e.contains("device")) {
+            if (!e["device"].is_string() || e["device"].get<std::string>().empty() || p.runtime == "none" ||
+                p.runtime == "cuda") {
+                throw Error("profiles.json: profile '" + name +
+                            "': field 'device' must name a device personality, on an opencl or vulkan profile");
+            }
+            p.device = e["device"].get<std::string>();
+        }
         if (p.targets.contains(platform)) {
             if (!p.targets[platform].is_string()) {
                 throw Error("profiles.json: profile '" + name + "': field 'targets." + platform + "' must be a string");

@@ -14,6 +14,7 @@ struct Profile {
     std::string runtime;     // none | opencl | cuda | vulkan
     std::string target;      // Halide target for the platform this harness was built for ("" = not built)
     nlohmann::json targets;  // every platform's target
+    std::string device;      // a device personality its runs emulate by default ("" = none; run --device overrides)
     bool is_gpu() const { return runtime != "none"; }
 };
 

@@ -33,6 +33,7 @@
 #include "matrix/run_matrix.h"
 #include "run/runner.h"
 #include "devices/runtime_hooks.h"
+#include "devices/device_personality.h"
 #include "base/version.h"
 
 namespace harness {
@@ -140,8 +141,14 @@ int cmd_run(const Args &args) {
 
 // The child side of `run`: one case, record written before a normal exit, then the device runtime
 // released (unless --no-device-release) as a careful application does (device_release.h).
+// A child of `run --device` (or of a profile with a device): the personality, before any GPU call.
+void activate_personality(const Args &args) {
+    if (args.has("device")) activate_device_personality(&find_device_personality(args.get("device")));
+}
+
 int cmd_run_one(const Args &args) {
     install_halide_error_handler();
+    activate_personality(args);
     RunRequest req;
     req.pipeline = args.get("pipeline");
     req.profile = args.get("profile");
@@ -163,6 +170,7 @@ int cmd_run_one(const Args &args) {
 // device, as a lone child does.
 int cmd_run_batch(const Args &args) {
     install_halide_error_handler();
+    activate_personality(args);
     const nlohmann::json tasks = nlohmann::json::parse(read_file(args.get("tasks")));
     const std::string prefix = args.get("record");
     std::vector<std::pair<RunRecord, std::string>> recorded;  // each record and its file
@@ -311,7 +319,9 @@ int cli_main(int argc, char **argv) {
         const Args parsed = parse_command_args(name, args);
         if (prints_json(command, parsed)) reserve_stdout_for_json();
         if (name != "outcomes") {
-            profiles();  // validate the embedded profiles.json
+            for (const auto &p : profiles()) {  // validate the embedded profiles.json, and the devices it names
+                if (!p.device.empty()) find_device_personality(p.device);
+            }
             Registry::instance().validate();
             Registry::instance().set_case_trial(try_case_on_cpu);
         }

@@ -10,12 +10,13 @@
 
 namespace harness {
 
-int cmd_list(const Args &args);      // cli_info.cpp
-int cmd_describe(const Args &args);  // cli_info.cpp
-int cmd_env(const Args &args);       // cli_info.cpp
-int cmd_machine(const Args &args);   // cli_info.cpp
-int cmd_repro(const Args &args);     // cli_triage.cpp
-int cmd_bisect(const Args &args);    // cli_triage.cpp
+int cmd_list(const Args &args);                // cli_info.cpp
+int cmd_describe(const Args &args);            // cli_info.cpp
+int cmd_env(const Args &args);                 // cli_info.cpp
+int cmd_machine(const Args &args);             // cli_info.cpp
+int cmd_describe_resources(const Args &args);  // cli_resources.cpp: describe --resources
+int cmd_repro(const Args &args);               // cli_triage.cpp
+int cmd_bisect(const Args &args);              // cli_triage.cpp
 // run --repro-bundles: a repro bundle of each failing record into `dir`, named in its artifacts
 // ("repro_bundle"), so that the report links it; a bundle that cannot be made is named in the message.
 void attach_repro_bundles(std::vector<RunRecord> &runs, const std::string &dir, const std::string &golden_dir);

@@ -33,17 +33,20 @@ int cmd_list(const Args &args) {
                                    {"target", p.target},
                                    {"runnable", avail.reason.at(p.name).empty()},
                                    {"reason", avail.reason.at(p.name)},
-                                   {"device", avail.selected.value(p.name, nlohmann::json())}});
+                                   {"device", avail.selected.value(p.name, nlohmann::json())},
+                                   {"personality", p.device}});
     }
     for (const auto &name : reg.pipelines()) {
         const PipelineSpec &spec = reg.spec(name);
         nlohmann::json pj{{"name", name}, {"summary", spec.summary}, {"tolerance", spec.tolerance.name()}};
         for (const auto &prof : reg.profiles_of(name)) {
             const Variant *v = reg.find(name, prof);
-            const std::string why =
-                !v->compile_error.empty() ? compile_error_message(*v) : pipeline_unavailable_reason(avail, spec, prof);
+            const std::string why = !v->compile_error.empty() ?
+                                        compile_error_message(*v) :
+                                        pipeline_unavailable_reason(avail, spec, prof, find_profile(prof).device);
             pj["profiles"].push_back({{"name", prof},
                                       {"runtime", find_profile(prof).runtime},
+                                      {"personality", find_profile(prof).device},
                                       {"target", v->metadata->target},
                                       {"runnable", why.empty()},
                                       {"reason", why}});
@@ -143,6 +146,7 @@ std::vector<std::string> golden_flags(const PipelineSpec &spec, const CaseSpec &
 }  // namespace
 
 int cmd_describe(const Args &args) {
+    if (args.has("resources")) return cmd_describe_resources(args);
     const Registry &reg = Registry::instance();
     const PipelineSpec &spec = reg.spec(args.positional()[0]);
     const Variant *cpu = reg.find(spec.name, "cpu");

@@ -2,12 +2,14 @@
 #include "cli/cli_options.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "variant/buffers.h"
 #include "base/error.h"
 #include "base/outcome.h"
 #include "base/output_pattern.h"
 #include "matrix/shard.h"
+#include "devices/device_personality.h"
 
 namespace harness {
 
@@ -15,6 +17,12 @@ namespace {
 
 const OptionSpec kGoldenDir{"golden-dir", "DIR", "the golden directory (default: $HARNESS_GOLDEN_DIR, else golden/)"};
 const OptionSpec kJsonFlag{"json", "", "machine-readable JSON on stdout"};
+const OptionSpec kDevice{"device", "NAME",
+                         "OpenCL and Vulkan runs behave within this device's limits (mali-g52, mali-g76,\n"
+                         "mali-g610, mali-g710: harness/src/devices/personalities.json): device queries\n"
+                         "answer its values, a kernel needing more work-items, local memory or fp64 than\n"
+                         "it has fails as its driver would (default: the profile's `device`, if any;\n"
+                         "none: no personality, the driver as it is)"};
 const char *const kToolHelp = "An installed tool (Python); `aot-harness <tool> --help` prints its options.";
 const OptionSpec kBuildDir{"build-dir", "DIR",
                            "the build tree that made the variants (default: $AOT_HARNESS_BUILD_DIR, else\n"
@@ -33,8 +41,16 @@ const std::vector<CommandSpec> &commands() {
         {"describe",
          "<pipeline>",
          "inputs, outputs, types, params, profiles, tolerance, cases",
-         "Inputs, outputs, types, scalar params, profiles with their targets, tolerance and cases.",
-         {kJsonFlag}},
+         "Inputs, outputs, types, scalar params, profiles with their targets, tolerance and cases.\n"
+         "--resources: each GPU variant's kernels as the driver runs them (one call of the case in a\n"
+         "child): work-group, grid, local/shared memory, private memory or registers where the driver\n"
+         "reports them, each beside every device personality's limits (or --device's). Exit 77 when no\n"
+         "GPU variant can run here.",
+         {kJsonFlag,
+          {"resources", "", "per GPU variant and kernel: what it asks of the device, against each device's limits"},
+          {"case", "C", "with --resources: the case to run (default the first)"},
+          {"device", "NAME", "with --resources: only this device's limits (default every personality)"},
+          kGoldenDir}},
         {"env",
          "",
          "Halide version, host CPU, OpenCL platforms/devices, CUDA driver",
@@ -97,7 +113,14 @@ const std::vector<CommandSpec> &commands() {
           {"no-device-release", "",
            "children exit with the GPU runtime live, as an app that never calls\n"
            "halide_device_release does; one that then dies at exit is\n"
-           "TEARDOWN_FAULT, re-run with the release to tell cleanup order from a driver crash"}}},
+           "TEARDOWN_FAULT, re-run with the release to tell cleanup order from a driver crash"},
+          kDevice,
+          {"expect-device", "GLOB",
+           "fail at start-up unless every GPU profile's device name matches GLOB (the\n"
+           "driver's own name, e.g. 'Mali-G7*'; default $AOT_HARNESS_EXPECT_DEVICE)"},
+          {"expect-driver", "GLOB",
+           "fail at start-up unless every GPU profile's driver version matches GLOB\n"
+           "(default $AOT_HARNESS_EXPECT_DRIVER)"}}},
         {"__run-one",
          "",
          "the child side of run: one case, record written before a normal exit",
@@ -110,7 +133,8 @@ const std::vector<CommandSpec> &commands() {
           {"record", "FILE", ""},
           {"artifacts", "DIR", ""},
           {"repeats", "N", ""},
-          {"no-device-release", "", ""}},
+          {"no-device-release", "", ""},
+          {"device", "NAME", ""}},
          true},
         {"bench",
          "",
@@ -134,6 +158,11 @@ const std::vector<CommandSpec> &commands() {
           {"halide-pool", "POOL",
            "Halide's parallel loops on: halide (its own pool, default) or harness[:SPIN_US] (harness::ParallelPool)"},
           {"quick", "", "one iteration per benchmark: a smoke run, no timing value"},
+          {"kernels", "",
+           "per GPU benchmark, every kernel's device time after the timed loop (20 more calls\n"
+           "with each launch timed by the runtime: OpenCL profiling events, CUDA events, Vulkan\n"
+           "timestamps), its share of the wall time and its launch shape: in the JSON (\"kernels\")\n"
+           "and the report"},
           {"json", "FILE", "write Google Benchmark's JSON (all profiles, one file) to FILE"},
           {"timeout", "SECONDS", "per profile (default 3600); the child's process group is killed"},
           kGoldenDir},
@@ -152,6 +181,7 @@ const std::vector<CommandSpec> &commands() {
           {"min-time", "SECONDS", ""},
           {"halide-pool", "POOL", ""},
           {"quick", "", ""},
+          {"kernels", "", ""},
           {"json", "FILE", ""},
           {"record", "FILE", ""},
           kGoldenDir},
@@ -161,7 +191,12 @@ const std::vector<CommandSpec> &commands() {
          "",
          "the child side of run: several cases in order, a start marker and a record per case",
          "",
-         {{"tasks", "FILE", ""}, kGoldenDir, {"record", "PREFIX", ""}, {"artifacts", "DIR", ""}, {"repeats", "N", ""}},
+         {{"tasks", "FILE", ""},
+          kGoldenDir,
+          {"record", "PREFIX", ""},
+          {"artifacts", "DIR", ""},
+          {"repeats", "N", ""},
+          {"device", "NAME", ""}},
          true},
         {"bless",
          "",
@@ -235,6 +270,13 @@ const std::vector<CommandSpec> &commands() {
         {"bisect-commit",
          "GOOD BAD",
          "the first commit where a pipeline got slower or its outcome changed",
+         kToolHelp,
+         {},
+         false,
+         true},
+        {"explore",
+         "",
+         "random pipelines and schedules on every driver, divergences shrunk",
          kToolHelp,
          {},
          false,
@@ -400,6 +442,12 @@ RunOptions run_options(const Args &args) {
     r.baseline_out = args.get("baseline-out");
     r.no_device_release = args.has("no-device-release");
     r.repro_bundles = args.get("repro-bundles");
+    r.device = args.get("device");
+    if (!r.device.empty() && r.device != "none") find_device_personality(r.device);  // unknown: lists the known ones
+    const char *env_device = std::getenv("AOT_HARNESS_EXPECT_DEVICE");
+    const char *env_driver = std::getenv("AOT_HARNESS_EXPECT_DRIVER");
+    r.expect_device = args.get("expect-device", env_device ? env_device : "");
+    r.expect_driver = args.get("expect-driver", env_driver ? env_driver : "");
     return r;
 }
 

@@ -1,6 +1,6 @@
 // The passthrough commands of aot-harness (cli_commands.h): `bench`, whose implementation the bench
 // library hooks in (harness/bench/bench.h), and the installed tools (nightly, history, compare, bisect-commit,
-// dashboard, driver-diff, merge, device-ctest, lava-job), run with the words as they are and told,
+// dashboard, driver-diff, merge, device-ctest, lava-job, explore), run with the words as they are and told,
 // through the environment, which project, build and goldens they work on:
 //   AOT_HARNESS_EXE, AOT_HARNESS_BIN, AOT_HARNESS_BUILD_DIR   this aot-harness, its bin/ and build dir
 //   AOT_HARNESS_PROJECT_DIR                                   the project's source dir (out/ lives there)

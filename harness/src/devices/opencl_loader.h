@@ -1,5 +1,5 @@
 // The OpenCL ICD loader, opened once for the whole process: Halide's runtime (through its
-// halide_opencl_get_symbol hook, runtime_hooks.cpp), the device probe (opencl_probe.cpp) and the
+// halide_opencl_get_symbol hook, opencl_interpose.cpp), the device probe (opencl_probe.cpp) and the
 // harness's own buffer calls (buffers.cpp) all take their OpenCL functions from here.
 #pragma once
 

@@ -9,4 +9,8 @@ void install_halide_error_handler();
 // The last Halide error message since the previous call ("" if none), and clears it.
 std::string take_halide_error();
 
+// How an error message starts when an emulated device (device_personality.h) refused the call that failed:
+// the refusal (kernel, need, limit), then Halide's own message in parentheses.
+inline constexpr const char *kDeviceLimitPrefix = "device limit: ";
+
 }  // namespace harness

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "devices/vulkan_runtime_shim.h"
+#include "devices/vulkan_interpose.h"
 
 namespace harness {
 
@@ -28,7 +29,7 @@ namespace {
 using ShimInstance = void *;  // VkInstance, VkDevice (the probe, vulkan_probe.cpp, has its own declarations)
 using ShimDevice = void *;
 using VkBuffer = uint64_t;
-using PFN_void = void (*)();
+using PFN_void = VulkanFn;
 using PFN_GetInstanceProcAddr = PFN_void (*)(ShimInstance, const char *);
 using PFN_GetDeviceProcAddr = PFN_void (*)(ShimDevice, const char *);
 struct VkMemoryRequirements {
@@ -56,11 +57,11 @@ void rounded_buffer_requirements(ShimDevice device, VkBuffer buffer, VkMemoryReq
 
 PFN_void shim_device_proc_addr(ShimDevice device, const char *name) {
     PFN_void fn = real_device_proc_addr.load()(device, name);
-    if (fn && std::strcmp(name, "vkGetBufferMemoryRequirements") == 0) {
+    if (fn && vulkan_runtime_shim_enabled() && std::strcmp(name, "vkGetBufferMemoryRequirements") == 0) {
         real_buffer_requirements = reinterpret_cast<PFN_GetBufferMemoryRequirements>(fn);
         return reinterpret_cast<PFN_void>(&rounded_buffer_requirements);
     }
-    return fn;
+    return vulkan_interpose_device(device, name, fn, real_device_proc_addr.load());
 }
 
 PFN_void shim_instance_proc_addr(ShimInstance instance, const char *name) {
@@ -69,7 +70,8 @@ PFN_void shim_instance_proc_addr(ShimInstance instance, const char *name) {
         real_device_proc_addr = reinterpret_cast<PFN_GetDeviceProcAddr>(fn);
         return reinterpret_cast<PFN_void>(&shim_device_proc_addr);
     }
-    return fn;
+    // Device-level functions may come this way too (the loader's trampolines).
+    return vulkan_interpose_device(nullptr, name, vulkan_interpose_instance(name, fn), nullptr);
 }
 
 }  // namespace
@@ -96,7 +98,9 @@ extern "C" void *halide_vulkan_get_symbol(void *, const char *name) {
         return nullptr;
     }
     void *sym = dlsym(lib, name);
-    if (sym && harness::vulkan_runtime_shim_enabled() && std::strcmp(name, "vkGetInstanceProcAddr") == 0) {
+    // Always through the harness's vkGetInstanceProcAddr: device personalities and the kernel log need it;
+    // only the size rounding depends on HARNESS_VULKAN_SHIM.
+    if (sym && std::strcmp(name, "vkGetInstanceProcAddr") == 0) {
         harness::real_instance_proc_addr = reinterpret_cast<harness::PFN_GetInstanceProcAddr>(sym);
         return reinterpret_cast<void *>(&harness::shim_instance_proc_addr);
     }

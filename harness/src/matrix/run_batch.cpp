@@ -1,5 +1,6 @@
 // run_batch: several tasks in one child, every verdict the one a child of its own gives (run_matrix.h).
 #include "matrix/run_batch.h"
+#include "matrix/device_choice.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -59,6 +60,9 @@ std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<Run
         write_file_atomic(tasks_path, list.dump());
         BatchCommand cmd;
         cmd.argv = child_argv(ctx, "__run-batch", {"--tasks", tasks_path, "--record", prefix});
+        if (const std::string p = personality_of(ctx.opts.device, tasks[begin].profile); !p.empty()) {
+            cmd.argv.insert(cmd.argv.end(), {"--device", p});  // the chunk is one device group: one personality
+        }
         cmd.record_prefix = prefix;
         cmd.output_path = prefix + ".txt";
         cmd.timeout_s = ctx.opts.timeout;

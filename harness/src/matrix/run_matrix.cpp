@@ -1,5 +1,6 @@
 // The run matrix (run_matrix.h).
 #include "matrix/run_matrix.h"
+#include "matrix/device_choice.h"
 
 #include <unistd.h>
 
@@ -30,6 +31,7 @@
 #include "run/supervisor.h"
 #include "run/teardown_triage.h"
 #include "devices/vulkan_probe.h"
+#include "devices/device_personality.h"
 #include "spec/xfail.h"
 
 namespace harness {
@@ -91,7 +93,8 @@ std::set<std::string> runtimes_of(const std::vector<RunTask> &tasks) {
     return runtimes;
 }
 
-std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile) {
+std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile,
+                                        const std::string &personality) {
     const std::string &why = a.reason.at(profile);
     if (!why.empty()) return why;
     if (!a.selected.contains(profile)) return "";
@@ -100,6 +103,18 @@ std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpe
                                               a.selected.at(profile));
     }
     if (find_profile(profile).runtime != "opencl") return "";
+    if (personality.empty()) return missing_extensions_reason(spec.required_extensions, a.selected[profile]);
+    const DevicePersonality &p = find_device_personality(personality);
+    const std::string driver = a.selected[profile].value("extensions", std::string());
+    for (const auto &ext : spec.required_extensions) {
+        if (ext == "cl_khr_fp64" && !p.fp64) {
+            return p.label() + " lacks cl_khr_fp64, which this pipeline needs (as on the device)";
+        }
+        if (ext == "cl_khr_fp16" && p.fp16 && (" " + driver + " ").find(" cl_khr_fp16 ") == std::string::npos) {
+            return "fp16 (cl_khr_fp16) not available on this driver, which " + p.label() +
+                   " has: cannot be emulated here";
+        }
+    }
     return missing_extensions_reason(spec.required_extensions, a.selected[profile]);
 }
 
@@ -161,6 +176,15 @@ std::vector<RunTask> plan_runs(const RunOptions &opts) {
         }
     }
     if (tasks.empty()) throw Error("no pipeline x profile x case matches the filters; see aot-harness list");
+    if (!opts.device.empty() && opts.device != "none") {
+        bool emulated = false;
+        for (const auto &t : tasks)
+            emulated |= !personality_of(opts.device, t.profile).empty();
+        if (!emulated) {
+            throw Error("--device " + opts.device +
+                        " applies to OpenCL and Vulkan profiles, and none is selected; add one to --profile");
+        }
+    }
     if (opts.shard) {  // every mode of a test goes with the test
         const Shard &shard = *opts.shard;
         std::vector<RunTask> mine;
@@ -194,6 +218,7 @@ MatrixContext make_context(const RunOptions &opts, const std::vector<RunTask> &t
     if (ctx.exe.empty()) throw Error("cannot resolve /proc/self/exe; run aot-harness on Linux with /proc mounted");
     ctx.runtimes = runtimes_of(tasks);
     ctx.avail = check_availability(ctx.runtimes);
+    check_expected_devices(ctx.avail, tasks, opts.expect_device, opts.expect_driver);
     ctx.tmp_dir = std::make_shared<TempDir>("aot-harness");
     ctx.tmp = ctx.tmp_dir->path();
     return ctx;
@@ -227,7 +252,8 @@ bool resolve_without_child(const MatrixContext &ctx, const RunTask &t, RunRecord
         r->metrics["deterministic"] = true;  // a rebuild, not a retry, can change it
         return true;
     }
-    std::string why = pipeline_unavailable_reason(ctx.avail, reg.spec(t.pipeline), t.profile);
+    std::string why = pipeline_unavailable_reason(ctx.avail, reg.spec(t.pipeline), t.profile,
+                                                  personality_of(ctx.opts.device, t.profile));
     if (why.empty())
         why = buffer_mode_unavailable_reason(buffer_mode_from_name(t.mode), find_profile(t.profile).runtime);
     if (!why.empty()) {
@@ -257,6 +283,10 @@ std::vector<std::string> child_argv(const MatrixContext &ctx, const std::string 
 
 void add_device(const MatrixContext &ctx, RunRecord *r) {
     if (ctx.avail.selected.contains(r->profile)) r->metrics["device"] = ctx.avail.selected[r->profile];
+    if (const std::string p = personality_of(ctx.opts.device, r->profile); !p.empty()) {
+        r->metrics["device_personality"] = personality_record(p, find_profile(r->profile).runtime,
+                                                              ctx.avail.selected.value(r->profile, nlohmann::json()));
+    }
 }
 
 RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
@@ -266,6 +296,9 @@ RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
     cmd.argv = child_argv(ctx, "__run-one",
                           {"--pipeline", t.pipeline, "--profile", t.profile, "--case", t.case_name, "--mode", t.mode,
                            "--record", slot_file(ctx, "record", slot)});
+    if (const std::string p = personality_of(ctx.opts.device, t.profile); !p.empty()) {
+        cmd.argv.insert(cmd.argv.end(), {"--device", p});
+    }
     cmd.timeout_s = ctx.opts.timeout;
     cmd.record_path = slot_file(ctx, "record", slot);
     cmd.stderr_path = slot_file(ctx, "stderr", slot);
@@ -316,8 +349,11 @@ std::vector<RunRecord> run_matrix(const MatrixContext &ctx, const std::vector<Ru
     for (const auto &t : tasks) {
         const Profile &p = find_profile(t.profile);
         if (p.is_gpu()) {
-            groups.push_back(
-                {p.runtime + ":" + ctx.avail.selected.value(t.profile, nlohmann::json()).dump(), gpu_jobs});
+            // A personality's runs share no child with another's (a child emulates one device).
+            const std::string personality = personality_of(ctx.opts.device, t.profile);
+            groups.push_back({p.runtime + ":" + ctx.avail.selected.value(t.profile, nlohmann::json()).dump() +
+                                  (personality.empty() ? "" : "@" + personality),
+                              gpu_jobs});
         } else {
             groups.push_back({"cpu", ctx.jobs});
         }

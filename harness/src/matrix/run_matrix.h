@@ -32,7 +32,11 @@ Availability check_availability(const std::set<std::string> &runtimes = {"opencl
 // Why `pipeline` cannot run on `profile` here ("" if it can): the profile's runtime is missing, the
 // selected OpenCL device lacks an extension the spec requires, or the selected Vulkan device a feature
 // the variant's target needs.
-std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile);
+// With a device personality (`personality`, "" = none) the OpenCL extensions are the device's: one it lacks
+// (cl_khr_fp64 on a Mali) SKIPs as on the device; one it has that this driver lacks (cl_khr_fp16 on a driver
+// without it) cannot be emulated and SKIPs saying so.
+std::string pipeline_unavailable_reason(const Availability &a, const PipelineSpec &spec, const std::string &profile,
+                                        const std::string &personality = "");
 
 // The pipelines a --pipeline value selects (comma-separated names and globs; "" = all), in registry order.
 // Throws Error for a plain name the registry does not know (its message lists the pipelines) and for a

@@ -34,6 +34,9 @@ struct RunOptions {
     std::string baseline_out;        // --baseline-out FILE: write this run's
     bool no_device_release = false;  // --no-device-release: children exit with the GPU runtime live
     std::string repro_bundles;       // --repro-bundles DIR: a repro bundle of each failure ("" = none)
+    std::string device;              // --device NAME: the personality OpenCL/Vulkan runs emulate ("" = the profile's)
+    std::string expect_device;       // --expect-device GLOB (or $AOT_HARNESS_EXPECT_DEVICE): the device runs must use
+    std::string expect_driver;       // --expect-driver GLOB (or $AOT_HARNESS_EXPECT_DRIVER): the driver version
 };
 
 }  // namespace harness

@@ -70,8 +70,8 @@ nlohmann::json emulated_cpu() {
     nlohmann::json cpu = nlohmann::json::object();
     const unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
     const std::pair<const char *, bool> feats[] = {
-        {"asimd", (hw & (1ul << 1)) != 0},   {"fphp", (hw & (1ul << 9)) != 0},     {"asimdhp", (hw & (1ul << 10)) != 0},
-        {"asimddp", (hw & (1ul << 20)) != 0}, {"sve", (hw & (1ul << 22)) != 0},     {"sve2", (hw2 & (1ul << 1)) != 0},
+        {"asimd", (hw & (1ul << 1)) != 0},    {"fphp", (hw & (1ul << 9)) != 0}, {"asimdhp", (hw & (1ul << 10)) != 0},
+        {"asimddp", (hw & (1ul << 20)) != 0}, {"sve", (hw & (1ul << 22)) != 0}, {"sve2", (hw2 & (1ul << 1)) != 0},
         {"i8mm", (hw2 & (1ul << 13)) != 0}};
     cpu["features"] = nlohmann::json::array();
     for (const auto &[name, has] : feats)
@@ -97,7 +97,9 @@ nlohmann::json emulated_cpu() {
 }
 #else
 constexpr const char *kThisArch = "";
-nlohmann::json emulated_cpu() { return {{"model", "CPU emulated in user mode"}}; }
+nlohmann::json emulated_cpu() {
+    return {{"model", "CPU emulated in user mode"}};
+}
 #endif
 
 // The CPU this code runs on. /proc/cpuinfo is the kernel's: under user-mode emulation (qemu-user running
@@ -111,7 +113,8 @@ nlohmann::json host_cpu() {
         nlohmann::json emu = emulated_cpu();
         emu["emulated"] = true;
         emu["emulated_on"] = cpu;
-        if (cpu.contains("model")) emu["model"] = emu["model"].get<std::string>() + ", on " + cpu["model"].get<std::string>();
+        if (cpu.contains("model"))
+            emu["model"] = emu["model"].get<std::string>() + ", on " + cpu["model"].get<std::string>();
         cpu = emu;
     }
     cpu["cores"] = sysconf(_SC_NPROCESSORS_ONLN);

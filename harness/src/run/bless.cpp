@@ -113,8 +113,7 @@ std::string record_platform_hash(Manifest &manifest, const PendingGolden &g) {
                     "`, without --platform-hash");
     if (old->generator_sha256 != g.entry.generator_sha256)
         throw Error("the manifest's golden comes from another generator (" + old->generator_sha256.substr(0, 12) +
-                    ", built: " + g.entry.generator_sha256.substr(0, 12) + "); bless it on " + old->target +
-                    " first");
+                    ", built: " + g.entry.generator_sha256.substr(0, 12) + "); bless it on " + old->target + " first");
     if (old->dtype != g.entry.dtype || old->shape != g.entry.shape)
         throw Error("this platform's result is " + g.entry.dtype + " " + nlohmann::json(g.entry.shape).dump() +
                     ", the manifest's " + old->dtype + " " + nlohmann::json(old->shape).dump() +

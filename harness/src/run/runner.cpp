@@ -17,6 +17,7 @@
 #include "variant/inputs.h"
 #include "spec/metadata_cases.h"
 #include "devices/probe_in_child.h"
+#include "devices/runtime_hooks.h"
 #include "values/npy.h"
 #include "base/profile.h"
 
@@ -134,9 +135,8 @@ std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec 
                 if (entry && !entry->stored && reproduced.empty()) {
                     reproduced = reproduce_cpu_outputs(spec, c, inputs, is_cpu ? &outputs : nullptr);
                 }
-                goldens.push_back(
-                    load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i),
-                                 cpu_target_of(spec.name)));
+                goldens.push_back(load_verified_golden(
+                    dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i), cpu_target_of(spec.name)));
             }
             return goldens;
         } catch (const Error &) {
@@ -202,7 +202,9 @@ RunRecord run_case(const RunRequest &req) {
                 if (err != 0) {
                     r.outcome = Outcome::Error;
                     r.metrics["halide_error_code"] = err;
-                    if (is_deterministic_halide_error(err)) r.metrics["deterministic"] = true;
+                    // An emulated device's refusal (device_personality.h) is as repeatable as the device's.
+                    if (is_deterministic_halide_error(err) || halide_error.rfind(kDeviceLimitPrefix, 0) == 0)
+                        r.metrics["deterministic"] = true;
                     r.message = "error " + std::to_string(err) + ": " + halide_error;
                     r.duration_ms = ms_since(t0);
                     return false;

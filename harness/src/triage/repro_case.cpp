@@ -73,7 +73,7 @@ std::vector<Array> case_goldens(const std::string &dir, const PipelineSpec &spec
                 reproduced.push_back(npy_encode(o));
         }
         goldens.push_back(load_verified_golden(dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i),
-                                 cpu_target_of(spec.name)));
+                                               cpu_target_of(spec.name)));
     }
     return goldens;
 }

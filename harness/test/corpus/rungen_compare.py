@@ -18,6 +18,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+from harnesslib.zerospec import distinct_values, is_degenerate  # noqa: E402
+
 FLAG_SETS = {
     # RunGen's one-flag default: estimates for buffers (else the bounds query), scalars and outputs.
     "estimate_all": ["--estimate_all"],
@@ -28,20 +31,6 @@ FLAG_SETS = {
     "random_default": ["--default_input_buffers=random:0:auto", "--default_input_scalars=default"],
 }
 PLAIN_EXTENTS = [64, 48, 3, 2, 2]
-
-
-def is_degenerate(distinct, n):
-    """The harness's rule (degenerate_outputs()): constant, or at most 3 distinct values in 1024 or more."""
-    return (n > 1 and distinct == 1) or (n >= 1024 and distinct <= 3)
-
-
-def distinct_values(arrays, most):
-    """(distinct values, by bit pattern, counted up to `most`; elements) over all arrays."""
-    values = set()
-    for a in arrays:
-        flat = np.unique(np.ascontiguousarray(a).reshape(-1).view(np.dtype((np.void, a.dtype.itemsize))))
-        values.update(bytes(v) for v in flat[:most])
-    return len(values), sum(a.size for a in arrays)
 
 
 def degenerate(arrays):

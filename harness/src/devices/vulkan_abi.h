@@ -1,0 +1,85 @@
+// The few Vulkan 1.x declarations the Vulkan interposer (vulkan_interpose.cpp) needs: handles, the structures it
+// reads or writes, their offsets, and the entry points' types. ABI-stable; no Vulkan headers needed (as in
+// vulkan_probe.cpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace harness {
+
+namespace vk_shim {
+
+using Handle = void *;    // VkPhysicalDevice, VkDevice, VkCommandBuffer, VkQueue
+using Object = uint64_t;  // VkShaderModule, VkPipeline, VkQueryPool, VkPipelineCache
+using VkResult = int32_t;
+constexpr VkResult kSuccess = 0, kInitializationFailed = -3;
+constexpr int32_t kStructShaderModule = 16, kStructQueryPool = 11, kStructSubgroupProperties = 1000094000,
+                  kStructVulkan11Properties = 50, kStructVulkan13Properties = 54,
+                  kStructSubgroupSizeControlProperties = 1000225000;
+// Offsets in VkPhysicalDeviceProperties (its VkPhysicalDeviceLimits starts at 296).
+constexpr size_t kMaxSharedMemory = 296 + 216, kMaxInvocations = 296 + 232, kMaxWorkGroupSize = 296 + 236,
+                 kTimestampCompute = 296 + 420, kTimestampPeriod = 296 + 424;
+constexpr size_t kFeatureFloat64 = 39;  // index of shaderFloat64 in VkPhysicalDeviceFeatures
+
+struct ChainHeader {
+    int32_t sType;
+    void *pNext;
+};
+struct ShaderModuleCreateInfo {
+    int32_t sType;
+    const void *pNext;
+    uint32_t flags;
+    size_t codeSize;
+    const uint32_t *pCode;
+};
+struct SpecializationMapEntry {
+    uint32_t constantID, offset;
+    size_t size;
+};
+struct SpecializationInfo {
+    uint32_t mapEntryCount;
+    const SpecializationMapEntry *pMapEntries;
+    size_t dataSize;
+    const void *pData;
+};
+struct ShaderStageCreateInfo {
+    int32_t sType;
+    const void *pNext;
+    uint32_t flags, stage;
+    Object module;
+    const char *pName;
+    const SpecializationInfo *pSpecializationInfo;
+};
+struct ComputePipelineCreateInfo {
+    int32_t sType;
+    const void *pNext;
+    uint32_t flags;
+    ShaderStageCreateInfo stage;
+    Object layout, basePipelineHandle;
+    int32_t basePipelineIndex;
+};
+struct QueryPoolCreateInfo {
+    int32_t sType = kStructQueryPool;
+    const void *pNext = nullptr;
+    uint32_t flags = 0, queryType = 2 /* VK_QUERY_TYPE_TIMESTAMP */, queryCount = 0, pipelineStatistics = 0;
+};
+
+using PFN_Properties = void (*)(Handle, void *);
+using PFN_Features = void (*)(Handle, uint32_t *);
+using PFN_Features2 = void (*)(Handle, ChainHeader *);
+using PFN_CreateShaderModule = VkResult (*)(Handle, const ShaderModuleCreateInfo *, const void *, Object *);
+using PFN_CreateComputePipelines = VkResult (*)(Handle, Object, uint32_t, const ComputePipelineCreateInfo *,
+                                                const void *, Object *);
+using PFN_DestroyObject = void (*)(Handle, Object, const void *);
+using PFN_CmdBindPipeline = void (*)(Handle, uint32_t, Object);
+using PFN_CmdDispatch = void (*)(Handle, uint32_t, uint32_t, uint32_t);
+using PFN_QueueWaitIdle = VkResult (*)(Handle);
+using PFN_DestroyDevice = void (*)(Handle, const void *);
+using PFN_CreateQueryPool = VkResult (*)(Handle, const QueryPoolCreateInfo *, const void *, Object *);
+using PFN_CmdResetQueryPool = void (*)(Handle, Object, uint32_t, uint32_t);
+using PFN_CmdWriteTimestamp = void (*)(Handle, uint32_t, Object, uint32_t);
+using PFN_GetQueryPoolResults = VkResult (*)(Handle, Object, uint32_t, uint32_t, size_t, void *, uint64_t, uint32_t);
+
+}  // namespace vk_shim
+
+}  // namespace harness

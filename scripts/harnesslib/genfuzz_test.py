@@ -1,0 +1,164 @@
+"""scripts/genfuzz without Halide: the same seed gives the same files; a few hundred generators cover what
+real ones do (every element type, 1-D to 4-D, boundary conditions, inputs read below and above 0, RDoms,
+histograms, Tuples, Func inputs, several outputs, fixed bounds and strides, scalars with and without
+defaults, ranges and estimates, estimates present, absent or only for an autoscheduler); int32 arithmetic
+cannot overflow; and `genfuzz check` on hand-made harness outputs: a meaningful verdict and a true reason
+pass, a false reason (a size the harness got wrong, a degenerate flag) fails naming its class.
+Usage: python3 -m harnesslib.genfuzz_test"""
+import json
+import os
+import tempfile
+import unittest
+
+import numpy as np
+
+from . import genfuzz, genfuzz_check
+from .genfuzz_model import TYPES
+
+
+class Generate(unittest.TestCase):
+    def test_same_seed_same_files(self):
+        a, _ = genfuzz.generate(5, 12, 5)
+        b, _ = genfuzz.generate(5, 12, 5)
+        self.assertEqual(a, b)
+        self.assertEqual(sorted(a), ["genfuzz_5_0.cpp", "genfuzz_5_1.cpp", "genfuzz_5_2.cpp", "pipelines.cmake",
+                                     "planted.json"])
+        c, _ = genfuzz.generate(6, 12, 5)
+        self.assertNotEqual(a["genfuzz_5_0.cpp"], c["genfuzz_6_0.cpp"])
+        self.assertIn("GENFUZZ_PIPELINES genfuzz_5_0.cpp:fz5_000", a["pipelines.cmake"])
+        self.assertEqual(a["genfuzz_5_0.cpp"].count("HALIDE_REGISTER_GENERATOR("), 5)
+
+    def test_coverage_of_a_few_hundred(self):
+        _, planted = genfuzz.generate(1, 300, 50)
+        seen = set()
+        for p in planted.values():
+            seen |= {"type:" + t for t in p["types"]} | {"dims:%d" % d for d in p["dims"]}
+            seen |= set(p["features"]) | {"bc:" + b for b in p["boundary"]} | {"est:" + e for e in p["estimates"]}
+            for offs in p["input_mins"].values():
+                seen |= {"negative_min"} if min(offs) < 0 else set()
+                seen |= {"positive_min"} if max(offs) > 0 else set()
+            for k in ("func_inputs", "whole_inputs", "fixed_inputs", "fixed_outputs", "interleaved", "tuple_outputs",
+                      "histograms", "range_pairs"):
+                seen |= {k} if p[k] else set()
+            seen |= {"several_outputs"} if p["outputs"] > 1 else set()
+            for s in p["scalars"].values():
+                seen.add("scalar_%s_%s_%s" % ("default" if s["default"] is not None else "nodefault",
+                                              "range" if s["range"] else "norange",
+                                              "estimate" if s["estimate"] is not None else "noestimate"))
+        want = {"type:" + t for t in TYPES} | {"dims:%d" % d for d in (1, 2, 3, 4)}
+        want |= {"bc:repeat_edge", "bc:constant_exterior", "bc:mirror_image", "bc:mirror_interior", "bc:repeat_image"}
+        want |= {"est:none", "est:plain", "est:autoscheduler", "negative_min", "positive_min", "func_inputs",
+                 "whole_inputs", "fixed_inputs", "fixed_outputs", "interleaved", "tuple_outputs", "histograms",
+                 "range_pairs", "several_outputs", "rdom_update", "histogram_lut", "histogram_output",
+                 "rdom_total_output", "rdom_whole_input", "tuple_stage", "stencil", "compute_root", "parallel",
+                 "vectorize_guarded", "vectorize_shift_inwards", "scalar_nodefault_norange_noestimate",
+                 "scalar_default_norange_noestimate", "scalar_nodefault_range_estimate",
+                 "scalar_nodefault_norange_estimate"}
+        self.assertEqual(want - seen, set())
+
+    def test_int_arithmetic_stays_in_int32(self):
+        genfuzz.generate(2, 500, 100)  # the writer raises AssertionError on an interval beyond 2^30
+
+
+def write(path, obj):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(obj, f)
+
+
+class Check(unittest.TestCase):
+    """A work directory as genfuzz_run.sh leaves it, for three generators of seed 9."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.work = self.tmp.name
+        _, self.planted = genfuzz.generate(9, 3, 3)
+        self.names = sorted(self.planted)
+        self.plantedf = os.path.join(self.work, "planted.json")
+        write(self.plantedf, self.planted)
+        self.runs = []
+        listing = {"pipelines": [{"name": n, "profiles": [{"name": "cpu", "reason": ""}]} for n in self.names]}
+        write(os.path.join(self.work, "list.json"), listing)
+        for n in self.names:
+            write(os.path.join(self.work, "describe", n + ".json"),
+                  {"cases": [{"name": "small", "outputs": {"output": {"shape": [64, 48]}}, "scalars": {}}]})
+            os.makedirs(os.path.join(self.work, "golden", n), exist_ok=True)
+            np.save(os.path.join(self.work, "golden", n, "small.npy"), np.arange(64 * 48, dtype=np.uint16))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def record(self, name, outcome, message=""):
+        for pr in ("cpu", "host"):
+            self.runs.append({"pipeline": name, "profile": pr, "case": "small", "outcome": outcome,
+                              "message": message, "metrics": {}})
+
+    def check(self):
+        write(self.plantedf, self.planted)
+        write(os.path.join(self.work, "results.json"), {"runs": self.runs})
+        out = os.path.join(self.work, "out.json")
+        with open(os.devnull, "w") as null:
+            import contextlib
+            with contextlib.redirect_stdout(null):
+                rc = genfuzz.main(["check", self.work, "--planted", self.plantedf, "--min-meaningful", "0.3",
+                                   "--json", out])
+        with open(out) as f:
+            return rc, json.load(f)
+
+    def test_meaningful_and_true_reasons_pass(self):
+        self.record(self.names[0], "PASS", "matches golden")
+        self.record(self.names[1], "FAIL", "max abs error 1")
+        self.record(self.names[2], "ERROR", "unsupported element type %s; the harness supports ..."
+                    % self.planted[self.names[2]]["types"][0])
+        rc, s = self.check()
+        self.assertEqual((rc, s["meaningful"], s["no_verdict"]["true"], s["no_verdict"]["false"]),
+                         (0, 2, [self.names[2]], []))
+        self.assertEqual(s["fail_verdicts"], [self.names[1]])
+
+    def test_false_reasons_fail_with_their_class(self):
+        self.record(self.names[0], "PASS", "matches golden")
+        self.record(self.names[1], "ERROR", "Input buffer in0 is accessed at 63, which is beyond the max (19)")
+        self.record(self.names[2], "ERROR", "unsupported element type complex128; the harness supports ...")
+        rc, s = self.check()
+        self.assertEqual(rc, 1)
+        self.assertEqual(s["no_verdict"]["false"], [self.names[1], self.names[2]])
+        self.assertIn("input-too-small", s["classes"])
+        self.assertEqual(s["classes"]["unsupported-type:complex128"]["judged"], "false")
+
+    def test_a_limitation_needs_its_planted_property(self):
+        bounds = "no case could be made (small: Applying the constraints on Input buffer in0 to the required region)"
+        self.planted[self.names[1]]["fixed_inputs"] = {"in0": {"1": [0, 40]}}
+        self.planted[self.names[2]]["fixed_inputs"] = {}
+        self.record(self.names[0], "PASS", "matches golden")
+        self.record(self.names[1], "ERROR", bounds)
+        self.record(self.names[2], "ERROR", bounds)
+        rc, s = self.check()
+        self.assertEqual((rc, s["no_verdict"]["limitation"], s["no_verdict"]["false"]),
+                         (1, [self.names[1]], [self.names[2]]))
+
+    def test_an_invalid_generator_fails(self):
+        for n in self.names[:2]:
+            self.record(n, "PASS", "matches golden")
+        self.record(self.names[2], "ERROR", "generator %s__cpu failed for target x: Unhandled exception: Error: "
+                    "hist1 is accessed over an unbounded domain" % self.names[2])
+        rc, s = self.check()
+        self.assertEqual((rc, s["no_verdict"]["invalid"]), (1, [self.names[2]]))
+
+    def test_degenerate_golden_is_no_verdict(self):
+        self.planted[self.names[0]]["bool_outputs"] = []
+        for n in self.names:
+            self.record(n, "PASS", "matches golden")
+        np.save(os.path.join(self.work, "golden", self.names[0], "small.npy"), np.zeros(64 * 48, np.uint8))
+        rc, s = self.check()
+        self.assertEqual((s["meaningful"], s["no_verdict"]["false"]), (2, [self.names[0]]))
+        self.assertEqual(rc, 1)
+
+    def test_classify(self):
+        self.assertEqual(genfuzz_check.classify("unsupported element type float16; use")[0:2],
+                         ("unsupported-type", "float16"))
+        self.assertEqual(genfuzz_check.classify("generator does not compile: x.cpp:3: error")[0], "does-not-compile")
+        self.assertEqual(genfuzz_check.classify("something new")[0], "other")
+
+
+if __name__ == "__main__":
+    unittest.main()
