@@ -90,9 +90,12 @@ def wait_http(url, seconds):
 
 
 def _pid(root, name):
+    """The pid in the lab's pid file, only while that process still runs with the lab's root as its / (a pid
+    file left by a lab that died may name an unrelated process by now)."""
     try:
         with open(os.path.join(root, "run", name + ".pid")) as f:
-            return int(f.read().split()[0])
+            pid = int(f.read().split()[0])
+        return pid if os.path.realpath("/proc/%d/root" % pid) == os.path.realpath(root) else None
     except (OSError, ValueError, IndexError):
         return None
 
