@@ -153,8 +153,9 @@ class Writer:
         if self.g.work == "float":
             lo, hi = "cast<float>(%s)" % lo_s.name, "cast<float>(%s)" % hi_s.name
             return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), 0.0, 2.0, True)
-        lo = "cast<int32_t>(clamp(%s, -4096, 4095))" % lo_s.name
-        hi = "cast<int32_t>(clamp(%s, -4096, 4095))" % hi_s.name
+        # Cast first: Halide's clamp wants one type, and -4096 is no uint8 (an 8-bit pair failed to build).
+        lo = "clamp(cast<int32_t>(%s), -4096, 4095)" % lo_s.name
+        hi = "clamp(cast<int32_t>(%s), -4096, 4095)" % hi_s.name
         return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), -16, 16, True)
 
     def leaf(self, consumer_dims, sources):

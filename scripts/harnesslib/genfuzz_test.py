@@ -12,7 +12,7 @@ import unittest
 
 import numpy as np
 
-from . import genfuzz, genfuzz_check
+from . import genfuzz, genfuzz_check, zerospec
 from .genfuzz_model import TYPES
 
 
@@ -152,6 +152,33 @@ class Check(unittest.TestCase):
         rc, s = self.check()
         self.assertEqual((s["meaningful"], s["no_verdict"]["false"]), (2, [self.names[0]]))
         self.assertEqual(rc, 1)
+
+    def test_degenerate_rule_is_the_harness_s_per_output(self):
+        # 2 values in 64 elements is few (the harness flags it since it needs 16 elements per value, not 1024);
+        # a bool's 2 values are not; one constant output of two makes the case degenerate.
+        self.assertTrue(zerospec.is_degenerate(2, 64))
+        self.assertFalse(zerospec.is_degenerate(2, 64, is_bool=True))
+        self.assertFalse(zerospec.is_degenerate(3, 47))
+        self.assertFalse(zerospec.is_degenerate(4, 10 ** 6))
+        rich = np.arange(64, dtype=np.float32)
+        self.assertTrue(zerospec.any_degenerate([rich, np.full(8, 3, np.int16)]))
+        self.assertFalse(zerospec.any_degenerate([rich, np.arange(8, dtype=np.int16) % 2 == 0]))
+        self.planted[self.names[0]]["bool_outputs"] = []
+        for n in self.names:
+            self.record(n, "PASS", "matches golden")
+        np.save(os.path.join(self.work, "golden", self.names[0], "small.npy"), np.arange(64 * 48) % 2)
+        rc, s = self.check()
+        self.assertEqual((s["meaningful"], s["no_verdict"]["false"]), (2, [self.names[0]]))
+
+    def test_nondet_is_a_flag_not_a_verdict(self):
+        self.record(self.names[0], "PASS", "matches golden")
+        self.record(self.names[1], "PASS", "matches golden")
+        self.record(self.names[2], "NONDET", "the cpu variant gave 2 different outputs for the same inputs")
+        rc, s = self.check()
+        self.assertEqual(s["meaningful"], 2)
+        self.assertEqual(s["classes"]["nondeterministic"]["generators"], [self.names[2]])
+        # The fuzzer plants nothing non-deterministic: the flag is the harness's (or a schedule's) bug.
+        self.assertEqual((rc, s["no_verdict"]["false"]), (1, [self.names[2]]))
 
     def test_classify(self):
         self.assertEqual(genfuzz_check.classify("unsupported element type float16; use")[0:2],
