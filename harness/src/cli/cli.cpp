@@ -153,10 +153,10 @@ int cmd_run_one(const Args &args) {
     req.pipeline = args.get("pipeline");
     req.profile = args.get("profile");
     req.case_name = args.get("case");
-    req.mode = args.get("mode", "host");
+    req.mode = args.get("mode");
     req.golden_dir = golden_dir_of(args);
     req.artifacts_dir = args.get("artifacts");
-    req.repeats = static_cast<int>(args.whole("repeats", 3, 1, 100));
+    req.repeats = static_cast<int>(args.whole("repeats"));
     RunRecord r = run_case(req);
     write_file_atomic(args.get("record"), r.to_json().dump() + "\n");
     release_after_record(r, args.get("record"), !args.has("no-device-release"));
@@ -186,7 +186,7 @@ int cmd_run_batch(const Args &args) {
         req.mode = tasks[i].at(3).get<std::string>();
         req.golden_dir = golden_dir_of(args);
         req.artifacts_dir = args.get("artifacts");
-        req.repeats = static_cast<int>(args.whole("repeats", 3, 1, 100));
+        req.repeats = static_cast<int>(args.whole("repeats"));
         const RunRecord r = run_case(req);
         std::fflush(stdout);
         std::fflush(stderr);
@@ -203,7 +203,7 @@ int cmd_bless(const Args &args) {
     const std::vector<std::string> pipes = args.has("all") ? reg.pipelines() : select_pipelines(args.get("pipeline"));
     const bool platform_hash = args.has("platform-hash");
     const BlessResult r =
-        bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait", 0, 0, 86400), platform_hash);
+        bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait"), platform_hash);
     if (platform_hash && r.written.empty() && r.failed.empty()) {
         std::fprintf(stderr, "aot-harness: error: bless --platform-hash: the selected cases have no unstored (nightly) "
                              "goldens; select nightly cases (aot-harness list shows them)\n");
