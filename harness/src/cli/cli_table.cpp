@@ -1,8 +1,10 @@
 // The command table of aot-harness (cli_options.h): every command and each of its options, defined once.
-// An option used by several commands (and by the child side of run and bench) is one constant here.
+// An option used by several commands (bench and its child) is one constant here; the rows of run's children
+// (and --repeats, which run passes on) are the protocol's (run/child_protocol.h).
 #include "base/args.h"
 #include "base/error.h"
 #include "cli/cli_options.h"
+#include "run/child_protocol.h"
 
 namespace harness {
 
@@ -28,8 +30,6 @@ const O kRunMode = O::text("mode", "M",
                            "read back by the harness), wrapped-host-visible / wrapped-device-only (cl_mem made by\n"
                            "the harness with and without host access), or all; a mode a profile cannot do is SKIP",
                            "host");
-const O kRepeats =
-    O::whole("repeats", "N", "calls that must be bit-identical, each with its own output canary", 3, 1, 100);
 const O kArtifacts = O::text("artifacts", "DIR",
                              "keep the outputs (.npy) and golden/output/diff PNGs of failed runs\n"
                              "(default with --report: <report dir>/artifacts, so the report shows them)");
@@ -133,7 +133,7 @@ const std::vector<CommandSpec> &commands() {
           O::text("json", "FILE", "write {environment, runs, summary} to FILE; '-' writes it to stdout"),
           O::text("junit", "FILE", "write JUnit XML (one testcase per run) to FILE, for CI test reports"),
           O::number("timeout", "SECONDS", "per run; the child's whole process group is killed", 60, 1, 86400),
-          kRepeats,
+          repeats_option(),
           O::text("fallback", "cpu", "when a GPU run does not PASS, also run the cpu variant as a separate record"),
           kGoldenDir,
           kArtifacts,
@@ -169,12 +169,7 @@ const std::vector<CommandSpec> &commands() {
           O::text("expect-driver", "GLOB",
                   "fail at start-up unless every GPU profile's driver version matches GLOB\n"
                   "(default $AOT_HARNESS_EXPECT_DRIVER)")}},
-        {"__run-one",
-         "",
-         "the child side of run: one case, record written before a normal exit",
-         "",
-         {kPipelines, kProfiles, O::text("case", "C", "the case"), kRunMode, kGoldenDir, kRecord, kArtifacts, kRepeats,
-          kNoDeviceRelease, kDevice},
+        {child_command(false), "", "the child side of run: one case (run/child_protocol.h)", "", child_options(false),
          true},
         {"bench", "", "Google Benchmark over pipelines x profiles x cases (Google's JSON schema)",
          "Times every selected pipeline x profile x case with Google Benchmark, each profile's benchmarks\n"
@@ -189,13 +184,8 @@ const std::vector<CommandSpec> &commands() {
          bench_options_rows(false), false, true},
         {"__bench-one", "", "the child side of bench: one profile's benchmarks", "", bench_options_rows(true), true,
          true},
-        {"__run-batch",
-         "",
-         "the child side of run: several cases in order, a start marker and a record per case",
-         "",
-         {O::text("tasks", "FILE", "the cases, a JSON list"), kGoldenDir,
-          O::text("record", "PREFIX", "the records' prefix"), kArtifacts, kRepeats, kDevice},
-         true},
+        {child_command(true), "", "the child side of run: several cases in order (run/child_protocol.h)", "",
+         child_options(true), true},
         {"bless",
          "",
          "write goldens from the cpu profile (checked against the reference)",

@@ -1,5 +1,6 @@
 // The run matrix (run_matrix.h).
 #include "matrix/run_matrix.h"
+#include "spec/shape_query.h"
 #include "matrix/device_choice.h"
 
 #include <unistd.h>
@@ -221,6 +222,15 @@ MatrixContext make_context(const RunOptions &opts, const std::vector<RunTask> &t
     check_expected_devices(ctx.avail, tasks, opts.expect_device, opts.expect_driver);
     ctx.tmp_dir = std::make_shared<TempDir>("aot-harness");
     ctx.tmp = ctx.tmp_dir->path();
+    // Derived specs settled their cases while planning (GPU variants' bounds queries in a forked child); the
+    // children read those shapes from the run's cache (or ctest's, already shared) instead of forking again.
+    ctx.shape_cache = shape_cache_dir();
+    if (ctx.shape_cache.empty()) {
+        ctx.shape_cache = ctx.tmp + "/shapes";
+        make_dirs(ctx.shape_cache);
+        save_settled_shapes(ctx.shape_cache);
+        set_shape_cache_dir(ctx.shape_cache);
+    }
     return ctx;
 }
 
@@ -264,20 +274,34 @@ bool resolve_without_child(const MatrixContext &ctx, const RunTask &t, RunRecord
     return false;
 }
 
-std::vector<std::string> child_argv(const MatrixContext &ctx, const std::string &command,
-                                    const std::vector<std::string> &args) {
+ChildCall child_call(const MatrixContext &ctx, const std::vector<RunTask> &tasks, const std::string &record,
+                     const std::string &tasks_file) {
+    ChildCall call;
+    call.batch = tasks.size() > 1;
+    for (const RunTask &t : tasks) {
+        RunRequest r;
+        r.pipeline = t.pipeline;
+        r.profile = t.profile;
+        r.case_name = t.case_name;
+        r.mode = t.mode;
+        r.golden_dir = ctx.golden_dir;
+        r.artifacts_dir = ctx.artifacts;
+        r.repeats = ctx.opts.repeats;
+        call.cases.push_back(r);
+    }
+    call.record = record;
+    call.tasks_file = tasks_file;
+    call.device = personality_of(ctx.opts.device, tasks.at(0).profile);  // a batch is one device group
+    call.shape_cache = ctx.shape_cache;
+    call.release_device = !ctx.opts.no_device_release;
+    return call;
+}
+
+std::vector<std::string> child_argv(const MatrixContext &ctx, const ChildCall &call) {
     std::vector<std::string> argv = exec_wrapper();
     argv.push_back(ctx.exe);
-    argv.push_back(command);
-    for (const auto &a : args)
-        argv.push_back(a);
-    for (const std::string &w :
-         {std::string("--golden-dir"), ctx.golden_dir, std::string("--repeats"), std::to_string(ctx.opts.repeats)})
+    for (const auto &w : child_words(call))
         argv.push_back(w);
-    if (!ctx.artifacts.empty()) {
-        argv.push_back("--artifacts");
-        argv.push_back(ctx.artifacts);
-    }
     return argv;
 }
 
@@ -292,19 +316,16 @@ void add_device(const MatrixContext &ctx, RunRecord *r) {
 RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
     RunRecord id;
     if (resolve_without_child(ctx, t, &id)) return id;
+    ChildCall call = child_call(ctx, {t}, slot_file(ctx, "record", slot));
     ChildCommand cmd;
-    cmd.argv = child_argv(ctx, "__run-one",
-                          {"--pipeline", t.pipeline, "--profile", t.profile, "--case", t.case_name, "--mode", t.mode,
-                           "--record", slot_file(ctx, "record", slot)});
-    if (const std::string p = personality_of(ctx.opts.device, t.profile); !p.empty()) {
-        cmd.argv.insert(cmd.argv.end(), {"--device", p});
-    }
+    cmd.argv = child_argv(ctx, call);
     cmd.timeout_s = ctx.opts.timeout;
     cmd.record_path = slot_file(ctx, "record", slot);
     cmd.stderr_path = slot_file(ctx, "stderr", slot);
     cmd.fail_on_output = ctx.opts.fail_on_output;
     ChildCommand released = cmd;  // the teardown triage's re-run releases the device before exit
-    if (ctx.opts.no_device_release) cmd.argv.push_back("--no-device-release");
+    call.release_device = true;
+    released.argv = child_argv(ctx, call);
     const double t0 = wall_seconds();
     RunRecord r =
         triage_teardown(supervise(id, cmd), find_profile(t.profile).runtime, [&] { return supervise(id, released); });

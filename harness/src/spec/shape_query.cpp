@@ -326,8 +326,8 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
     // A GPU variant's bounds query first initialises its device runtime and compiles its kernels
     // (Halide puts halide_*_initialize_kernels before the bounds-query return), so those queries run
     // in a forked child: the process deriving a spec (a run's parent, a cpu child) never holds a GPU
-    // context. Results are kept per process and, where AOT_HARNESS_SHAPE_CACHE names a folder (a run
-    // sets it for its children), on disk, so one run forks once per case.
+    // context. Results are kept per process and, where shape_cache_dir() names a folder (a run
+    // names one to its children), on disk, so one run forks once per case.
     bool gpu = false;
     for (const Variant *v : variants)
         gpu |= on_a_device(*v);
@@ -349,7 +349,8 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
         return settled_from(r);
     } catch (const std::exception &) {
         SettledShapes s;  // a damaged cache entry
-        s.error = "the bounds queries' cached shapes are unreadable; delete $AOT_HARNESS_SHAPE_CACHE";
+        s.error =
+            "the bounds queries' cached shapes are unreadable; delete the shape cache (" + shape_cache_dir() + ")";
         return s;
     }
 }
@@ -358,9 +359,9 @@ nlohmann::json cached_in_derivation(const std::string &what, const std::function
     const std::string key = sha256_hex(what);
     std::map<std::string, nlohmann::json> &memo = settled_memo();
     if (auto it = memo.find(key); it != memo.end()) return it->second;
-    const char *dir = std::getenv("AOT_HARNESS_SHAPE_CACHE");
+    const std::string dir = shape_cache_dir();
     std::string cached;
-    if (dir && *dir && read_file_if_exists(cache_file(dir, key), &cached)) {
+    if (!dir.empty() && read_file_if_exists(cache_file(dir, key), &cached)) {
         try {
             return memo[key] = nlohmann::json::parse(cached);
         } catch (const std::exception &) {
@@ -368,7 +369,7 @@ nlohmann::json cached_in_derivation(const std::string &what, const std::function
         }
     }
     memo[key] = compute();
-    if (dir && *dir) {
+    if (!dir.empty()) {
         try {
             write_file_atomic(cache_file(dir, key), memo[key].dump());
         } catch (const std::exception &) {
@@ -376,6 +377,25 @@ nlohmann::json cached_in_derivation(const std::string &what, const std::function
         }
     }
     return memo[key];
+}
+
+namespace {
+
+std::string &chosen_cache_dir() {
+    static std::string dir;
+    return dir;
+}
+
+}  // namespace
+
+std::string shape_cache_dir() {
+    if (!chosen_cache_dir().empty()) return chosen_cache_dir();
+    const char *env = std::getenv("AOT_HARNESS_SHAPE_CACHE");
+    return env ? env : "";
+}
+
+void set_shape_cache_dir(const std::string &dir) {
+    chosen_cache_dir() = dir;
 }
 
 void save_settled_shapes(const std::string &dir) {
