@@ -156,7 +156,7 @@ def write(path, text):
 def harness(project, args, log, timeout=None, env=None):
     """Runs the project's aot-harness on the project's goldens; returns its exit code (output in log)."""
     e = dict(os.environ)
-    e["HARNESS_GOLDEN_DIR"] = project.golden
+    e["AOT_HARNESS_GOLDEN_DIR"] = project.golden
     e.update(env or {})
     with open(log, "a") as f:
         f.write("$ aot-harness %s\n" % " ".join(shlex.quote(a) for a in args))
@@ -178,7 +178,7 @@ def bless_and_run(project, names, profiles, out_json, log, run_args=(), env=None
     args += list(run_args)
     if wrapper:
         e = dict(os.environ)
-        e["HARNESS_GOLDEN_DIR"] = project.golden
+        e["AOT_HARNESS_GOLDEN_DIR"] = project.golden
         e.update(env or {})
         with open(log, "a") as f:
             subprocess.call(list(wrapper) + [project.exe()] + args, stdout=f, stderr=subprocess.STDOUT, env=e)

@@ -259,14 +259,6 @@ def document_time(path):
         microsecond=0).isoformat()
 
 
-def ingest_file(con, run_id, path):
-    """Ingests a results or bench JSON file, whichever it is. Returns (kind, count)."""
-    kind, doc = formats.load_checked(path)
-    if kind == "results":
-        return kind, ingest_results(con, run_id, doc, path)
-    return kind, ingest_bench(con, run_id, doc, path)
-
-
 def resolve_run(con, spec):
     """Run id from '17', 'latest' or 'latest~N' (N runs before the latest); InputError if there is none."""
     ids = [r[0] for r in con.execute("SELECT id FROM runs ORDER BY id DESC")]

@@ -12,7 +12,8 @@ namespace {
 
 using O = OptionSpec;
 
-const O kGoldenDir = O::text("golden-dir", "DIR", "the golden directory (default: $HARNESS_GOLDEN_DIR, else golden/)");
+const O kGoldenDir =
+    O::text("golden-dir", "DIR", "the golden directory (default: $AOT_HARNESS_GOLDEN_DIR, else golden/)");
 const O kJsonFlag = O::flag("json", "machine-readable JSON on stdout");
 const O kDevice = O::text("device", "NAME",
                           "OpenCL and Vulkan runs behave within this device's limits (mali-g52, mali-g76,\n"
