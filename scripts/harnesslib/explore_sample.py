@@ -308,7 +308,6 @@ class Sampler:
         return e
 
     def unary(self, op, t, sub):
-        rng = self.rng
         if not ex.isf(t):
             if op == "abs" and ex.signed(t):
                 return self.convert(X("un", ex.unsigned_of(t), [sub()], fn="abs"), t)
