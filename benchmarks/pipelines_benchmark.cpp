@@ -36,6 +36,8 @@
 // --halide_pool=harness[:<spin_us>] (Halide's parallel loops on harness::ParallelPool, harness/parallel/, instead of
 // Halide 21's own pool; the context's `halide_pool` says which pool every number of the run used),
 // --harness_kernels (per GPU benchmark, each kernel's device time after the loop: kernel_ms/<kernel> counters),
+// --harness_opencl_kernel_cache (OpenCL kernel objects reused across launches, devices/opencl_kernel_cache.h: what
+// Halide's create-and-release per launch costs; the context's `opencl_kernel_cache` says whether it was on),
 // --check-thresholds=FILE (exit 1 listing floors not met).
 //
 // What the machine was doing (devices/machine_state.h: clocks, temperatures, throttling, CPU pressure, sampled
@@ -55,6 +57,7 @@
 #include "pipeline_table.h"
 #include "thresholds.h"
 #include "devices/kernel_log.h"
+#include "devices/opencl_kernel_cache.h"
 #include "harness/parallel_pool.h"
 #include "bench/calibration.h"
 #include "base/files.h"
@@ -78,6 +81,8 @@ void parse_own_flags(int *argc, char **argv, std::string &pairing) {
             g_opt.no_opencv_pairing = true;
         else if (a == "--harness_kernels")
             g_opt.kernels = true;
+        else if (a == "--harness_opencl_kernel_cache")
+            harness::set_opencl_kernel_cache(true);
         else if (a.rfind("--halide_pool=", 0) == 0)
             g_opt.halide_pool = a.substr(std::strlen("--halide_pool="));
         else if (a.rfind("--harness_sizes=", 0) == 0)
@@ -141,6 +146,11 @@ int main(int argc, char **argv) {
         std::string pool_description;
         pool = harness::make_pool_by_name(bench::g_opt.halide_pool, &pool_description);
         benchmark::AddCustomContext("halide_pool", pool_description);
+        benchmark::AddCustomContext(
+            "opencl_kernel_cache",
+            harness::opencl_kernel_cache_on() ?
+                "on: cl_kernel objects reused across launches (not Halide's runtime as shipped)" :
+                "off: Halide's runtime as shipped (a kernel object made per launch)");
         registered = bench::register_all();
     } catch (const std::exception &e) {
         std::fprintf(stderr, "pipeline-benchmarks: error: %s\n", e.what());

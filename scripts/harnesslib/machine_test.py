@@ -77,6 +77,22 @@ class Verdicts(unittest.TestCase):
         res, r = verdict(side(10.0, block(psi=0.99, wait=0.08)), side(12.5, block(psi=0.99, wait=0.10)))
         self.assertEqual(r["verdict"], "regression", r)
 
+    def test_a_gpu_profiles_host_copy_is_shown_not_judged(self):
+        def gpu(host_gbps, dev_gbps, profiles=("cuda",)):
+            b = block(copy_gbps=host_gbps)
+            b["profiles"] = list(profiles)
+            for k in ("start", "end"):
+                b["calibration"][k]["device_copy_GBps"] = {"cuda": dev_gbps}
+            return b
+        # measured on the H200: host copy 230 -> 199 GB/s between identical runs, the cuda copy 4 %
+        env = machine.environment({"cuda": gpu(230.0, 2600.0)}, {"cuda": gpu(199.0, 2550.0)}, "cuda")
+        self.assertEqual(env["largest"], 0.0, env["moves"])
+        env = machine.environment({"cuda": gpu(230.0, 2600.0)}, {"cuda": gpu(230.0, 2000.0)}, "cuda")
+        self.assertGreater(env["largest"], 0.2, "the device copy still decides")
+        both = ("cuda", "host")  # one block for every profile (pipeline-benchmarks): the host copy counts
+        env = machine.environment({"run": gpu(230.0, 2600.0, both)}, {"run": gpu(199.0, 2550.0, both)}, "cuda")
+        self.assertGreater(env["largest"], 0.1, env["moves"])
+
     def test_throttling_is_never_judged(self):
         res, r = verdict(side(10.0, block()), side(12.0, block(throttle=["gpu0 hw_thermal_slowdown"])))
         self.assertEqual(r["verdict"], "environment changed")

@@ -6,8 +6,9 @@
 //     device without it (clBuildProgram) and a launch whose work-group or local memory exceeds the
 //     device's (clEnqueueNDRangeKernel), with a message naming the kernel, what it needs and the limit;
 //   - launches are recorded with their shape and resources when kernel_log.h asks, and timed with
-//     profiling events (the queue is made with CL_QUEUE_PROFILING_ENABLE) when it asks for times.
-// With neither, every wrapper only passes the call through.
+//     profiling events (the queue is made with CL_QUEUE_PROFILING_ENABLE) when it asks for times;
+//   - with the kernel cache on (opencl_kernel_cache.h), an idle kernel is reused instead of made anew.
+// With none of these, every wrapper only passes the call through.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "devices/device_personality.h"
 #include "devices/kernel_log.h"
 #include "devices/opencl_interpose.h"
+#include "devices/opencl_kernel_cache.h"
 #include "devices/opencl_loader.h"
 
 namespace harness {
@@ -79,6 +81,22 @@ void harvest_events() {
         }
         real().release_event(ev);
     }
+}
+
+// Whether launches need their kernel's name and __local arguments: a personality checks them, the log
+// records them. Otherwise the kernel wrappers only pass calls through (no lock, no query per launch).
+bool tracking() {
+    return active_device_personality() || kernel_recording();
+}
+
+cl_int release_kernel_really(cl_kernel k) {
+    cl_uint refs = 0;
+    if (tracking() && real().kernel_info(k, CL_KERNEL_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS &&
+        refs <= 1) {
+        std::lock_guard<std::mutex> lock(state_mutex);
+        kernels.erase(k);
+    }
+    return real().release_kernel(k);
 }
 
 // ---- the wrappers ----
@@ -152,8 +170,11 @@ cl_int CL_API_CALL program_build_info(cl_program prog, cl_device_id d, cl_progra
 }
 
 cl_int CL_API_CALL release_program(cl_program prog) {
+    for (cl_kernel k : kernel_cache_drop_program(prog))
+        release_kernel_really(k);
     cl_uint refs = 0;
-    if (real().program_info(prog, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS && refs <= 1) {
+    if (tracking() &&
+        real().program_info(prog, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS && refs <= 1) {
         std::lock_guard<std::mutex> lock(state_mutex);
         programs.erase(prog);
     }
@@ -161,26 +182,31 @@ cl_int CL_API_CALL release_program(cl_program prog) {
 }
 
 cl_kernel CL_API_CALL create_kernel(cl_program prog, const char *name, cl_int *err) {
-    cl_kernel k = real().create_kernel(prog, name, err);
+    const bool cache = opencl_kernel_cache_on();
+    cl_kernel k = cache ? kernel_cache_take(prog, name) : nullptr;
     if (k) {
+        if (err) *err = CL_SUCCESS;
+    } else {
+        k = real().create_kernel(prog, name, err);
+        if (k && cache) kernel_cache_add(prog, name, k);
+    }
+    if (k && tracking()) {
         std::lock_guard<std::mutex> lock(state_mutex);
-        kernels[k] = KernelState{name ? name : "?", {}};
+        auto &state = kernels[k];
+        state.name = name ? name : "?";
+        state.local_args.clear();
     }
     return k;
 }
 
 cl_int CL_API_CALL release_kernel(cl_kernel k) {
-    cl_uint refs = 0;
-    if (real().kernel_info(k, CL_KERNEL_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS && refs <= 1) {
-        std::lock_guard<std::mutex> lock(state_mutex);
-        kernels.erase(k);
-    }
-    return real().release_kernel(k);
+    if (kernel_cache_give_back(k)) return CL_SUCCESS;  // kept for the next launch of its program and name
+    return release_kernel_really(k);
 }
 
 cl_int CL_API_CALL set_kernel_arg(cl_kernel k, cl_uint index, size_t size, const void *value) {
     const cl_int e = real().set_kernel_arg(k, index, size, value);
-    if (e == CL_SUCCESS) {
+    if (e == CL_SUCCESS && tracking()) {
         std::lock_guard<std::mutex> lock(state_mutex);
         const auto it = kernels.find(k);
         if (it != kernels.end()) {
