@@ -44,23 +44,41 @@ bool plain_decimal(const std::string &s, bool whole) {
 
 }  // namespace
 
+namespace {
+
+OptionSpec make_row(std::string name, OptionType type, std::string value, std::string help, std::string fallback = "",
+                    double lo = 0, double hi = 0) {
+    OptionSpec o;
+    o.name = std::move(name);
+    o.type = type;
+    o.value = std::move(value);
+    o.help = std::move(help);
+    o.fallback = std::move(fallback);
+    o.lo = lo;
+    o.hi = hi;
+    return o;
+}
+
+}  // namespace
+
 OptionSpec OptionSpec::flag(std::string name, std::string help) {
-    return {std::move(name), OptionType::Flag, "", std::move(help)};
+    return make_row(std::move(name), OptionType::Flag, "", std::move(help));
 }
 
 OptionSpec OptionSpec::text(std::string name, std::string value, std::string help, std::string fallback) {
-    return {std::move(name), OptionType::Text, std::move(value), std::move(help), std::move(fallback)};
+    return make_row(std::move(name), OptionType::Text, std::move(value), std::move(help), std::move(fallback));
 }
 
 OptionSpec OptionSpec::whole(std::string name, std::string value, std::string help, int64_t fallback, int64_t lo,
                              int64_t hi) {
-    return {std::move(name),          OptionType::Whole, std::move(value), std::move(help),
-            std::to_string(fallback), double(lo),        double(hi)};
+    return make_row(std::move(name), OptionType::Whole, std::move(value), std::move(help), std::to_string(fallback),
+                    double(lo), double(hi));
 }
 
 OptionSpec OptionSpec::number(std::string name, std::string value, std::string help, double fallback, double lo,
                               double hi) {
-    return {std::move(name), OptionType::Number, std::move(value), std::move(help), bound_text(fallback), lo, hi};
+    return make_row(std::move(name), OptionType::Number, std::move(value), std::move(help), bound_text(fallback), lo,
+                    hi);
 }
 
 std::string OptionSpec::default_and_range() const {
