@@ -9,6 +9,7 @@
 #include "base/files.h"
 #include "run/child_protocol.h"
 #include "run/supervisor.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -75,7 +76,8 @@ BatchEnd supervise_batch(const BatchCommand &cmd) {
     for (size_t i = 0; i < done_at.size(); i++) {
         RunRecord r;
         try {
-            r = RunRecord::from_json(nlohmann::json::parse(read_file(batch_record_file(cmd.record_prefix, i))));
+            const std::string file = batch_record_file(cmd.record_prefix, i);
+            r = RunRecord::from_json(parse_json(read_file(file), file, ""));
         } catch (const std::exception &) {
             break;  // unreadable: as if the case had not finished
         }

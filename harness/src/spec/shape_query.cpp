@@ -11,6 +11,7 @@
 #include "devices/runtime_hooks.h"
 #include "spec/query_fixes.h"
 #include "values/scalar_value.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -303,15 +304,6 @@ SettledShapes settled_from(const nlohmann::json &j) {
 }
 
 // Settled shapes of this process, by key (settle_shapes), for save_settled_shapes().
-std::map<std::string, nlohmann::json> &settled_memo() {
-    static std::map<std::string, nlohmann::json> memo;
-    return memo;
-}
-
-std::string cache_file(const std::string &dir, const std::string &key) {
-    return dir + "/shapes-" + key.substr(0, 32) + ".json";
-}
-
 bool on_a_device(const Variant &v) {
     for (const auto &p : profiles()) {
         if (profile_ident(p.name) == v.profile) return p.is_gpu();
@@ -353,54 +345,6 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
             "the bounds queries' cached shapes are unreadable; delete the shape cache (" + shape_cache_dir() + ")";
         return s;
     }
-}
-
-nlohmann::json cached_in_derivation(const std::string &what, const std::function<nlohmann::json()> &compute) {
-    const std::string key = sha256_hex(what);
-    std::map<std::string, nlohmann::json> &memo = settled_memo();
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
-    const std::string dir = shape_cache_dir();
-    std::string cached;
-    if (!dir.empty() && read_file_if_exists(cache_file(dir, key), &cached)) {
-        try {
-            return memo[key] = nlohmann::json::parse(cached);
-        } catch (const std::exception &) {
-            // a damaged cache entry: compute it again
-        }
-    }
-    memo[key] = compute();
-    if (!dir.empty()) {
-        try {
-            write_file_atomic(cache_file(dir, key), memo[key].dump());
-        } catch (const std::exception &) {
-            // the cache is an optimisation only
-        }
-    }
-    return memo[key];
-}
-
-namespace {
-
-std::string &chosen_cache_dir() {
-    static std::string dir;
-    return dir;
-}
-
-}  // namespace
-
-std::string shape_cache_dir() {
-    if (!chosen_cache_dir().empty()) return chosen_cache_dir();
-    const char *env = std::getenv("AOT_HARNESS_SHAPE_CACHE");
-    return env ? env : "";
-}
-
-void set_shape_cache_dir(const std::string &dir) {
-    chosen_cache_dir() = dir;
-}
-
-void save_settled_shapes(const std::string &dir) {
-    for (const auto &[key, j] : settled_memo())
-        write_file_atomic(cache_file(dir, key), j.dump());
 }
 
 }  // namespace harness
