@@ -3,7 +3,7 @@ worst error bound, settled so that no int overflows, no float leaves its range a
 what the model (explore_model.py) and the sampler (explore_sample.py) reason with."""
 import math
 
-from .explore_expr import EPS, FLIMIT, INF, MANT, bits, cast, const, isf, signed, trange
+from .explore_expr import EPS, FLIMIT, INF, MANT, bits, isf, signed, trange
 
 
 # ---- intervals and errors ---------------------------------------------------------------------------
