@@ -22,9 +22,9 @@
 #       Generators run under a memory and time limit: AOT_HARNESS_GENERATOR_MEMORY_MB (default 6144)
 #       and AOT_HARNESS_GENERATOR_TIMEOUT (seconds, default 600); 0 = none. A generator that does not
 #       compile, link or run becomes stub variants whose runs report ERROR with its message.
-#       Without a C++ spec, an estimates probe (the cpu variant built once more with Mullapudi2016,
-#       never run; AOT_HARNESS_NO_ESTIMATES_PROBE=ON turns it off) supplies the estimates that many
-#       generators state only when autoscheduled.
+#       Without a C++ spec, an estimates probe (the cpu variant built once more with the harness's
+#       EstimatesOnly autoscheduler, harness_estimates_probe.cpp, never run; AOT_HARNESS_NO_ESTIMATES_PROBE=ON
+#       turns it off) supplies the estimates that many generators state only when autoscheduled.
 #       SUITE: the object library the harness executable links (default harness_suite, created on
 #       first use). PROFILES defaults to every loaded profile; cpu is required (it makes the goldens).
 #       AOT_HARNESS_PIPELINES (;-separated names, a cache value): only these pipelines are made, the
@@ -115,6 +115,22 @@ function(_aot_harness_guard_generator gen)
   set(link ${guard} link "${CMAKE_CXX_COMPILER}" ${link_launcher})
   set_target_properties("${gen}" PROPERTIES CXX_COMPILER_LAUNCHER "${compile}" CXX_LINKER_LAUNCHER "${link}"
                         HARNESS_GUARDED TRUE)
+endfunction()
+
+# The estimates probe's autoscheduler plugin (harness_estimates_probe.cpp), made once per project:
+# AotHarnessProbe::EstimatesOnly. FALSE where it cannot be built (cross-compiling, no Halide compiler).
+function(_aot_harness_estimates_probe_target out)
+  set(${out} FALSE PARENT_SCOPE)
+  if (TARGET AotHarnessProbe::EstimatesOnly)
+    set(${out} TRUE PARENT_SCOPE)
+  elseif (NOT CMAKE_CROSSCOMPILING AND TARGET Halide::Halide AND EXISTS "${_HARNESS_CMAKE_DIR}/harness_estimates_probe.cpp")
+    add_library(harness_estimates_probe MODULE "${_HARNESS_CMAKE_DIR}/harness_estimates_probe.cpp")
+    target_link_libraries(harness_estimates_probe PRIVATE Halide::Halide)
+    # -O0: it runs for microseconds per probe; Halide.h is what its compile costs.
+    target_compile_options(harness_estimates_probe PRIVATE -O0)
+    add_library(AotHarnessProbe::EstimatesOnly ALIAS harness_estimates_probe)
+    set(${out} TRUE PARENT_SCOPE)
+  endif ()
 endfunction()
 
 function(aot_harness_add_pipeline name)
@@ -276,13 +292,20 @@ function(aot_harness_add_pipeline name)
     target_sources(${suite} PRIVATE "${reg_src}")
     target_link_libraries(${suite} PUBLIC ${lib})
   endforeach ()
-  if (NOT spec_src MATCHES "\\.derived_spec\\.cpp$" OR HARNESS_OBJECTS_ONLY OR ARG_AUTOSCHEDULER)
+  set(probe FALSE)
+  if (spec_src MATCHES "\\.derived_spec\\.cpp$" AND NOT HARNESS_OBJECTS_ONLY AND NOT ARG_AUTOSCHEDULER AND
+      "cpu" IN_LIST profiles AND NOT AOT_HARNESS_NO_ESTIMATES_PROBE)
+    _aot_harness_estimates_probe_target(probe)
+  endif ()
+  if (NOT probe)
     # A C++ spec states its cases; an autoscheduled pipeline's own variants carry the estimates.
-  elseif (TARGET Halide::Mullapudi2016 AND "cpu" IN_LIST profiles AND NOT AOT_HARNESS_NO_ESTIMATES_PROBE)
+  else ()
     # The estimates probe: many generators state their estimates (input and output sizes, typical
     # scalar values) only `if (using_autoscheduler())`. One extra build of the cpu variant with an
     # autoscheduler records them in its metadata; metadata_spec.h reads them from there when the plain
-    # variants have none. Never run; a probe that fails to build is only a note.
+    # variants have none. Never run; a probe that fails to build is only a note. The autoscheduler is
+    # EstimatesOnly (harness_estimates_probe.cpp), which needs no estimate: Mullapudi2016 failed the
+    # probe of any generator that leaves one input or scalar without, losing the estimates it did state.
     get_property(target GLOBAL PROPERTY HARNESS_PROFILE_cpu_TARGET)
     set(lib "${name}__estimates")
     add_halide_library(${lib} FROM ${safe_gen}
@@ -291,7 +314,7 @@ function(aot_harness_add_pipeline name)
                        TARGETS ${target}
                        USE_RUNTIME harness_halide_runtime
                        PARAMS ${ARG_PARAMS} ${_params_cpu}
-                       AUTOSCHEDULER Halide::Mullapudi2016
+                       AUTOSCHEDULER AotHarnessProbe::EstimatesOnly
                        DEPENDS ${safe_gen_DEPENDS}
                        REGISTRATION reg_src)
     cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")

@@ -67,6 +67,8 @@ include(AotHarnessTools)
 aot_harness_install_tools("${PROJECT_SOURCE_DIR}/scripts" "${PROJECT_SOURCE_DIR}/scripts/device-ctest")
 install(FILES "${PROJECT_SOURCE_DIR}/harness/tools/aot_harness.cpp" DESTINATION "${_pkg_dir}" RENAME aot_harness_main.cpp)
 # `aot-harness bisect`: its plugin and generator main, compiled in the outside project against its Halide.
+# The estimates probe's autoscheduler (aot_harness_add_pipeline), compiled in the outside project too.
+install(FILES "${PROJECT_SOURCE_DIR}/cmake/harness_estimates_probe.cpp" DESTINATION "${_pkg_dir}")
 install(FILES "${PROJECT_SOURCE_DIR}/cmake/AotHarnessBisect.cmake" "${PROJECT_SOURCE_DIR}/harness/bisect/bisect_plugin.cpp"
               "${PROJECT_SOURCE_DIR}/harness/bisect/bisect_generator_main.cpp" DESTINATION "${_pkg_dir}")
 

@@ -10,6 +10,9 @@
 # Never an empty suite: a listing that fails or is not the JSON expected is a FATAL_ERROR (OUT removed,
 # so that ctest errors out instead of finding no tests), and a pipeline without a single test gets a
 # failing test <pipeline>/no-tests that every label selects.
+# Script mode sets no policies: empty list elements (an unset LABELS) are kept, then removed below, without
+# the CMP0007 warning in every device-ctest run.
+cmake_policy(SET CMP0007 NEW)
 set(EMULATOR_TEXT "${EMULATOR}")
 separate_arguments(EMULATOR)
 set(test_env "HARNESS_EXEC_WRAPPER=${EMULATOR_TEXT}")

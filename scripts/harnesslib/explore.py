@@ -91,7 +91,7 @@ class Explorer:
         if args.device and "--device" not in _run_help():
             raise jsonio.InputError("--device %s: this aot-harness has no device personalities (run --device); "
                                     "build one that has, or leave --device out" % args.device)
-        self.stats = {"built": 0, "run_seconds": 0.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
+        self.stats = {"built": 0, "run_seconds": 0.0, "build_seconds": 0.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
 
     def over_budget(self):
         return self.a.time_budget and time.time() - self.t0 > self.a.time_budget
@@ -148,7 +148,9 @@ class Explorer:
                 break
             batch = pipelines[k:k + a.batch]
             self.say("building pipelines %d-%d of %d (%s)" % (k + 1, k + len(batch), len(pipelines), ",".join(a.profiles)))
+            t_build = time.time()
             self.build(batch, "b%d" % (k // a.batch), originals=True)
+            self.stats["build_seconds"] += time.time() - t_build
             out = os.path.join(self.project.work, "results-b%d.json" % (k // a.batch))
             if a.build_only:
                 explore_build.harness(self.project, ["bless", "--pipeline", ",".join(p.name for p in batch)], self.log)
@@ -252,8 +254,9 @@ def main(argv=None):
         return 0
     results, divs = ex.explore()
     if a.build_only:
-        print("explore: %d pipelines built and blessed in %s; run them with --prebuilt" % (ex.stats["built"],
-                                                                                         ex.project.work))
+        secs = time.time() - ex.t0
+        print("explore: %d pipelines built and blessed in %s (%.0f s, %.1f per minute); run them with --prebuilt"
+              % (ex.stats["built"], ex.project.work, secs, ex.stats["built"] * 60 / max(secs, 1e-9)))
         return 0
     doc = explore_report.document(ex, results, divs, known)
     os.makedirs(ex.out, exist_ok=True)

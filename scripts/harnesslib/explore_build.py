@@ -34,8 +34,18 @@ class Toolchain:
         if not self.halide or not os.path.isdir(self.halide):
             raise InputError("cannot find Halide's CMake package (no Halide_DIR in %s/CMakeCache.txt); pass "
                              "--halide <Halide install prefix or the halide wheel's folder>" % self.build_dir)
-        self.cmake = shutil.which("cmake") or "cmake"
+        # the CMake that configured the harness: the package's cmake_minimum_required may be newer than PATH's
+        self.cmake = self._cache_value("CMAKE_COMMAND:INTERNAL") or shutil.which("cmake") or "cmake"
         self.installed = os.path.exists(os.path.join(self.cmake_dir, "AotHarnessConfig.cmake"))
+
+    def _cache_value(self, key):
+        cache = os.path.join(self.build_dir, "CMakeCache.txt")
+        with open(cache, errors="replace") as f:
+            for line in f:
+                if line.startswith(key + "="):
+                    v = line.split("=", 1)[1].strip()
+                    return v if os.path.exists(v) else ""
+        return ""
 
     def _halide_from_cache(self):
         cache = os.path.join(self.build_dir, "CMakeCache.txt")
@@ -105,7 +115,8 @@ class Project:
         new = []
         for p in pipelines:
             source, spec = explore_cpp.generator_source(p), explore_cpp.spec(p)
-            h = hashlib.sha1((source + spec).encode()).hexdigest()[:12]
+            # the target features are in pipelines.cmake, not the C++: they count in the hash too
+            h = hashlib.sha1((source + spec + " ".join(explore_cpp.features(p))).encode()).hexdigest()[:12]
             if entries.get(p.name, {}).get("hash") != h:
                 new.append((p, h, source, spec))
         for k in range(0, len(new), self.per_file):
@@ -157,6 +168,9 @@ def harness(project, args, log, timeout=None, env=None):
     """Runs the project's aot-harness on the project's goldens; returns its exit code (output in log)."""
     e = dict(os.environ)
     e["AOT_HARNESS_GOLDEN_DIR"] = project.golden
+    # the project's aot-harness finds its variants' build descriptions (bisect, repro) in its own build,
+    # not in that of the aot-harness that runs explore (whose AOT_HARNESS_BUILD_DIR this process inherits)
+    e["AOT_HARNESS_BUILD_DIR"] = os.path.dirname(os.path.dirname(project.exe()))
     e.update(env or {})
     with open(log, "a") as f:
         f.write("$ aot-harness %s\n" % " ".join(shlex.quote(a) for a in args))
@@ -179,6 +193,7 @@ def bless_and_run(project, names, profiles, out_json, log, run_args=(), env=None
     if wrapper:
         e = dict(os.environ)
         e["AOT_HARNESS_GOLDEN_DIR"] = project.golden
+        e["AOT_HARNESS_BUILD_DIR"] = os.path.dirname(os.path.dirname(project.exe()))
         e.update(env or {})
         with open(log, "a") as f:
             subprocess.call(list(wrapper) + [project.exe()] + args, stdout=f, stderr=subprocess.STDOUT, env=e)

@@ -111,9 +111,19 @@ def features(p):
     out = []
     if "float64" in ts:
         out += ["cl_doubles", "vk_float64"]
-    if ts & {"int64", "uint64"}:
+    if ts & {"int64", "uint64"} or any(_wide_lowered(n) for s in p.stages if s.expr for n in s.expr.nodes()):
         out += ["vk_int64"]
     return out
+
+
+# 32-bit operations Halide lowers through 64-bit integers (division and modulo by a constant are a
+# widening multiply and shift; halving, rounding and saturating ones widen): without vk_int64 Halide
+# refuses them for Vulkan ("Code requires 64-bit integer support")
+WIDE_LOWERED = {"div", "mod", "hadd", "rhadd", "sat_add", "sat_sub"}
+
+
+def _wide_lowered(n):
+    return n.t in ("int32", "uint32") and (n.op == "rshr" or (n.op == "bin" and n.a.get("fn") in WIDE_LOWERED))
 
 
 def spec(p):

@@ -117,6 +117,7 @@ def document(ex, results, divs, known=()):
         "seed": ex.a.seed, "first": ex.a.first, "count": ex.a.count, "profiles": ex.a.profiles,
         "device": ex.a.device or "", "pipelines_run": built, "skipped_for_time": ex.stats["skipped_for_time"],
         "seconds_build_and_run": round(ex.stats["run_seconds"], 1),
+        "seconds_build": round(ex.stats.get("build_seconds", 0.0), 1),
         "pipelines_per_minute": round(built / minutes, 2), "oracle_failed": oracle,
         "harness_refused": ex.stats["harness_errors"],
         "coverage": explore_coverage.coverage(list(ex.pipelines.values())[:built], ex.a.profiles, ex.runtimes),
@@ -141,7 +142,8 @@ def markdown(doc):
              summary_line(doc), "",
              "| | |", "|---|---|",
              "| pipelines run | %d (%d left out by --time-budget) |" % (e["pipelines_run"], e["skipped_for_time"]),
-             "| build and run | %.0f s, %.1f pipelines per minute |" % (e["seconds_build_and_run"], e["pipelines_per_minute"]),
+             "| build and run | %.0f s (%.0f s of it building), %.1f pipelines per minute |" % (
+                 e["seconds_build_and_run"], e.get("seconds_build", 0), e["pipelines_per_minute"]),
              "| runs | %s |" % ", ".join("%d %s" % (v, k) for k, v in sorted(doc["summary"].items())
                                        if k not in ("total", "worst")),
              "| oracle failed (cpu variant) | %s |" % ("; ".join("%s: %s" % kv for kv in sorted(e["oracle_failed"].items()))

@@ -136,11 +136,15 @@ class Sampler:
     def s_hist(self, t):
         src = self.rng.choice([i for i in self.p.inputs if not ex.isf(i.t)])
         n = self.rng.choice([16, 32, 64, 256])
-        v = ex.cast("int64", X("load", src.t, src=src.name, at="whole"))
+        # the bin in int64; from a uint32 input (0 <= values <= 2^31) in int32: Halide 21's bounds inference
+        # loses every bound of a histogram index computed from int64(uint32) ("hist is accessed over an
+        # unbounded domain" on the cpu oracle itself), while int32(uint32) keeps them
+        wide = "int32" if src.t == "uint32" and src.lo == 0 and src.hi <= 1 << 31 else "int64"
+        v = ex.cast(wide, X("load", src.t, src=src.name, at="whole"))
         span = max(int(src.hi - src.lo), 1)
         k = max(span.bit_length() - n.bit_length() + 1, 0)
-        b = X("bin", "int64", [X("bin", "int64", [v, ex.const("int64", int(src.lo))], fn="sub"),
-                               ex.const("int64", min(k, 62))], fn="shr")
+        b = X("bin", wide, [X("bin", wide, [v, ex.const(wide, int(src.lo))], fn="sub"),
+                            ex.const(wide, min(k, 62 if wide == "int64" else 30))], fn="shr")
         return Stage(name=self.new_name("hist"), kind="hist", t=self.rng.choice(["int32", "uint32"]), dims=1,
                      expr=self.settled(b), src=src.name, n=n)
 

@@ -5,6 +5,7 @@ condition is reported); integer pipelines are compared exactly; shrink candidate
 cheaper; the grammar's coverage; a record's divergence class; whose bug a finding is.
 Usage: python3 -m harnesslib.explore_test"""
 import math
+import os
 import random
 import unittest
 
@@ -162,6 +163,28 @@ class Soundness(unittest.TestCase):
         self.assertGreater(exact, 30)
 
 
+class HalideWorkarounds(unittest.TestCase):
+    def test_a_histogram_of_a_uint32_input_bins_in_int32(self):
+        # Halide 21 loses the bounds of clamp(int32((int64(u32) - lo) >> k)): the cpu oracle fails to compile
+        seen = 0
+        for i in range(200):
+            p = plan(1, i)
+            srcs = {n.name: n.t for n in p.inputs}
+            for s in p.stages:
+                if s.kind == "hist" and srcs.get(s.src) == "uint32":
+                    seen += 1
+                    self.assertNotIn("int64", {n.t for n in s.expr.nodes()}, (i, s.name))
+        self.assertGreater(seen, 3)
+
+
+    def test_vulkan_gets_int64_for_32_bit_ops_halide_widens(self):
+        # seed 1's pipelines 27 and 43 divide int32 by 7 and -255, 44 rounds a shift of an int32: Halide 21
+        # lowers them through int64 and refuses the Vulkan target without vk_int64
+        for i in (27, 43, 44):
+            self.assertIn("vk_int64", explore_cpp.features(plan(1, i, ("vulkan",))), i)
+        self.assertFalse(explore_cpp._wide_lowered(X("bin", "int32", [ex.const("int32", 1)] * 2, fn="add")))
+
+
 class Shrink(unittest.TestCase):
     def test_candidates_are_defined_valid_and_cheaper(self):
         for i in range(12):
@@ -220,7 +243,7 @@ class Report(unittest.TestCase):
             seed, first, count, profiles, device = 4, 0, 3, ["opencl"], ""
         class Ex:
             a, runtimes = A(), RUNTIMES
-            stats = {"built": 3, "run_seconds": 60.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
+            stats = {"built": 3, "run_seconds": 60.0, "build_seconds": 45.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
         ex = Ex()
         ex.pipelines = {p.name: p for p in (plan(4, i, ("opencl",)) for i in range(3))}
         names = sorted(ex.pipelines)
@@ -252,6 +275,8 @@ class Report(unittest.TestCase):
         self.assertIn("## F1: wrong-values on opencl (2 divergence(s))", md)
         self.assertIn("// schedule on opencl", md)
         self.assertEqual(doc["explore"]["pipelines_per_minute"], 3.0)
+        self.assertEqual(doc["explore"]["seconds_build"], 45.0)
+        self.assertIn("| build and run | 60 s (45 s of it building), 3.0 pipelines per minute |", md)
 
     def test_driver_diff_lists_each_sides_findings(self):
         from . import data, driverdiff, explore_report
@@ -265,6 +290,54 @@ class Report(unittest.TestCase):
         self.assertEqual([r[:3] for r in driverdiff.explore_rows({"old_side": old, "new_side": new})],
                          [["new", "F1", "wrong-values"]])
 
+
+class Toolchain(unittest.TestCase):
+    def test_builds_with_the_cmake_that_configured_the_harness(self):
+        # PATH's cmake can be older than the package's cmake_minimum_required (Debian's 3.25 beside a 3.28+)
+        import tempfile
+        from unittest import mock
+        from . import explore_build
+        with tempfile.TemporaryDirectory() as d:
+            cmake = os.path.join(d, "cmake-3.30", "bin", "cmake")
+            os.makedirs(os.path.dirname(cmake))
+            open(cmake, "w").close()
+            with open(os.path.join(d, "CMakeCache.txt"), "w") as f:
+                f.write("CMAKE_COMMAND:INTERNAL=%s\nHalide_DIR:PATH=%s/lib/cmake/Halide\n" % (cmake, d))
+            with mock.patch.dict(os.environ, {"AOT_HARNESS_BUILD_DIR": d, "AOT_HARNESS_CMAKE_DIR": d}):
+                self.assertEqual(explore_build.Toolchain(halide=d).cmake, cmake)
+                os.remove(cmake)   # a build tree moved elsewhere: PATH's
+                self.assertNotEqual(explore_build.Toolchain(halide=d).cmake, cmake)
+
+
+    def test_a_pipeline_whose_target_features_changed_is_written_again(self):
+        import tempfile
+        from unittest import mock
+        from . import explore_build
+        p = plan(1, 43, ("vulkan",))
+        with tempfile.TemporaryDirectory() as d:
+            proj = explore_build.Project(d, None)
+            self.assertEqual([q.name for q in proj.add([p], "t")], [p.name])
+            self.assertEqual(proj.add([p], "t"), [])
+            with mock.patch.object(explore_cpp, "features", lambda q: []):
+                self.assertEqual([q.name for q in proj.add([p], "t")], [p.name])
+                self.assertNotIn("vk_int64", open(os.path.join(d, "project", "pipelines.cmake")).read())
+
+    def test_the_projects_aot_harness_looks_in_its_own_build(self):
+        # bisect and repro read <build>/aot-harness-variants; explore inherits another build's AOT_HARNESS_BUILD_DIR
+        import tempfile
+        from unittest import mock
+        from . import explore_build
+        with tempfile.TemporaryDirectory() as d:
+            exe = os.path.join(d, "copy", "bin", "aot-harness")
+            os.makedirs(os.path.dirname(exe))
+            with open(exe, "w") as f:
+                f.write("#!/bin/sh\necho \"build=$AOT_HARNESS_BUILD_DIR\"\n")
+            os.chmod(exe, 0o755)
+            proj = explore_build.Project(d, None, exe=exe)
+            log = os.path.join(d, "log")
+            with mock.patch.dict(os.environ, {"AOT_HARNESS_BUILD_DIR": "/elsewhere/build"}):
+                self.assertEqual(explore_build.harness(proj, ["env"], log), 0)
+            self.assertIn("build=%s\n" % os.path.join(d, "copy"), open(log).read())
 
 if __name__ == "__main__":
     unittest.main()

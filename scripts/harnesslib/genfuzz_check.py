@@ -10,6 +10,7 @@ against the planted properties:
               fixed non-zero min the case ignores): the harness's to improve, named precisely;
   false       explained by nothing planted: the harness's bug;
   invalid     the generator itself failed (a C++ or Halide error building it): the fuzzer's bug.
+A NONDET flag is false: the fuzzer plants no race and no reduction a schedule reorders.
 It also holds the derived cases against the planted constraints: a scalar outside the range the
 generator states, an output whose fixed bounds the case does not keep, output estimates stated only for
 an autoscheduler that no case uses.
@@ -30,6 +31,7 @@ CLASSES = [
     ("input-too-small", r"(is accessed at|accessed at) -?\d+.*(beyond|which is beyond)|Input buffer \w+ is accessed"),
     ("output-constraint", r"Output buffer .*(constrained|extent|min)|constrained to be"),
     ("scalar-range", r"(is|was) (greater|less) than|must be (at least|at most)|out of range"),
+    ("nondeterministic", r"^NONDET|non-deterministic"),
     ("degenerate", r"degenerate"),
     ("no-case", r"no case could be made"),
     ("timeout", r"^TIMEOUT|timed out"),
@@ -76,6 +78,11 @@ def degenerate_cause(planted, describe):
                     causes.add("range-pair-lo>=hi")
             if info["role"] == "gain" and sc.get(name) == 0:
                 causes.add("gain-0")
+        # The harness says it searched its guesses and none made the output mean something: a range
+        # pair (clamp(v, lo, hi)) whose guessed ends miss the values v takes is the derivation's limit.
+        notes = " ".join(c.get("notes") or [])
+        if planted.get("range_pairs") and ("every combination" in notes or "none of the" in notes):
+            causes.add("range-pair-guesses-exhausted")
     if planted.get("bool_outputs") and len(planted["bool_outputs"]) == planted["outputs"]:
         causes.add("bool-output")
     return "+".join(sorted(causes))
@@ -105,7 +112,11 @@ def claims(gen_planted, describe):
                                % (c["name"], o, k, mins[k], out["shape"][k], m, e))
     names = [c["name"] for c in describe.get("cases", [])]
     auto = [o for o in gen_planted.get("output_estimates", {}).values()]
-    if auto and all(m == "autoscheduler" for m in auto) and "estimate" not in names:
+    # The estimates' own case, or another case of the same shape (a small estimate is the small case).
+    extents = gen_planted.get("output_estimate_extents", {})
+    sized = any(list((c.get("outputs") or {}).get(o, {}).get("shape") or []) == e
+                for c in describe.get("cases", []) for o, e in extents.items())
+    if auto and all(m == "autoscheduler" for m in auto) and "estimate" not in names and not sized:
         bad.append("the outputs' estimates, stated only for an autoscheduler, give no case (the estimates "
                    "probe failed?)")
     return bad

@@ -17,8 +17,21 @@ INT_LIMIT = 1 << 24
 class E:
     """An expression: C++ text (working type), interval, and whether it depends on a buffer input."""
 
-    def __init__(self, text, lo, hi, data=False):
+    def __init__(self, text, lo, hi, data=False, lin=None):
         self.text, self.lo, self.hi, self.data = text, lo, hi, data
+        # The expression as a sum of atoms with integer coefficients ({atom text: coefficient}); an expression
+        # that is no sum or difference is one atom, itself.
+        self.lin = lin if lin is not None else {text: 1}
+
+
+def _sum(a, b, sign):
+    """The atoms of a + sign * b, and whether an atom of either cancelled out (b + (a - b) is a alone: with
+    abs() around it and a - abs(a) beside it, an output is constant for every non-negative fill)."""
+    lin = dict(a.lin)
+    for k, v in b.lin.items():
+        lin[k] = lin.get(k, 0) + sign * v
+    cancelled = any(v == 0 for v in lin.values())
+    return {k: v for k, v in lin.items() if v}, cancelled
 
 
 def _num(v, work):
@@ -98,10 +111,14 @@ class Writer:
     # ---- expressions --------------------------------------------------------------------------------
     def combine(self, a, b):
         r = self.rng.random()
-        if r < 0.35:
-            return E("(%s + %s)" % (a.text, b.text), a.lo + b.lo, a.hi + b.hi, a.data or b.data)
-        if r < 0.55 and a.text != b.text:  # (a - a) would be a constant
-            return E("(%s - %s)" % (a.text, b.text), a.lo - b.hi, a.hi - b.lo, a.data or b.data)
+        if r < 0.55:
+            sign = 1 if r < 0.35 else -1
+            lin, cancelled = _sum(a, b, sign)
+            if not cancelled:  # (a - a), b + (a - b): an atom gone, often a constant output
+                return E("(%s %s %s)" % (a.text, "+" if sign > 0 else "-", b.text),
+                         a.lo + b.lo if sign > 0 else a.lo - b.hi, a.hi + b.hi if sign > 0 else a.hi - b.lo,
+                         a.data or b.data, lin)
+            return E("max(%s, %s)" % (a.text, b.text), max(a.lo, b.lo), max(a.hi, b.hi), a.data or b.data)
         if r < 0.7:
             ps = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
             if self.g.work == "float" or max(abs(p) for p in ps) < INT_LIMIT:
@@ -153,8 +170,9 @@ class Writer:
         if self.g.work == "float":
             lo, hi = "cast<float>(%s)" % lo_s.name, "cast<float>(%s)" % hi_s.name
             return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), 0.0, 2.0, True)
-        lo = "cast<int32_t>(clamp(%s, -4096, 4095))" % lo_s.name
-        hi = "cast<int32_t>(clamp(%s, -4096, 4095))" % hi_s.name
+        # Cast first: Halide's clamp wants one type, and -4096 is no uint8 (an 8-bit pair failed to build).
+        lo = "clamp(cast<int32_t>(%s), -4096, 4095)" % lo_s.name
+        hi = "clamp(cast<int32_t>(%s), -4096, 4095)" % hi_s.name
         return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), -16, 16, True)
 
     def leaf(self, consumer_dims, sources):

@@ -312,4 +312,5 @@ def plant(g):
     p["range_pairs"] = [s.name for s in g.scalars if s.role == "lo"]
     p["bool_outputs"] = [o.name for o in g.outputs if "bool" in o.types]
     p["output_estimates"] = {o.name: o.estimates for o in g.outputs if o.dims > 0}
+    p["output_estimate_extents"] = {o.name: [e for _, e in o.est] for o in g.outputs if o.dims > 0 and o.est}
     p["output_types"] = sorted({t for o in g.outputs for t in o.types})

@@ -12,11 +12,31 @@ import unittest
 
 import numpy as np
 
-from . import genfuzz, genfuzz_check
+from . import genfuzz, genfuzz_check, genfuzz_cpp, zerospec
 from .genfuzz_model import TYPES
 
 
 class Generate(unittest.TestCase):
+    def test_no_atom_cancels_in_a_sum(self):
+        # b + (a - b) is a alone: beside a - abs(a) it made fz7_005's out0 constant for every non-negative fill
+        a, b = genfuzz_cpp.E("A", 0, 10), genfuzz_cpp.E("B", 0, 10)
+
+        class Fixed:  # the rng of Writer.combine: "+" (r < 0.35), then "-" (0.35 <= r < 0.55)
+            def __init__(self, r):
+                self.r = r
+
+            def random(self):
+                return self.r
+        w = genfuzz_cpp.Writer.__new__(genfuzz_cpp.Writer)
+        w.rng = Fixed(0.4)
+        diff = w.combine(a, b)
+        self.assertEqual(diff.text, "(A - B)")
+        w.rng = Fixed(0.1)
+        self.assertEqual(w.combine(b, diff).text, "max(B, (A - B))")
+        self.assertEqual(w.combine(a, diff).text, "(A + (A - B))")
+        w.rng = Fixed(0.4)
+        self.assertEqual(w.combine(a, a).text, "max(A, A)")
+
     def test_same_seed_same_files(self):
         a, _ = genfuzz.generate(5, 12, 5)
         b, _ = genfuzz.generate(5, 12, 5)
@@ -152,6 +172,33 @@ class Check(unittest.TestCase):
         rc, s = self.check()
         self.assertEqual((s["meaningful"], s["no_verdict"]["false"]), (2, [self.names[0]]))
         self.assertEqual(rc, 1)
+
+    def test_degenerate_rule_is_the_harness_s_per_output(self):
+        # 2 values in 64 elements is few (the harness flags it since it needs 16 elements per value, not 1024);
+        # a bool's 2 values are not; one constant output of two makes the case degenerate.
+        self.assertTrue(zerospec.is_degenerate(2, 64))
+        self.assertFalse(zerospec.is_degenerate(2, 64, is_bool=True))
+        self.assertFalse(zerospec.is_degenerate(3, 47))
+        self.assertFalse(zerospec.is_degenerate(4, 10 ** 6))
+        rich = np.arange(64, dtype=np.float32)
+        self.assertTrue(zerospec.any_degenerate([rich, np.full(8, 3, np.int16)]))
+        self.assertFalse(zerospec.any_degenerate([rich, np.arange(8, dtype=np.int16) % 2 == 0]))
+        self.planted[self.names[0]]["bool_outputs"] = []
+        for n in self.names:
+            self.record(n, "PASS", "matches golden")
+        np.save(os.path.join(self.work, "golden", self.names[0], "small.npy"), np.arange(64 * 48) % 2)
+        rc, s = self.check()
+        self.assertEqual((s["meaningful"], s["no_verdict"]["false"]), (2, [self.names[0]]))
+
+    def test_nondet_is_a_flag_not_a_verdict(self):
+        self.record(self.names[0], "PASS", "matches golden")
+        self.record(self.names[1], "PASS", "matches golden")
+        self.record(self.names[2], "NONDET", "the cpu variant gave 2 different outputs for the same inputs")
+        rc, s = self.check()
+        self.assertEqual(s["meaningful"], 2)
+        self.assertEqual(s["classes"]["nondeterministic"]["generators"], [self.names[2]])
+        # The fuzzer plants nothing non-deterministic: the flag is the harness's (or a schedule's) bug.
+        self.assertEqual((rc, s["no_verdict"]["false"]), (1, [self.names[2]]))
 
     def test_classify(self):
         self.assertEqual(genfuzz_check.classify("unsupported element type float16; use")[0:2],

@@ -77,9 +77,12 @@ def wait_http(url, seconds):
 
 
 def _pid(root, name):
+    """The pid in the lab's pid file, only while that process still runs with the lab's root as its / (a pid
+    file left by a lab that died may name an unrelated process by now)."""
     try:
         with open(os.path.join(root, "run", name + ".pid")) as f:
-            return int(f.read().split()[0])
+            pid = int(f.read().split()[0])
+        return pid if os.path.realpath("/proc/%d/root" % pid) == os.path.realpath(root) else None
     except (OSError, ValueError, IndexError):
         return None
 
@@ -105,6 +108,7 @@ def up(root, port):
            "/var/log/lava-server/lava-scheduler.log >/dev/null 2>&1 & echo $! > /run/lava-scheduler.pid")
     wait_http(url + "api/v0.2/", 300)
     token_file, worker_token = register(root)
+    fail_stale_jobs(root, url, token_file)
     inside(root, "sh", "-c", "mkdir -p /var/log/lava-dispatcher && nohup lava-worker --level INFO --url %s --token %s "
            "--name aoth-worker --log-file /var/log/lava-dispatcher/lava-worker.log >/dev/null 2>&1 & "
            "echo $! > /run/lava-worker.pid" % (url, worker_token))
@@ -152,6 +156,20 @@ def register(root):
     manage(root, "devices", "update", "--health", "GOOD", "qemu01", check=False)
     manage(root, "devices", "update", "--health", "MAINTENANCE", "qemu-broken", check=False)
     return token_file, worker_token
+
+
+def fail_stale_jobs(root, url, token_file):
+    """Jobs a previous lab left unfinished (it stopped mid-job: no lava-run is left for them) are marked
+    Incomplete; otherwise one stays Running on its device for ever and every new job waits behind it."""
+    with open(token_file) as f:
+        token = f.read().strip()
+    req = urllib.request.Request(url + "api/v0.2/jobs/?ordering=-id&limit=200",
+                                 headers={"Authorization": "Token " + token})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        stale = [j["id"] for j in json.load(r).get("results", []) if j.get("state") != "Finished"]
+    for job in stale:
+        manage(root, "jobs", "fail", str(job), check=False)
+    return stale
 
 
 def wait_worker(url, token_file, seconds):

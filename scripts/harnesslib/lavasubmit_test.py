@@ -1,5 +1,6 @@
 """Tests of scripts/lava-job --submit (lavasubmit.py) against a small stand-in for lava-server's REST API on
-127.0.0.1 (the real one runs in the nightly scripts/lava-lab test: lavalab_test.py).
+127.0.0.1 (the real one runs in the nightly scripts/lava-lab test: lavalab_test.py); also lava-lab up's checks of
+what a previous lab left (a stale pid file, jobs left unfinished).
 
   python3 -m harnesslib.lavasubmit_test
 
@@ -92,6 +93,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         if not self.authorized():
             return
+        if self.path.startswith("/api/v0.2/jobs/?"):  # the job list (lava-lab up looks for stale jobs)
+            return self.reply(200, {"count": len(self.server.jobs), "results": [
+                {"id": i, "state": j.get("state", "Finished")} for i, j in sorted(self.server.jobs.items())]})
         parts = [p for p in self.path.split("/") if p]  # api v0.2 jobs <id> [logs]
         job = self.server.jobs.get(int(parts[3])) if len(parts) >= 4 and parts[3].isdigit() else None
         if job is None:
@@ -201,6 +205,42 @@ class Submit(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("cannot reach lava-server", r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+
+class LabUp(unittest.TestCase):
+    """lava-lab's checks on what a previous lab left: its pid files and its unfinished jobs."""
+
+    def test_stale_jobs_are_failed_and_finished_ones_left(self):
+        from . import lavalab
+        srv = FakeLava({}, {})
+        srv.jobs = {1: {"state": "Finished"}, 2: {"state": "Running"}, 3: {"state": "Submitted"}}
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        tmp = tempfile.mkdtemp(prefix="lavalab-test-")
+        calls, real = [], lavalab.manage
+        try:
+            token = os.path.join(tmp, "token")
+            with open(token, "w") as f:
+                f.write(TOKEN + "\n")
+            lavalab.manage = lambda root, *args, check=True: calls.append(args)
+            stale = lavalab.fail_stale_jobs(tmp, "http://127.0.0.1:%d/" % srv.server_address[1], token)
+        finally:
+            lavalab.manage = real
+            srv.shutdown()
+            shutil.rmtree(tmp)
+        self.assertEqual(stale, [2, 3])
+        self.assertEqual(calls, [("jobs", "fail", "2"), ("jobs", "fail", "3")])
+
+    def test_pid_file_counts_only_inside_the_lab_root(self):
+        from . import lavalab
+        tmp = tempfile.mkdtemp(prefix="lavalab-test-")
+        try:
+            os.makedirs(os.path.join(tmp, "run"))
+            with open(os.path.join(tmp, "run", "lava-worker.pid"), "w") as f:
+                f.write("%d\n" % os.getpid())  # a live process, but its / is not the lab's root
+            self.assertIsNone(lavalab._pid(tmp, "lava-worker"))
+            self.assertEqual(lavalab._pid("/", "nothing-here"), None)
+        finally:
+            shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@
 (harness/test/corpus/corpus_table.py) and the generator fuzzer's check (genfuzz_check.py).
 
 A pipeline has a meaningful verdict when each profile gave PASS or FAIL (or XFAIL, XPASS, FLAKE) on at
-least one case whose golden is not degenerate (not constant, and more than 3 distinct values when it
-holds 1024 elements or more; a nightly-size golden, not stored, counts when no run flagged it).
+least one case whose golden is not degenerate: no output of it constant (2 elements or more) or holding at
+most 3 distinct values with 16 elements or more per value (a bool's 2 values excepted), the harness's
+rule (degenerate_outputs()); a nightly-size golden, not stored, counts when no run flagged it.
+NONDET (the golden's maker, the cpu variant, gives different outputs for the same inputs) is not a
+verdict: it is a flag with its reason, as an ERROR is.
 """
 import json
 import os
@@ -17,9 +20,24 @@ def load(path):
         return json.load(f)
 
 
-def is_degenerate(distinct, n):
-    """The harness's rule (degenerate_outputs()): constant, or at most 3 distinct values in 1024 or more."""
-    return (n > 1 and distinct == 1) or (n >= 1024 and distinct <= 3)
+FEW_VALUES, ELEMENTS_PER_VALUE = 3, 16
+
+
+def is_degenerate(distinct, n, is_bool=False):
+    """The harness's rule (degenerate_outputs()), for one output of n elements holding `distinct` values:
+    constant, or at most 3 distinct values with at least 16 elements per value; a bool's 2 values are all
+    it has, not few."""
+    few = distinct <= FEW_VALUES and n >= ELEMENTS_PER_VALUE * distinct and not (is_bool and distinct == 2)
+    return (n > 1 and distinct == 1) or few
+
+
+def any_degenerate(arrays):
+    """Whether any of the outputs is degenerate by is_degenerate(), each judged on its own."""
+    for a in arrays:
+        k, n = distinct_values([a], FEW_VALUES + 1)
+        if is_degenerate(k, n, a.dtype == bool):
+            return True
+    return False
 
 
 def distinct_values(arrays, most):
@@ -33,15 +51,16 @@ def distinct_values(arrays, most):
 
 
 def golden_distinct_values(golden_dir, pipeline, case, outputs):
-    """(distinct values up to 1000, elements) of a case's stored goldens, or (None, 0) if not stored."""
+    """(distinct values up to 1000 over all outputs, whether any output is degenerate) of a case's stored
+    goldens, or (None, None) if not stored."""
     import numpy as np
     arrays = []
     for o in outputs:
         f = os.path.join(golden_dir, pipeline, "%s.npy" % case if len(outputs) == 1 else "%s.%s.npy" % (case, o))
         if not os.path.exists(f):
-            return None, 0
+            return None, None
         arrays.append(np.load(f))
-    return distinct_values(arrays, 1000)
+    return distinct_values(arrays, 1000)[0], any_degenerate(arrays)
 
 
 def verdict(entry, describe, runs, golden_dir, profiles):
@@ -58,9 +77,9 @@ def verdict(entry, describe, runs, golden_dir, profiles):
         outs = list(c.get("outputs", {}).keys())
         shape = "x".join(str(e) for e in c["outputs"][outs[0]]["shape"]) if outs else "-"
         shapes.append("%s %s" % (c["name"], shape or "scalar"))
-        k, n = golden_distinct_values(golden_dir, name, c["name"], outs)
+        k, degenerate = golden_distinct_values(golden_dir, name, c["name"], outs)
         dv.append("%s" % (k if k is not None else "?") + ("" if k is None or k < 1000 else "+"))
-        if k is not None and not is_degenerate(k, n):
+        if k is not None and not degenerate:
             meaningful_cases.append(c["name"])
         elif k is None:
             # A nightly-size golden is not stored: the runs reproduce it and flag it when degenerate.
@@ -74,8 +93,8 @@ def verdict(entry, describe, runs, golden_dir, profiles):
         ok &= any(r["outcome"] in VERDICTS and r["case"] in meaningful_cases for r in per[pr])
     recs = [r for pr in profiles for r in per[pr]]
     named = not ok and bool(recs) and all(
-        (r["outcome"] == "ERROR" and r["message"].strip()) or "degenerate_golden" in (r.get("metrics") or {})
-        for r in recs)
+        (r["outcome"] in ("ERROR", "NONDET") and r["message"].strip()) or
+        "degenerate_golden" in (r.get("metrics") or {}) for r in recs)
     err = 0.0
     for r in recs:
         for o in ((r.get("metrics") or {}).get("outputs") or {}).values():

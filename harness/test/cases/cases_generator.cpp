@@ -7,6 +7,8 @@
 //   levels      scalars black and white: equal values divide by zero
 //   lut4        a 4x4 table built into the pipeline: the output can only be 4x4
 //   pid_noise   adds the process id: the same inputs give other outputs in every process
+//   auto_estimates  output estimates stated only for an autoscheduler, its input and scalar left without:
+//               the estimates probe must still read them (Mullapudi2016 refuses such a pipeline)
 #include "Halide.h"
 
 namespace {
@@ -99,6 +101,20 @@ public:
     }
 };
 
+class AutoEstimates : public Generator<AutoEstimates> {
+public:
+    Input<Buffer<uint16_t, 2>> input{"input"};
+    Input<int32_t> offset{"offset"};
+    Output<Buffer<uint16_t, 2>> output{"output"};
+    void generate() {
+        Var x("x"), y("y");
+        output(x, y) = input(x, y) + cast<uint16_t>(x + y + offset);
+        if (using_autoscheduler()) {
+            output.set_estimates({{0, 40}, {0, 24}});
+        }
+    }
+};
+
 }  // namespace
 
 HALIDE_REGISTER_GENERATOR(HalfIo, half_io)
@@ -108,3 +124,4 @@ HALIDE_REGISTER_GENERATOR(DbRange, db_range)
 HALIDE_REGISTER_GENERATOR(Levels, levels)
 HALIDE_REGISTER_GENERATOR(Lut4, lut4)
 HALIDE_REGISTER_GENERATOR(PidNoise, pid_noise)
+HALIDE_REGISTER_GENERATOR(AutoEstimates, auto_estimates)

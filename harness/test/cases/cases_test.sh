@@ -9,7 +9,9 @@
 #   a 4x4 table built into the pipeline: a 4x4 case that PASSes, not an ERROR;
 #   a generator whose output changes with the process: a NONDET golden and NONDET runs (also found by a
 #   retry when the golden was not flagged), never PASS or FLAKE;
-#   a deterministic ERROR is not retried; a FAIL does not say "within" its tolerance.
+#   a deterministic ERROR is not retried; a FAIL does not say "within" its tolerance;
+#   output estimates stated only for an autoscheduler, with the input and scalar left without: an
+#   "estimate" case of that size (the estimates probe's autoscheduler asks for no estimate).
 set -u
 exe=$1 golden=$2
 fail() { echo "cases: FAIL: $*" >&2; exit 1; }
@@ -31,7 +33,7 @@ d() {  # d <pipeline>: describe as text (must exit 0) and as JSON
   AOT_HARNESS_GOLDEN_DIR="$golden" "$exe" describe "$1" >"$tmp/$1.txt" 2>&1 || fail "describe $1 exited $?: $(cat "$tmp/$1.txt")"
   AOT_HARNESS_GOLDEN_DIR="$golden" "$exe" describe "$1" --json >"$tmp/$1.json" 2>&1 || fail "describe $1 --json exited $?"
 }
-for p in half_io mixed16 few_values db_range levels lut4 pid_noise; do d "case_$p"; done
+for p in half_io mixed16 few_values db_range levels lut4 pid_noise auto_estimates; do d "case_$p"; done
 has "$tmp/case_half_io.txt" "input  input +float16 +64x48" "float16 input"
 has "$tmp/case_half_io.txt" "scalar gain +0.5" "scalar of half_io"
 has "$tmp/case_half_io.txt" "output output +float16 +64x48" "float16 output"
@@ -48,11 +50,12 @@ lacks "$tmp/case_levels.txt" "degenerate" "levels degenerate"
 has "$tmp/case_lut4.txt" "output output +float32 +4x4$" "lut4's output is not clamped to its table"
 has "$tmp/case_lut4.txt" "note: .*reads table, a buffer built into it" "lut4's clamp not explained"
 has "$tmp/case_pid_noise.txt" "flag: non-deterministic golden: [0-9]+ distinct outputs" "pid_noise flag in describe"
+has "$tmp/case_auto_estimates.txt" "output output +uint16 +40x24" "the estimates stated for an autoscheduler give no case"
 
 "$exe" run --profile cpu,host --golden-dir "$golden" --json "$tmp/run.json" >"$tmp/run.txt" 2>&1
 code=$?
 [ "$code" = 6 ] || fail "run exited $code, not 6 (NONDET is the worst outcome): $(cat "$tmp/run.txt")"
-for p in half_io mixed16 db_range levels lut4; do
+for p in half_io mixed16 db_range levels lut4 auto_estimates; do
   for prof in cpu host; do has "$tmp/run.txt" "PASS +case_$p/$prof/" "case_$p on $prof"; done
 done
 has "$tmp/run.txt" "PASS +case_few_values/cpu/small .*degenerate golden: 2 distinct values in 64 elements" \
