@@ -39,6 +39,7 @@
 #       The build checks every spec (a bad JSON spec fails it with one line naming file, key and fix).
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessVariantInfo.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessGenerators.cmake")
 
 # Loads the default profiles.json (the package's, or AOT_HARNESS_PROFILES_JSON) unless loaded.
 function(_aot_harness_ensure_profiles)
@@ -64,70 +65,6 @@ function(aot_harness_profile_param_map out param)
     list(APPEND words "${profile}" "${param}=${schedule}")
   endforeach ()
   set(${out} "${words}" PARENT_SCOPE)
-endfunction()
-
-# The sha256 of a generator's sources (one source: that file's sha256, as the goldens' manifest has
-# always recorded), or "unknown" for an imported generator without recorded sources.
-function(_aot_harness_generator_sha out gen)
-  get_property(sources GLOBAL PROPERTY HARNESS_GENERATOR_SOURCES_${gen})
-  if (NOT sources AND TARGET "${gen}")
-    get_target_property(imported "${gen}" IMPORTED)
-    get_property(py_src TARGET "${gen}" PROPERTY Halide_PYTHON_GENERATOR_SOURCE)  # a Python generator
-    if (py_src)
-      set(sources "${py_src}")
-    elseif (NOT imported)
-      get_target_property(sources "${gen}" SOURCES)
-      get_target_property(dir "${gen}" SOURCE_DIR)
-      set(abs "")
-      foreach (s IN LISTS sources)
-        cmake_path(ABSOLUTE_PATH s BASE_DIRECTORY "${dir}")
-        list(APPEND abs "${s}")
-      endforeach ()
-      set(sources "${abs}")
-    endif ()
-  endif ()
-  list(FILTER sources EXCLUDE REGEX "\\.(h|hpp)$")
-  list(LENGTH sources n)
-  if (n EQUAL 0)
-    set(${out} "unknown" PARENT_SCOPE)
-    return ()
-  endif ()
-  set(hashes "")
-  foreach (s IN LISTS sources)
-    file(SHA256 "${s}" h)
-    list(APPEND hashes "${h}")
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${s}")
-  endforeach ()
-  if (n EQUAL 1)
-    set(${out} "${hashes}" PARENT_SCOPE)
-  else ()
-    string(SHA256 h "${hashes}")
-    set(${out} "${h}" PARENT_SCOPE)
-  endif ()
-endfunction()
-
-# harness_add_generator(<target> SOURCES <file>...): add_halide_generator() that also records the
-# sources, so that builds importing the generator (cross, asan) hash the same files.
-function(harness_add_generator target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES")
-  set(abs "")
-  foreach (s IN LISTS ARG_SOURCES)
-    cmake_path(ABSOLUTE_PATH s OUTPUT_VARIABLE a)
-    list(APPEND abs "${a}")
-  endforeach ()
-  set_property(GLOBAL PROPERTY HARNESS_GENERATOR_SOURCES_${target} "${abs}")
-  if (NOT TARGET ${target} AND NOT TARGET ${PROJECT_NAME}::halide_generators::${target})
-    add_halide_generator(${target} SOURCES ${abs})
-    # -O0: a generator's own C++ only builds the pipeline's IR, once per variant at build time (Halide's
-    # compiler, libHalide, does the work), and -O0 compiles it in about 1.3 s less CPU than -O3 (of ~3.5 s,
-    # most of it Halide.h). The variants are the same bytes (docs/ARCHITECTURE.md, "Build and test time").
-    if (TARGET ${target})  # a cross build imports the host build's generators instead
-      get_target_property(type ${target} TYPE)
-      if (type STREQUAL "EXECUTABLE")  # not a Python generator's stand-in target
-        target_compile_options(${target} PRIVATE -O0)
-      endif ()
-    endif ()
-  endif ()
 endfunction()
 
 # The C++ file that registers a pipeline without a C++ spec (metadata, or the JSON spec embedded).

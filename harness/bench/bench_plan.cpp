@@ -20,7 +20,7 @@ BenchOptions bench_options(const Args &args) {
     o.profile = args.get("profile");
     o.case_name = args.get("case");
     if (args.has("size")) o.sizes = parse_size_list(args.get("size"), "--size", "--size 4096x4096");
-    const std::string mode = args.get("mode", "all");
+    const std::string mode = args.get("mode");
     if (mode == "resident") {
         o.roundtrip = false;
     } else if (mode == "roundtrip") {
@@ -28,12 +28,9 @@ BenchOptions bench_options(const Args &args) {
     } else if (mode != "all") {
         throw Error("--mode '" + mode + "' is not a benchmark mode; use resident, roundtrip or all");
     }
-    o.repetitions = static_cast<int>(args.whole("repetitions", 0, 1, 1000));
-    if (args.has("min-time")) {
-        args.number("min-time", 0, 0, 3600);
-        o.min_time = args.get("min-time");
-    }
-    o.halide_pool = args.get("halide-pool", "halide");
+    o.repetitions = static_cast<int>(args.whole("repetitions"));
+    if (args.has("min-time")) o.min_time = args.get("min-time");  // as given: its range was checked when parsed
+    o.halide_pool = args.get("halide-pool");
     try {
         check_pool_name(o.halide_pool);
     } catch (const std::invalid_argument &e) {
@@ -42,7 +39,7 @@ BenchOptions bench_options(const Args &args) {
     o.quick = args.has("quick");
     o.kernels = args.has("kernels");
     o.json = args.get("json");
-    o.timeout = args.number("timeout", 3600, 1, 86400);
+    o.timeout = args.number("timeout");
     o.golden_dir = args.get("golden-dir");
     return o;
 }

@@ -9,15 +9,7 @@
 
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
-#ifdef HARNESS_HAVE_OPENCL
-#include "HalideRuntimeOpenCL.h"
-#endif
-#ifdef HARNESS_HAVE_CUDA
-#include "HalideRuntimeCuda.h"
-#endif
-#ifdef HARNESS_HAVE_VULKAN
-#include "HalideRuntimeVulkan.h"
-#endif
+#include "devices/device_release.h"
 
 namespace harness::perf {
 
@@ -87,15 +79,7 @@ struct DeviceCopy::Impl {
 };
 
 DeviceCopy::DeviceCopy(const std::string &runtime, size_t bytes) : impl_(new Impl), bytes_(bytes) {
-#ifdef HARNESS_HAVE_OPENCL
-    if (runtime == "opencl") impl_->iface = halide_opencl_device_interface();
-#endif
-#ifdef HARNESS_HAVE_CUDA
-    if (runtime == "cuda") impl_->iface = halide_cuda_device_interface();
-#endif
-#ifdef HARNESS_HAVE_VULKAN
-    if (runtime == "vulkan") impl_->iface = halide_vulkan_device_interface();
-#endif
+    impl_->iface = device_interface_for(runtime);
     if (!impl_->iface) throw std::runtime_error("no device interface for runtime '" + runtime + "' in this build");
     impl_->src = Halide::Runtime::Buffer<uint8_t>(static_cast<int>(bytes));
     impl_->dst = Halide::Runtime::Buffer<uint8_t>(static_cast<int>(bytes));

@@ -32,6 +32,21 @@ TEST(CliOptions, ChecksWhatNeedsNoPipeline) {
     EXPECT_THROW(parse_command_args("report", {"--results", "r.json"}), Error);
     EXPECT_THROW(parse_command_args("__run-one", {"--repeats", "0"}), Error);
     EXPECT_THROW(parse_command_args("list", {"--json=yes"}), Error);
+    EXPECT_THROW(parse_command_args("run", {"--repeats", "101"}), Error);  // the row's range, when parsed
+    EXPECT_THROW(parse_command_args("bisect", {"blur3x3"}), Error);        // --profile is required
+    EXPECT_THROW(parse_command_args("repro", {"a/b/c", "d"}), Error);
+}
+
+// --repeats is one row shared by run and its children: the same default and range everywhere, and --help
+// says them from the row.
+TEST(CliOptions, RepeatsIsOneRow) {
+    for (const char *c : {"run", "__run-one", "__run-batch"}) {
+        EXPECT_EQ(parse_command_args(c, {}).whole("repeats"), 3) << c;
+        EXPECT_EQ(parse_command_args(c, {"--repeats=100"}).whole("repeats"), 100) << c;
+        EXPECT_THROW(parse_command_args(c, {"--repeats", "0"}), Error) << c;
+    }
+    EXPECT_NE(help_text(find_command("run")).find("own output canary (default 3; 1 to 100)"), std::string::npos);
+    EXPECT_NE(help_text(find_command("bench")).find("(default 3600; 1 to 86400)"), std::string::npos);
 }
 
 // Usage, --help, the parser and the dispatch all come from the command table: nothing can drift.

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 
-from . import chroot_hold, data, paths, toolmain
+from . import chroot_hold, data, jsonio, paths, toolmain
 
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
@@ -58,11 +58,7 @@ def stamp_matches(stamp, want):
 
 
 def read_stamp(root):
-    try:
-        with open(os.path.join(root, STAMP)) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+    return jsonio.load_or_none(os.path.join(root, STAMP))
 
 
 def check_root(root):

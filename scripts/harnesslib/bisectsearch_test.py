@@ -4,7 +4,6 @@ then placed by its medians, and a machine that moved is not taken for the code. 
 harnesslib.bisectsearch_test [-v]"""
 import random
 import unittest
-from types import SimpleNamespace
 
 from . import bisectcommit, bisectsearch, data
 

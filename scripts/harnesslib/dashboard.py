@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from . import compare, data, history, jsonio, machine, paths, stats, toolmain
+from . import compare, data, history, jsonio, machine, paths, sides, stats, toolmain
 from .dashboard_records import COLOURS, record_page, slug
 
 CHARTJS = ["/usr/share/javascript/chart.js/chart.umd.js", "/usr/share/javascript/chart.js/chart.min.js",
@@ -230,9 +230,9 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
     if cand < 0 or (base_b is None and base_t is None):
         parts.append("<div class='alert good'>Only one run so far: nothing to compare with.</div>")
     else:
-        cs = history.load_side(db_path, str(cand))
-        bs_b = history.load_side(db_path, str(base_b)) if base_b else data.empty_side("")
-        bs_t = history.load_side(db_path, str(base_t)) if base_t else data.empty_side("")
+        cs = sides.run_side(db_path, str(cand))
+        bs_b = sides.run_side(db_path, str(base_b)) if base_b else data.empty_side("")
+        bs_t = sides.run_side(db_path, str(base_t)) if base_t else data.empty_side("")
         bench = compare.compare_bench(bs_b["bench"], cs["bench"], alpha, min_effect, "holm", bs_b["machine"],
                                       cs["machine"]) if base_b else {"benchmarks": []}
         flips = compare.compare_tests(bs_t["tests"], cs["tests"])["flips"] if base_t and cs["has_results"] else []
@@ -269,7 +269,7 @@ def render(db_path, out_dir, golden_dir, max_runs=60, alpha=0.05, min_effect=0.0
             "SELECT id, record_json FROM tests WHERE run_id=? ORDER BY id", (cand_t,))]
         parts.append("<h2>Outcomes of run #%d</h2>" % cand_t)
         parts.append(grid_html(out_dir, trun, tests, golden_dir))
-    machines = {r["id"]: history.machine_blocks(con, r["id"]) for r in runs}
+    machines = {r["id"]: sides.machine_blocks(con, r["id"]) for r in runs}
     specs = chart_specs(runs, series, drivers, significant_regressions(runs, samples, alpha, min_effect, machines))
     for s in specs:  # what the machine did in the latest run of the chart's profile, beside its numbers
         prof = s["title"].rsplit(" / ", 1)[-1]

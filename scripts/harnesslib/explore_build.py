@@ -167,7 +167,7 @@ def write(path, text):
 def harness(project, args, log, timeout=None, env=None):
     """Runs the project's aot-harness on the project's goldens; returns its exit code (output in log)."""
     e = dict(os.environ)
-    e["HARNESS_GOLDEN_DIR"] = project.golden
+    e["AOT_HARNESS_GOLDEN_DIR"] = project.golden
     # the project's aot-harness finds its variants' build descriptions (bisect, repro) in its own build,
     # not in that of the aot-harness that runs explore (whose AOT_HARNESS_BUILD_DIR this process inherits)
     e["AOT_HARNESS_BUILD_DIR"] = os.path.dirname(os.path.dirname(project.exe()))
@@ -192,7 +192,7 @@ def bless_and_run(project, names, profiles, out_json, log, run_args=(), env=None
     args += list(run_args)
     if wrapper:
         e = dict(os.environ)
-        e["HARNESS_GOLDEN_DIR"] = project.golden
+        e["AOT_HARNESS_GOLDEN_DIR"] = project.golden
         e["AOT_HARNESS_BUILD_DIR"] = os.path.dirname(os.path.dirname(project.exe()))
         e.update(env or {})
         with open(log, "a") as f:

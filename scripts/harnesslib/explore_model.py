@@ -11,7 +11,7 @@ the sampler (explore_sample.py) makes them, the shrinker (explore_shrink.py) cop
 import copy
 from dataclasses import dataclass, field
 
-from . import explore_expr as ex
+from . import explore_expr as ex, explore_interval as iv
 
 # Stage kinds: map (an expression per element), conv (an RDom sum of a source around each element),
 # hist (a histogram of an input over its whole extent), cdf (a prefix sum of a histogram), lutmap (a
@@ -153,7 +153,7 @@ def check(p, partial=False):
             continue
         look = lambda n: env[n.a["src"] if "src" in n.a else n.a["name"]]
         if s.expr is not None:
-            ex.analyze(s.expr, look, problems)
+            iv.analyze(s.expr, look, problems)
         e = s.expr
         if e is not None and _inexact_ints(e, top=s.output and s.kind == "map"):
             problems.append("%s: an integer from an inexact float feeds more arithmetic" % s.name)
@@ -164,7 +164,7 @@ def check(p, partial=False):
         elif s.kind in ("conv", "total"):
             taps = (2 * s.radius[0] + 1) * (2 * s.radius[1] + 1) if s.kind == "conv" else count
             lo, hi = taps * min(e.lo, 0), taps * max(e.hi, 0)
-            err = taps * e.err + (taps * 2 * ex._ulp(s.t, max(abs(lo), abs(hi))) if ex.isf(s.t) else 0)
+            err = taps * e.err + (taps * 2 * iv.ulp(s.t, max(abs(lo), abs(hi))) if ex.isf(s.t) else 0)
             _in_type(s, lo, hi, problems)
             env[s.name] = (lo, hi, err)
         elif s.kind == "hist":
@@ -209,7 +209,7 @@ def tolerance(p):
         return {"kind": "exact", "reason": "integer arithmetic only (or exact floats): every build must agree bit for bit"}
     if worst == ex.INF:
         return None
-    floor = max((ex._ulp(s.t, max(abs(p.bounds[s.name][0]), abs(p.bounds[s.name][1]))) for s in p.outputs()
+    floor = max((iv.ulp(s.t, max(abs(p.bounds[s.name][0]), abs(p.bounds[s.name][1]))) for s in p.outputs()
                  if ex.isf(s.t)), default=0)
     atol = 4 * worst + 4 * floor
     if any(not ex.isf(s.t) for s in p.outputs()):

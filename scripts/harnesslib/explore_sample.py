@@ -13,7 +13,7 @@ no undefined behaviour in it, so a sampled pipeline is always defined; check() c
 """
 import random
 
-from . import explore_expr as ex
+from . import explore_expr as ex, explore_interval as iv
 from .explore_expr import X, INTS, FLOATS
 from .explore_model import Input, Param, Pipeline, Stage, check, reads, tolerance, TABLES
 from .genfuzz_model import BOUNDARY
@@ -177,7 +177,7 @@ class Sampler:
         return self.p.stage(name).t
 
     def settled(self, e, problems=None):
-        ex.analyze(e, lambda n: self.env[n.a["src"] if "src" in n.a else n.a["name"]], problems if problems is not
+        iv.analyze(e, lambda n: self.env[n.a["src"] if "src" in n.a else n.a["name"]], problems if problems is not
                    None else [], fresh_only=True)
         return e
 
@@ -312,7 +312,6 @@ class Sampler:
         return e
 
     def unary(self, op, t, sub):
-        rng = self.rng
         if not ex.isf(t):
             if op == "abs" and ex.signed(t):
                 return self.convert(X("un", ex.unsigned_of(t), [sub()], fn="abs"), t)

@@ -12,7 +12,7 @@ import unittest
 import numpy as np
 
 from . import explore, explore_coverage, explore_cpp, explore_shrink, explore_triage, explore_verdict
-from . import explore_expr as ex
+from . import explore_expr as ex, explore_interval as iv
 from .explore_expr import X
 from .explore_model import check, tolerance
 
@@ -142,11 +142,11 @@ class Soundness(unittest.TestCase):
         }
         for want, e in cases.items():
             problems = []
-            ex.analyze(e, env, problems)
+            iv.analyze(e, env, problems)
             self.assertTrue(any(want in x for x in problems), "%s: %s" % (want, problems))
         ok = X("bin", "uint8", [ex.cast("uint8", load), ex.const("uint8", 200)], fn="add")   # wraps: defined
         problems = []
-        ex.analyze(ok, env, problems)
+        iv.analyze(ok, env, problems)
         self.assertEqual(problems, [])
         self.assertEqual((ok.lo, ok.hi), (0, 255))
 

@@ -2,12 +2,56 @@
 JSON), checked once when a file is read, so that a wrong shape is one line naming the file, the key path and
 the fix (jsonio.At) and never a KeyError or TypeError deep inside a tool, a half-filled history or a value
 SQLite cannot store."""
+from typing import Any, Dict, List, TypedDict
+
 from .jsonio import At, InputError, load  # noqa: F401 - InputError for the tools that import formats
 
 RESULTS_FIX = "pass a results file `aot-harness run --json` wrote"
 BENCH_FIX = "pass a Google Benchmark JSON (pipeline-benchmarks --benchmark_out=F --benchmark_out_format=json)"
 TIME_UNITS = ("ns", "us", "ms", "s")
 INT64 = 2 ** 63 - 1
+
+
+class RunRecord(TypedDict, total=False):
+    """One element of a results file's "runs" as check_record admits it (harness/src/base/outcome.h writes it):
+    the first four are always there, the rest default to "", 0 or {}."""
+    pipeline: str
+    profile: str
+    case: str
+    outcome: str  # an outcome name of outcomes.json
+    mode: str
+    message: str
+    target: str
+    result_outcome: str
+    fallback_for: str
+    xfail_reason: str
+    stderr_tail: str
+    duration_ms: float
+    metrics: Dict[str, Any]
+    artifacts: Dict[str, Any]
+
+
+class Results(TypedDict, total=False):
+    """A results file of `aot-harness run --json`, as check_results admits it."""
+    environment: Dict[str, Any]
+    runs: List[RunRecord]
+    summary: Dict[str, Any]
+
+
+class BenchEntry(TypedDict, total=False):
+    """One element of a Google Benchmark JSON's "benchmarks", as check_bench admits it."""
+    name: str
+    run_name: str
+    run_type: str  # "iteration" or "aggregate"
+    label: str
+    real_time: float
+    cpu_time: float
+    time_unit: str  # one of TIME_UNITS
+    iterations: int
+    repetition_index: int
+    pixels_per_second: float
+    bytes_per_second: float
+    error_occurred: bool
 
 
 def _metrics_numbers(at):
@@ -33,8 +77,8 @@ def _stored_num(at, lo=None):
     return at.num(lo)
 
 
-def check_record(at):
-    """One run record (an element of "runs")."""
+def check_record(at) -> None:
+    """One run record (an element of "runs"): its value is then a RunRecord."""
     at.obj()
     for key in ("pipeline", "profile", "case", "outcome"):
         at.get(key).str()
@@ -57,14 +101,14 @@ def _entries(doc, source, fix, key, what, side_key):
     return top.get(key).items()
 
 
-def check_results(doc, source, fix=RESULTS_FIX):
+def check_results(doc, source, fix=RESULTS_FIX) -> Results:
     """A results document: {"environment": {...}, "runs": [record, ...], ...}; returns doc."""
     for r in _entries(doc, source, fix, "runs", "a results file", "environment"):
         check_record(r)
     return doc
 
 
-def check_bench(doc, source, fix=BENCH_FIX):
+def check_bench(doc, source, fix=BENCH_FIX) -> Dict[str, Any]:
     """A Google Benchmark document: {"context": {...}, "benchmarks": [{...}, ...]}; returns doc."""
     for b in _entries(doc, source, fix, "benchmarks", "a Google Benchmark JSON", "context"):
         b.obj()

@@ -182,7 +182,7 @@ def _env_rows(run_id, source, env):
     rows = []
     for k, v in flatten(env, "", []):
         if source == "bench" and k.startswith("machine.") and k.count(".") == 1:
-            rows.append((run_id, source, k, str(v)))  # one JSON text per block, read back whole (load_side)
+            rows.append((run_id, source, k, str(v)))  # one JSON text per block, read back whole (sides.run_side)
             continue
         if isinstance(v, str) and v[:1] in "{[" and source == "bench":
             try:  # bench context holds JSON strings (device.<profile>)
@@ -259,14 +259,6 @@ def document_time(path):
         microsecond=0).isoformat()
 
 
-def ingest_file(con, run_id, path):
-    """Ingests a results or bench JSON file, whichever it is. Returns (kind, count)."""
-    kind, doc = formats.load_checked(path)
-    if kind == "results":
-        return kind, ingest_results(con, run_id, doc, path)
-    return kind, ingest_bench(con, run_id, doc, path)
-
-
 def resolve_run(con, spec):
     """Run id from '17', 'latest' or 'latest~N' (N runs before the latest); InputError if there is none."""
     ids = [r[0] for r in con.execute("SELECT id FROM runs ORDER BY id DESC")]
@@ -289,43 +281,6 @@ def record_of(db_path, run_id, test_id, text):
     rec = jsonio.loads(text or "", where, fix)
     formats.check_record(jsonio.At(rec, where, fix))
     return rec
-
-
-def machine_blocks(con, run_id):
-    """{block: what the machine did} of run `run_id` (its bench contexts' machine.<block>, machine.py)."""
-    from . import machine
-    rows = con.execute("SELECT key, value FROM environment WHERE run_id=? AND source='bench' AND key LIKE 'machine.%'",
-                       (run_id,)).fetchall()
-    try:
-        return machine.blocks_of({r[0]: r[1] for r in rows})
-    except data.InputError as e:
-        raise data.InputError("run %d of the history: %s" % (run_id, e))
-
-
-def load_side(db_path, spec):
-    """A comparison side (see data.py) from run `spec` of the history at `db_path`."""
-    if not exists(db_path):
-        raise data.InputError("no history at %s; run scripts/nightly or scripts/history ingest first" % db_path)
-    con = connect(db_path)
-    run_id = resolve_run(con, spec)
-    run = con.execute("SELECT * FROM runs WHERE id=?", (run_id,)).fetchone()
-    side = data.empty_side("run %d (%s, %s)" % (run_id, (run["git_commit"] or "?")[:10], run["started"]))
-    side["run"] = dict(run)
-    for row in con.execute("SELECT id, record_json FROM tests WHERE run_id=? ORDER BY id", (run_id,)):
-        rec = record_of(db_path, run_id, row[0], row[1])
-        side["tests"][data.test_key(rec)] = rec
-        side["has_results"] = True
-    side["machine"] = machine_blocks(con, run_id)
-    for b in con.execute("SELECT * FROM benchmarks WHERE run_id=? ORDER BY id", (run_id,)).fetchall():
-        side["has_bench"] = True
-        side["bench"][b["name"]] = {
-            "pipeline": b["pipeline"], "profile": b["profile"], "case": b["case_name"], "mode": b["mode"],
-            "label": b["label"], "driver": b["driver"], "error": b["error"],
-            "samples": [dict(s) for s in con.execute(
-                "SELECT rep, real_time_ms, cpu_time_ms, iterations, pixels_per_second, bytes_per_second"
-                " FROM samples WHERE benchmark_id=? ORDER BY rep", (b["id"],))]}
-    con.close()
-    return side
 
 
 def migrate(src_target, dst_target, log=None):

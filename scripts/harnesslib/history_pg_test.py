@@ -15,7 +15,7 @@ import tempfile
 import time
 import unittest
 
-from . import data, db, fixtures as fx, history, pgserver
+from . import data, db, fixtures as fx, history, pgserver, sides
 
 DEVICES, SHARDS = 8, 8
 
@@ -204,7 +204,7 @@ class SharedHistory(unittest.TestCase):
             new_ids = [r[0] for r in d.execute("SELECT id FROM runs ORDER BY id").fetchall()][before:]
             self.assertEqual(len(new_ids), 5)
             for old, new in zip([1, 2, 3, 4, 5], new_ids):
-                a, b = history.load_side(src, str(old)), history.load_side(dst, str(new))
+                a, b = sides.run_side(src, str(old)), sides.run_side(dst, str(new))
                 self.assertEqual(a["tests"], b["tests"])
                 self.assertEqual(a["bench"], b["bench"])
                 for table, q in (("environment", "SELECT source, key, value FROM environment WHERE run_id=?"),

@@ -3,7 +3,6 @@ fixture, plus its benchmarks) ingested by 1 process and by PROCS processes at on
 throwaway PostgreSQL server. Prints tests/s and rows/s (tests + metrics + environment + samples).
 A measurement, not a test: python3 -m harnesslib.ingest_bench [--devices 8] [--records 600] [--procs 8]"""
 import copy
-import json
 import os
 import subprocess
 import sys

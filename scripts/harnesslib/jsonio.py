@@ -67,6 +67,16 @@ def loads(text, source, fix):
         raise InputError(one_line("%s: not valid JSON (%s); %s" % (source, e, fix)))
 
 
+def load_or_none(path):
+    """The JSON file at `path` as it is, or None when it is missing or unreadable: the tools' own state and
+    stamp files (a half-written one counts as none)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def load(path, fix):
     """Reads and parses the JSON file at `path` (loads)."""
     try:

@@ -26,7 +26,7 @@ import sys
 import time
 import urllib.request
 
-from . import arm64root, chroot_hold, data, lavaboot, lavalabroot, paths, toolmain
+from . import arm64root, chroot_hold, data, jsonio, lavaboot, lavalabroot, paths, pgserver, toolmain
 
 STATE = "run/aot-harness-lab.json"
 SRV = "srv/aot-harness"
@@ -58,20 +58,7 @@ def manage(root, *args, check=True):
 
 
 def read_state(root):
-    try:
-        with open(os.path.join(root, STATE)) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
-def free_port():
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    return jsonio.load_or_none(os.path.join(root, STATE))
 
 
 def wait_http(url, seconds):
@@ -111,7 +98,7 @@ def up(root, port):
     pgv = sorted(os.listdir(os.path.join(root, "etc", "postgresql")))[-1]
     inside(root, "pg_ctlcluster", pgv, "main", "start", check=False)
     inside(root, "sh", "-c", "for i in $(seq 60); do pg_isready -q && exit 0; sleep 1; done; exit 1")
-    port = port or free_port()
+    port = port or pgserver.free_port()
     url = "http://127.0.0.1:%d/" % port
     os.makedirs(os.path.join(root, "var", "log", "lava-server"), exist_ok=True)
     inside(root, "sh", "-c", "cd / && gunicorn3 lava_server.wsgi -u lavaserver -g lavaserver --workers 2 "

@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 import time
 
-from . import arm64root, data
+from . import arm64root, data, jsonio
 
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
@@ -70,11 +70,7 @@ def wanted_stamp():
 
 
 def read_stamp(root):
-    try:
-        with open(os.path.join(root, STAMP)) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+    return jsonio.load_or_none(os.path.join(root, STAMP))
 
 
 def check(root):

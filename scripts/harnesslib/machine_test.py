@@ -8,7 +8,7 @@ import os
 import tempfile
 import unittest
 
-from . import compare, data, fixtures as fx, history, machine, nightly_summary
+from . import compare, data, fixtures as fx, machine, nightly_summary, sides
 
 NAME = "BM_brighten/host/4096x4096/resident"
 
@@ -132,7 +132,7 @@ class History(unittest.TestCase):
                 p = fx.write(os.path.join(t, "b%d.json" % i), bench_doc(ms, blk))
                 r = fx.run_script("history", "ingest", "--db", db, "--bench", p, "--commit", "c0ffee")
                 self.assertEqual(r.returncode, 0, r.stderr)
-            s1, s2 = history.load_side(db, "1"), history.load_side(db, "2")
+            s1, s2 = sides.run_side(db, "1"), sides.run_side(db, "2")
             self.assertEqual(s1["machine"], {"host": quiet})
             self.assertEqual(s2["machine"], {"host": busy})
             c = fx.run_script("compare", "1", "2", "--db", db)

@@ -8,7 +8,7 @@ import sys
 import tempfile
 import unittest
 
-from . import fixtures as fx, lavajob, merge
+from . import fixtures as fx, lavajob
 
 
 class Merge(unittest.TestCase):

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from . import compare, data, formats, history, jsonio, nightly_summary, paths, toolmain
+from . import compare, data, formats, history, jsonio, nightly_summary, paths, sides, toolmain
 
 
 def log(msg):
@@ -82,16 +82,16 @@ def main(argv=None):
         raise data.InputError("run %d failed: %s%s" % (run_id, toolmain.describe(e), also))
     if status is None:
         con.close()
-        cand = history.load_side(args.db, str(run_id))
+        cand = sides.run_side(args.db, str(run_id))
         summarise(args, cand, None, None, ["the build failed (exit %d)" % args.build_status])
         print("nightly: the build failed (exit %d); recorded as run %d" % (args.build_status, run_id), file=sys.stderr)
         return 2
     prev = [r[0] for r in con.execute("SELECT id FROM runs WHERE id < ? AND status='complete' ORDER BY id DESC LIMIT 1",
                                       (run_id,))]
     con.close()
-    cand, base, res = history.load_side(args.db, str(run_id)), None, None
+    cand, base, res = sides.run_side(args.db, str(run_id)), None, None
     if prev:
-        base = history.load_side(args.db, str(prev[0]))
+        base = sides.run_side(args.db, str(prev[0]))
         res = compare.compare_sides(base, cand)
         compare.print_text(res)
         if res["failed"] and status == 0:

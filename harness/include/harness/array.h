@@ -11,33 +11,17 @@
 
 #include "HalideBuffer.h"
 #include "HalideRuntime.h"
+#include "harness/verdict_core.h"
 
 namespace harness {
 
 // Where every host buffer the harness hands a pipeline starts: 128 bytes, the alignment of Halide's own
 // Runtime::Buffer allocations (HalideBuffer.h), so that a generator that declares
 // `set_host_alignment(n)` for n <= 128 (and then gets wider vector loads and stores, on GPUs too) runs
-// here as it runs in an application that allocates its buffers with Halide.
-inline constexpr size_t kHostAlignment = 128;
-
-// std::allocator with kHostAlignment: an Array's first byte is always so aligned.
-template<typename T>
-struct HostAlignedAllocator {
-    using value_type = T;
-    HostAlignedAllocator() = default;
-    template<typename U>
-    HostAlignedAllocator(const HostAlignedAllocator<U> &) {}
-    T *allocate(size_t n) { return static_cast<T *>(::operator new(n * sizeof(T), std::align_val_t(kHostAlignment))); }
-    void deallocate(T *p, size_t) { ::operator delete(p, std::align_val_t(kHostAlignment)); }
-    template<typename U>
-    bool operator==(const HostAlignedAllocator<U> &) const {
-        return true;
-    }
-    template<typename U>
-    bool operator!=(const HostAlignedAllocator<U> &) const {
-        return false;
-    }
-};
+// here as it runs in an application that allocates its buffers with Halide. The allocator is the verdict
+// core's (verdict_core.h), which a repro bundle's main allocates with too.
+using core::HostAlignedAllocator;
+using core::kHostAlignment;
 
 // The bytes of an Array: data() is kHostAlignment-aligned (an empty one's may be null).
 using HostBytes = std::vector<uint8_t, HostAlignedAllocator<uint8_t>>;

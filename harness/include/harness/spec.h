@@ -66,11 +66,6 @@ struct CaseSpec {
     std::vector<std::string> notes;
 };
 
-// A caller bug the harness injects on purpose, for the fault catalogue (harness/test/faults/) only:
-// SkipCopyBack leaves the outputs on the device (the all-zero output of a GPU result never copied back); StaleInput
-// runs on a zeroed device copy of the inputs that the host bytes never reach. None in the suite.
-enum class TestFault { None, SkipCopyBack, StaleInput };
-
 struct PipelineSpec {
     std::string name;
     std::string summary;
@@ -92,8 +87,7 @@ struct PipelineSpec {
     // Plain C++ reference: inputs in CaseSpec::inputs order; returns outputs in CaseSpec::outputs order.
     // Empty only for specs from metadata or JSON: their goldens are the cpu variant's output.
     std::function<std::vector<Array>(const CaseSpec &, const std::vector<Array> &)> reference;
-    std::string generator_sha256;            // filled by the registrar from the build
-    TestFault test_fault = TestFault::None;  // test-only (see TestFault)
+    std::string generator_sha256;  // filled by the registrar from the build
     // Optional: the case at an arbitrary image size (width x height), same recipe and scalars as the
     // standard cases; the benchmarks use it for 1920x1080, 4096x4096 and the GPU size past L2.
     // Empty for pipelines without a free image size (the benchmarks then use the `large` case).

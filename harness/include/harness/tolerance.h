@@ -17,6 +17,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "harness/verdict_core.h"
+
 namespace harness {
 
 struct Tolerance {
@@ -40,6 +42,8 @@ struct Tolerance {
     // "Exact", "Absolute{atol=1}", "AbsRel{atol=0.001, rtol=0.0001}", ...
     std::string name() const;
     nlohmann::json to_json() const;
+    // The same tolerance as the verdict core's rule (compare() judges with it; a repro bundle reads its words).
+    core::Rule to_rule() const;
 };
 
 }  // namespace harness

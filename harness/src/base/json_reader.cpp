@@ -46,10 +46,13 @@ void check_json_depth(const std::string &text, const std::string &file, const st
     }
 }
 
-nlohmann::json parse_json(const std::string &text, const std::string &file, const std::string &fix) {
+namespace {
+
+template<typename Json>
+Json parse_checked(const std::string &text, const std::string &file, const std::string &fix) {
     check_json_depth(text, file, fix);
     try {
-        return nlohmann::json::parse(text);
+        return Json::parse(text);
     } catch (const nlohmann::json::exception &e) {
         std::string what = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
         const size_t bracket = what.find("] ");
@@ -57,6 +60,20 @@ nlohmann::json parse_json(const std::string &text, const std::string &file, cons
         if (what.size() > 160) what = what.substr(0, 157) + "...";
         throw Error(one_line(file + ": not valid JSON (" + what + "); " + fix));
     }
+}
+
+}  // namespace
+
+nlohmann::json parse_json(const std::string &text, const std::string &file, const std::string &fix) {
+    return parse_checked<nlohmann::json>(text, file, fix);
+}
+
+nlohmann::ordered_json parse_ordered_json(const std::string &text, const std::string &file, const std::string &fix) {
+    return parse_checked<nlohmann::ordered_json>(text, file, fix);
+}
+
+nlohmann::json unordered(const nlohmann::ordered_json &v) {
+    return nlohmann::json::parse(v.dump());  // already valid and within the depth limit
 }
 
 std::string json_brief(const nlohmann::json &v) {

@@ -1,6 +1,6 @@
-// The one way the harness reads JSON it did not just write itself (golden/MANIFEST.json, xfail.json,
-// baselines, JSON specs, results files, profiles.json, child records): a nesting limit checked before
-// parsing (nlohmann's parser is iterative, but copying and dumping recurse: a few hundred thousand
+// The one way the harness reads JSON (golden/MANIFEST.json, xfail.json, baselines, JSON specs, results
+// files, profiles.json, personalities.json, child records and probes, build descriptions, the shape cache): a nesting
+// limit checked before parsing (nlohmann's parser is iterative, but copying and dumping recurse: a few hundred thousand
 // levels overflow the stack), then nlohmann's parser, then typed getters. Every error is one line:
 //   <file>: <key path>: <problem>; <fix>
 // e.g. "b.json: failures.a/b/c/host: is 3, not a string; write it with aot-harness run --baseline-out FILE".
@@ -23,6 +23,10 @@ constexpr int kJsonMaxDepth = 64;
 void check_json_depth(const std::string &text, const std::string &file, const std::string &fix);
 // check_json_depth, then nlohmann's parser; a syntax error is "<file>: not valid JSON (...); <fix>".
 nlohmann::json parse_json(const std::string &text, const std::string &file, const std::string &fix);
+// The same, keeping objects in the file's order (profiles.json, personalities.json).
+nlohmann::ordered_json parse_ordered_json(const std::string &text, const std::string &file, const std::string &fix);
+// An ordered document's value as a plain one (what the typed getters read).
+nlohmann::json unordered(const nlohmann::ordered_json &v);
 // A value for a one-line message: its JSON text, at most about 40 characters.
 std::string json_brief(const nlohmann::json &v);
 // `message` with control characters (a newline in a key) turned into spaces.

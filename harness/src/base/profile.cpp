@@ -22,13 +22,8 @@ std::string required_string(const nlohmann::ordered_json &entry, const std::stri
 }  // namespace
 
 std::vector<Profile> parse_profiles(const std::string &json_text, const std::string &platform) {
-    nlohmann::ordered_json doc;  // ordered: profiles keep the file's order
-    check_json_depth(json_text, "profiles.json", "fix generators/profiles.json");
-    try {
-        doc = nlohmann::ordered_json::parse(json_text);
-    } catch (const nlohmann::json::exception &e) {
-        throw Error(std::string("profiles.json is not valid JSON (") + e.what() + "); fix generators/profiles.json");
-    }
+    // ordered: profiles keep the file's order
+    const nlohmann::ordered_json doc = parse_ordered_json(json_text, "profiles.json", "fix generators/profiles.json");
     if (!doc.is_object() || !doc.contains("profiles") || !doc["profiles"].is_object()) {
         throw Error("profiles.json has no \"profiles\" object; fix generators/profiles.json");
     }
@@ -47,7 +42,7 @@ std::vector<Profile> parse_profiles(const std::string &json_text, const std::str
         if (!e.contains("targets") || !e["targets"].is_object()) {
             throw Error("profiles.json: profile '" + name + "': missing field 'targets' (platform -> Halide target)");
         }
-        p.targets = nlohmann::json::parse(e["targets"].dump());
+        p.targets = unordered(e["targets"]);
         if (e.contains("device")) {
             if (!e["device"].is_string() || e["device"].get<std::string>().empty() || p.runtime == "none" ||
                 p.runtime == "cuda") {

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/files.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -29,7 +30,7 @@ VariantInfo load_variant_info(const std::string &build_dir, const std::string &f
     }
     VariantInfo v;
     try {
-        const nlohmann::json j = nlohmann::json::parse(text);
+        const nlohmann::json j = parse_json(text, path, "rebuild the variant");
         const auto s = [&](const char *k) { return j.value(k, std::string()); };
         v.pipeline = s("pipeline");
         v.profile = s("profile");

@@ -31,6 +31,7 @@
 #include "matrix/executor.h"
 #include "run/interrupt.h"
 #include "matrix/run_matrix.h"
+#include "run/child_protocol.h"
 #include "run/runner.h"
 #include "devices/runtime_hooks.h"
 #include "devices/device_personality.h"
@@ -69,14 +70,6 @@ int cmd_run(const Args &args) {
     if (!opts.baseline_out.empty()) check_writable(opts.baseline_out, "the baseline");
     install_interrupt_cleanup();  // Ctrl-C kills the running children's process groups, removes the temp dir
     const MatrixContext ctx = make_context(opts, tasks);
-    // Derived specs settled their cases while planning (GPU variants' bounds queries in a forked
-    // child); the children read those shapes from the run's temp dir instead of forking again.
-    if (!std::getenv("AOT_HARNESS_SHAPE_CACHE")) {
-        const std::string shapes = ctx.tmp + "/shapes";
-        make_dirs(shapes);
-        save_settled_shapes(shapes);
-        setenv("AOT_HARNESS_SHAPE_CACHE", shapes.c_str(), 1);
-    }
     RunResults results;
     results.runs = run_matrix(ctx, tasks, [console](const RunRecord &r, const MatrixProgress &p) {
         std::fprintf(
@@ -139,62 +132,39 @@ int cmd_run(const Args &args) {
     return code;
 }
 
-// The child side of `run`: one case, record written before a normal exit, then the device runtime
-// released (unless --no-device-release) as a careful application does (device_release.h).
-// A child of `run --device` (or of a profile with a device): the personality, before any GPU call.
-void activate_personality(const Args &args) {
-    if (args.has("device")) activate_device_personality(&find_device_personality(args.get("device")));
-}
-
-int cmd_run_one(const Args &args) {
+// The child side of `run` (run/child_protocol.h): its cases in order, each announced by a start marker
+// (a batch: PREFIX.<i>.start, the output's byte offset) and recorded before the next; then the device
+// runtime released (unless --no-device-release) as a careful application does (device_release.h). A batch
+// stops after a case that does not PASS, which `run` re-runs alone, unless it is the first: the first case
+// runs in a fresh process as a lone child's does, so its record is its verdict and the batch goes on.
+int cmd_child(const Args &args) {
     install_halide_error_handler();
-    activate_personality(args);
-    RunRequest req;
-    req.pipeline = args.get("pipeline");
-    req.profile = args.get("profile");
-    req.case_name = args.get("case");
-    req.mode = args.get("mode", "host");
-    req.golden_dir = golden_dir_of(args);
-    req.artifacts_dir = args.get("artifacts");
-    req.repeats = static_cast<int>(args.whole("repeats", 3, 1, 100));
-    RunRecord r = run_case(req);
-    write_file_atomic(args.get("record"), r.to_json().dump() + "\n");
-    release_after_record(r, args.get("record"), !args.has("no-device-release"));
-    return outcome_exit_code(r.outcome);
-}
-
-// The child side of a batch (run_batch.h): the cases of --tasks in order, each announced by a start marker
-// (PREFIX.<i>.start: the output's byte offset) and recorded (PREFIX.<i>.json); stops after a case that
-// does not PASS, which `run` re-runs alone, unless it is the first: the first case runs in a fresh
-// process as a lone child's does, so its record is its verdict and the batch goes on; then releases the
-// device, as a lone child does.
-int cmd_run_batch(const Args &args) {
-    install_halide_error_handler();
-    activate_personality(args);
-    const nlohmann::json tasks = nlohmann::json::parse(read_file(args.get("tasks")));
-    const std::string prefix = args.get("record");
+    const ChildCall call = read_child_call(args);
+    if (!call.device.empty()) activate_device_personality(&find_device_personality(call.device));
+    const std::string golden_dir = golden_dir_of(args);
     std::vector<std::pair<RunRecord, std::string>> recorded;  // each record and its file
-    for (size_t i = 0; i < tasks.size(); i++) {
+    for (size_t i = 0; i < call.cases.size(); i++) {
+        RunRequest req = call.cases[i];
+        req.golden_dir = golden_dir;
         std::fflush(stdout);
         std::fflush(stderr);
-        const off_t offset = lseek(STDERR_FILENO, 0, SEEK_CUR);
-        write_file_atomic(prefix + "." + std::to_string(i) + ".start", std::to_string(offset < 0 ? 0 : offset));
-        RunRequest req;
-        req.pipeline = tasks[i].at(0).get<std::string>();
-        req.profile = tasks[i].at(1).get<std::string>();
-        req.case_name = tasks[i].at(2).get<std::string>();
-        req.mode = tasks[i].at(3).get<std::string>();
-        req.golden_dir = golden_dir_of(args);
-        req.artifacts_dir = args.get("artifacts");
-        req.repeats = static_cast<int>(args.whole("repeats", 3, 1, 100));
-        const RunRecord r = run_case(req);
+        if (call.batch) {
+            const off_t offset = lseek(STDERR_FILENO, 0, SEEK_CUR);
+            write_file_atomic(batch_start_file(call.record, i), std::to_string(offset < 0 ? 0 : offset));
+        }
+        RunRecord r = run_case(req);
         std::fflush(stdout);
         std::fflush(stderr);
-        write_file_atomic(prefix + "." + std::to_string(i) + ".json", r.to_json().dump() + "\n");
-        recorded.emplace_back(r, prefix + "." + std::to_string(i) + ".json");
+        const std::string file = call.batch ? batch_record_file(call.record, i) : call.record;
+        write_file_atomic(file, r.to_json().dump() + "\n");
+        recorded.emplace_back(r, file);
+        if (!call.batch) {
+            release_after_record(r, file, call.release_device);
+            return outcome_exit_code(r.outcome);
+        }
         if (r.outcome != Outcome::Pass && i > 0) break;
     }
-    release_after_records(recorded, true);  // a batch's cases share one device group: one release
+    release_after_records(recorded, call.release_device);  // a batch's cases share one device group: one release
     return 0;
 }
 
@@ -202,8 +172,7 @@ int cmd_bless(const Args &args) {
     const Registry &reg = Registry::instance();
     const std::vector<std::string> pipes = args.has("all") ? reg.pipelines() : select_pipelines(args.get("pipeline"));
     const bool platform_hash = args.has("platform-hash");
-    const BlessResult r =
-        bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait", 0, 0, 86400), platform_hash);
+    const BlessResult r = bless(golden_dir_of(args), pipes, args.get("case"), args.number("wait"), platform_hash);
     if (platform_hash && r.written.empty() && r.failed.empty()) {
         std::fprintf(stderr, "aot-harness: error: bless --platform-hash: the selected cases have no unstored (nightly) "
                              "goldens; select nightly cases (aot-harness list shows them)\n");
@@ -265,9 +234,9 @@ using Handler = int (*)(const Args &);
 // The handler of each command of the table; cli_main checks that every command has one.
 const std::map<std::string, Handler> &handlers() {
     static const std::map<std::string, Handler> h{
-        {"list", cmd_list},         {"describe", cmd_describe},     {"env", cmd_env},     {"run", cmd_run},
-        {"__run-one", cmd_run_one}, {"__run-batch", cmd_run_batch}, {"bless", cmd_bless}, {"golden", cmd_golden},
-        {"report", cmd_report},     {"outcomes", cmd_outcomes},     {"repro", cmd_repro}, {"bisect", cmd_bisect},
+        {"list", cmd_list},       {"describe", cmd_describe}, {"env", cmd_env},     {"run", cmd_run},
+        {"__run-one", cmd_child}, {"__run-batch", cmd_child}, {"bless", cmd_bless}, {"golden", cmd_golden},
+        {"report", cmd_report},   {"outcomes", cmd_outcomes}, {"repro", cmd_repro}, {"bisect", cmd_bisect},
         {"machine", cmd_machine}};
     return h;
 }
@@ -289,6 +258,17 @@ bool wants_help(const std::vector<std::string> &args) {
 }
 
 }  // namespace
+
+void start_up(const CommandSpec &command, const Args *args) {
+    if (command.name == "outcomes") return;  // a table: no pipeline
+    // A child of run reads its parent's settled shapes before deriving a spec would settle them again.
+    if (args && args->has("shape-cache") && command.hidden) set_shape_cache_dir(args->get("shape-cache"));
+    for (const auto &p : profiles()) {  // validate the embedded profiles.json, and the devices it names
+        if (!p.device.empty()) find_device_personality(p.device);
+    }
+    Registry::instance().validate();
+    Registry::instance().set_case_trial(try_case_on_cpu);
+}
 
 bool cli_has_handler(const std::string &command) {
     return handlers().count(command) > 0 || run_passthrough_exists(command);
@@ -318,13 +298,7 @@ int cli_main(int argc, char **argv) {
             throw Error("internal error: command '" + name + "' has no handler; fix cli.cpp");
         const Args parsed = parse_command_args(name, args);
         if (prints_json(command, parsed)) reserve_stdout_for_json();
-        if (name != "outcomes") {
-            for (const auto &p : profiles()) {  // validate the embedded profiles.json, and the devices it names
-                if (!p.device.empty()) find_device_personality(p.device);
-            }
-            Registry::instance().validate();
-            Registry::instance().set_case_trial(try_case_on_cpu);
-        }
+        start_up(command, &parsed);
         return handler->second(parsed);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "aot-harness: error: %s\n", e.what());

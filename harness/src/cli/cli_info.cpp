@@ -284,7 +284,7 @@ int cmd_machine(const Args &args) {
         }
         if (blocks.empty()) throw Error(path + ": no machine record (context machine.<profile>); " + fix);
     } else {
-        const double secs = args.number("sample", 0, 0, 3600);
+        const double secs = args.number("sample");
         MachineSampler sampler(MachineSources::from_environment(), std::max(0.05, std::min(0.5, secs / 4)));
         sampler.start();
         std::this_thread::sleep_for(std::chrono::duration<double>(secs));

@@ -1,7 +1,8 @@
-// The command table of aot-harness: every command with its one-line summary, its help and its
-// options. The usage text, each command's --help, the option parser, the "unknown command" message
-// and the dispatch in cli.cpp are all made from it. Adding an option is one row in its command's
-// `options` (plus a field in RunOptions, for `run`). No pipeline, device or file is needed here:
+// The command table of aot-harness (cli_table.cpp): every command with its one-line summary, its help and
+// its options, each option one row with its type, default, range and help (OptionSpec, base/args.h). The
+// usage text, each command's --help, the option parser and its checks, the "unknown command" message and
+// the dispatch in cli.cpp are all made from it. Adding an option is one row in its command's `options`
+// (plus a field in RunOptions, for `run`). No pipeline, device or file is needed here:
 // harness/fuzz/args_fuzz.cpp fuzzes it.
 #pragma once
 #include <set>
@@ -13,22 +14,19 @@
 
 namespace harness {
 
-struct OptionSpec {
-    std::string name;   // without the leading "--"
-    std::string value;  // the value's placeholder ("P", "FILE"); "" for a flag
-    std::string help;   // one line
-};
-
 struct CommandSpec {
     std::string name;
-    std::string operands;  // positional words in the synopsis, e.g. "<pipeline>" ("" = none)
-    std::string summary;   // one line for the command list
-    std::string help;      // what it does, for --help (may span lines)
-    std::vector<OptionSpec> options;
-    bool hidden = false;  // internal (the child side of run): not listed
+    // The positional word in the synopsis ("<pipeline>"; "verify|recover": one of these words); a command
+    // with operands takes exactly one, one without takes none. "" = none.
+    std::string operands;
+    std::string summary;              // one line for the command list
+    std::string help;                 // what it does, for --help (may span lines)
+    std::vector<OptionSpec> options;  // each option's type, default, range and help (base/args.h)
+    bool hidden = false;              // internal (the child side of run): not listed
     // The words after the name go to the command as they are (its own parser and --help): bench
     // (Google Benchmark's flags) and the tools (cli.h, ToolLocations).
     bool passthrough = false;
+    void (*check)(const Args &) = nullptr;  // what the rows cannot say (bless: --pipeline or --all)
 };
 
 // The commands, in usage order (hidden ones included).
@@ -50,9 +48,9 @@ struct CommandOptions {
 };
 // The options `command` accepts; throws Error listing the commands for an unknown one.
 CommandOptions command_options(const std::string &command);
-// Parses `argv` (the words after the command) with the command's options and checks what needs no
-// pipeline: describe takes one name, bless --pipeline or --all, golden verify or recover, report
-// --results and --out. Throws Error naming the option and the fix.
+// Parses `argv` (the words after the command) with the command's rows and checks what needs no pipeline:
+// numbers in range, required options, the operands, and the command's own check. Throws Error naming the
+// option and the fix.
 Args parse_command_args(const std::string &command, const std::vector<std::string> &argv);
 
 // Checks and converts the options of `run` parsed by parse_command_args("run", ...) into RunOptions

@@ -93,8 +93,7 @@ bool run_passthrough_exists(const std::string &command) {
 int run_passthrough(const CommandSpec &command, const std::vector<std::string> &words) {
     const auto hook = hooks().find(command.name);
     if (hook != hooks().end()) {
-        profiles();  // validate the embedded profiles.json
-        Registry::instance().validate();
+        start_up(command, nullptr);
         return hook->second(words);
     }
     if (command.name == "bench" || command.name == "__bench-one") {

@@ -61,7 +61,7 @@ int cmd_bisect(const Args &args) {
     BisectRequest req;
     req.pipeline = args.positional().at(0);
     req.profile = args.get("profile");
-    req.case_name = args.get("case", "small");
+    req.case_name = args.get("case");
     req.golden_dir = args.get("golden-dir", default_golden_dir());
     req.build_dir = args.get("build-dir", default_build_dir());
     req.keep = args.get("keep");

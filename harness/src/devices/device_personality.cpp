@@ -77,7 +77,7 @@ std::string DevicePersonality::limits_text() const {
 }
 
 std::vector<DevicePersonality> parse_device_personalities(const std::string &json_text) {
-    nlohmann::ordered_json doc;
+    nlohmann::ordered_json doc;  // (the devices layer stands below base's JSON reader: the embedded file, read here)
     try {
         doc = nlohmann::ordered_json::parse(json_text);
     } catch (const nlohmann::json::exception &e) {

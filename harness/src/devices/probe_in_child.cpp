@@ -63,7 +63,7 @@ nlohmann::json finish_child(int pid, int fd, const char *what) {
     if (WIFSIGNALED(status)) {
         return {{"error", std::string(what) + " probe died with signal " + strsignal(WTERMSIG(status))}};
     }
-    try {
+    try {  // the devices layer stands below base's JSON reader; a probe's pipe is this build's own output
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception &) {
         return {{"error", std::string(what) + " probe produced no result"}};

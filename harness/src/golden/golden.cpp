@@ -37,7 +37,10 @@ std::string restore_hint(const std::string &relpath, const GoldenEntry *entry) {
 }  // namespace
 
 std::string default_golden_dir() {
-    if (const char *env = std::getenv("HARNESS_GOLDEN_DIR"); env && *env) return env;
+    if (const char *env = std::getenv("AOT_HARNESS_GOLDEN_DIR"); env && *env) return env;
+    // One name, the one the tools are given too (cli_tools.cpp): the old one stops instead of being ignored.
+    if (const char *old = std::getenv("HARNESS_GOLDEN_DIR"); old && *old)
+        throw Error("HARNESS_GOLDEN_DIR is now AOT_HARNESS_GOLDEN_DIR; rename it in your environment");
     const std::string exe = self_exe_path();
     const std::string beside = exe.substr(0, exe.rfind('/')) + "/../../golden";
     if (is_dir(beside)) return beside;
@@ -47,7 +50,8 @@ std::string default_golden_dir() {
 void check_golden_dir(const std::string &dir) {
     struct stat st {};
     if (stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
-        throw Error("the golden dir " + dir + " is not a directory; pass --golden-dir DIR (or HARNESS_GOLDEN_DIR) " +
+        throw Error("the golden dir " + dir +
+                    " is not a directory; pass --golden-dir DIR (or AOT_HARNESS_GOLDEN_DIR) " +
                     "naming the directory that holds MANIFEST.json");
     }
 }

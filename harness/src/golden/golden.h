@@ -10,7 +10,7 @@
 
 namespace harness {
 
-// The golden directory: --golden-dir if given, else $HARNESS_GOLDEN_DIR, else the source tree's
+// The golden directory: --golden-dir if given, else $AOT_HARNESS_GOLDEN_DIR, else the source tree's
 // golden/ found next to the executable (<exe>/../../golden), else the configure-time source path.
 std::string default_golden_dir();
 // Throws Error when `dir` exists but is not a directory (a file given as --golden-dir). A directory that

@@ -35,8 +35,8 @@ std::string task_id(const RunTask &t) {
 
 void remove_batch_files(const std::string &prefix, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        unlink((prefix + "." + std::to_string(i) + ".start").c_str());
-        unlink((prefix + "." + std::to_string(i) + ".json").c_str());
+        unlink(batch_start_file(prefix, i).c_str());
+        unlink(batch_record_file(prefix, i).c_str());
     }
 }
 
@@ -54,15 +54,9 @@ std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<Run
             out[begin] = run_task(ctx, tasks[begin], slot);
             break;
         }
-        nlohmann::json list = nlohmann::json::array();
-        for (size_t i = begin; i < tasks.size(); i++)
-            list.push_back({tasks[i].pipeline, tasks[i].profile, tasks[i].case_name, tasks[i].mode});
-        write_file_atomic(tasks_path, list.dump());
         BatchCommand cmd;
-        cmd.argv = child_argv(ctx, "__run-batch", {"--tasks", tasks_path, "--record", prefix});
-        if (const std::string p = personality_of(ctx.opts.device, tasks[begin].profile); !p.empty()) {
-            cmd.argv.insert(cmd.argv.end(), {"--device", p});  // the chunk is one device group: one personality
-        }
+        cmd.argv = child_argv(
+            ctx, child_call(ctx, std::vector<RunTask>(tasks.begin() + long(begin), tasks.end()), prefix, tasks_path));
         cmd.record_prefix = prefix;
         cmd.output_path = prefix + ".txt";
         cmd.timeout_s = ctx.opts.timeout;

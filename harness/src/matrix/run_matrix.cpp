@@ -1,5 +1,6 @@
 // The run matrix (run_matrix.h).
 #include "matrix/run_matrix.h"
+#include "spec/shape_query.h"
 #include "matrix/device_choice.h"
 
 #include <unistd.h>
@@ -35,34 +36,6 @@
 #include "spec/xfail.h"
 
 namespace harness {
-
-namespace {
-
-// `name` looked up in $PATH (execv does not search); throws Error if it is not there.
-std::string find_in_path(const std::string &name) {
-    const char *path = std::getenv("PATH");
-    std::istringstream dirs(path ? path : "/usr/bin:/bin");
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-        const std::string candidate = dir + "/" + name;
-        if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-    throw Error("HARNESS_EXEC_WRAPPER names '" + name + "', which is not in PATH; install it or give its full path");
-}
-
-// Cross builds under user-mode emulation: the child must be started through the emulator too
-// (e.g. HARNESS_EXEC_WRAPPER="qemu-aarch64 -L /usr/aarch64-linux-gnu").
-std::vector<std::string> exec_wrapper() {
-    std::vector<std::string> prefix;
-    if (const char *wrapper = std::getenv("HARNESS_EXEC_WRAPPER"); wrapper && *wrapper) {
-        std::istringstream words(wrapper);
-        for (std::string w; words >> w;)
-            prefix.push_back(w);
-        if (!prefix.empty() && prefix[0].find('/') == std::string::npos) prefix[0] = find_in_path(prefix[0]);
-    }
-    return prefix;
-}
-
-}  // namespace
 
 Availability check_availability(const std::set<std::string> &runtimes) {
     Availability a;
@@ -221,16 +194,17 @@ MatrixContext make_context(const RunOptions &opts, const std::vector<RunTask> &t
     check_expected_devices(ctx.avail, tasks, opts.expect_device, opts.expect_driver);
     ctx.tmp_dir = std::make_shared<TempDir>("aot-harness");
     ctx.tmp = ctx.tmp_dir->path();
+    // Derived specs settled their cases while planning (GPU variants' bounds queries in a forked child); the
+    // children read those shapes from the run's cache (or ctest's, already shared) instead of forking again.
+    ctx.shape_cache = shape_cache_dir();
+    if (ctx.shape_cache.empty()) {
+        ctx.shape_cache = ctx.tmp + "/shapes";
+        make_dirs(ctx.shape_cache);
+        save_settled_shapes(ctx.shape_cache);
+        set_shape_cache_dir(ctx.shape_cache);
+    }
     return ctx;
 }
-
-namespace {
-
-std::string slot_file(const MatrixContext &ctx, const char *name, int slot) {
-    return ctx.tmp + "/" + name + "-" + std::to_string(slot) + (name[0] == 'r' ? ".json" : ".txt");
-}
-
-}  // namespace
 
 void release_context(const MatrixContext &ctx) {
     if (ctx.tmp_dir) ctx.tmp_dir->remove();
@@ -262,55 +236,6 @@ bool resolve_without_child(const MatrixContext &ctx, const RunTask &t, RunRecord
         return true;
     }
     return false;
-}
-
-std::vector<std::string> child_argv(const MatrixContext &ctx, const std::string &command,
-                                    const std::vector<std::string> &args) {
-    std::vector<std::string> argv = exec_wrapper();
-    argv.push_back(ctx.exe);
-    argv.push_back(command);
-    for (const auto &a : args)
-        argv.push_back(a);
-    for (const std::string &w :
-         {std::string("--golden-dir"), ctx.golden_dir, std::string("--repeats"), std::to_string(ctx.opts.repeats)})
-        argv.push_back(w);
-    if (!ctx.artifacts.empty()) {
-        argv.push_back("--artifacts");
-        argv.push_back(ctx.artifacts);
-    }
-    return argv;
-}
-
-void add_device(const MatrixContext &ctx, RunRecord *r) {
-    if (ctx.avail.selected.contains(r->profile)) r->metrics["device"] = ctx.avail.selected[r->profile];
-    if (const std::string p = personality_of(ctx.opts.device, r->profile); !p.empty()) {
-        r->metrics["device_personality"] = personality_record(p, find_profile(r->profile).runtime,
-                                                              ctx.avail.selected.value(r->profile, nlohmann::json()));
-    }
-}
-
-RunRecord run_task(const MatrixContext &ctx, const RunTask &t, int slot) {
-    RunRecord id;
-    if (resolve_without_child(ctx, t, &id)) return id;
-    ChildCommand cmd;
-    cmd.argv = child_argv(ctx, "__run-one",
-                          {"--pipeline", t.pipeline, "--profile", t.profile, "--case", t.case_name, "--mode", t.mode,
-                           "--record", slot_file(ctx, "record", slot)});
-    if (const std::string p = personality_of(ctx.opts.device, t.profile); !p.empty()) {
-        cmd.argv.insert(cmd.argv.end(), {"--device", p});
-    }
-    cmd.timeout_s = ctx.opts.timeout;
-    cmd.record_path = slot_file(ctx, "record", slot);
-    cmd.stderr_path = slot_file(ctx, "stderr", slot);
-    cmd.fail_on_output = ctx.opts.fail_on_output;
-    ChildCommand released = cmd;  // the teardown triage's re-run releases the device before exit
-    if (ctx.opts.no_device_release) cmd.argv.push_back("--no-device-release");
-    const double t0 = wall_seconds();
-    RunRecord r =
-        triage_teardown(supervise(id, cmd), find_profile(t.profile).runtime, [&] { return supervise(id, released); });
-    log_child(t, nullptr, 1, "alone", 1, t0, wall_seconds());
-    add_device(ctx, &r);
-    return r;
 }
 
 namespace {

@@ -12,6 +12,7 @@
 
 #include "matrix/baseline.h"
 #include "matrix/run_options.h"
+#include "run/child_protocol.h"
 #include "base/outcome.h"
 #include "harness/spec.h"
 #include "spec/xfail.h"
@@ -59,6 +60,7 @@ struct MatrixContext {
     std::string artifacts;             // absolute, "" = none
     std::string exe;                   // this executable (the child is `exe __run-one ...`)
     std::string tmp;                   // the child's record and stderr files live here: tmp_dir's path
+    std::string shape_cache;           // the settled shapes the children read (shape_query.h)
     std::shared_ptr<TempDir> tmp_dir;  // under $TMPDIR; removed with the last copy, or on SIGINT/SIGTERM
     XfailList xfail;                   // --xfail, or <golden-dir>/xfail.json
     Baseline baseline;                 // --baseline ("" = empty)
@@ -78,9 +80,12 @@ void release_context(const MatrixContext &ctx);
 // needed, its verdict: ERROR for a variant whose generator failed, SKIP (with the reason) for a
 // profile, device extension or buffer mode that cannot run here. Returns whether it decided.
 bool resolve_without_child(const MatrixContext &ctx, const RunTask &task, RunRecord *r);
-// A child's command line: [HARNESS_EXEC_WRAPPER...] exe command args... --golden-dir --repeats [--artifacts].
-std::vector<std::string> child_argv(const MatrixContext &ctx, const std::string &command,
-                                    const std::vector<std::string> &args);
+// What a child is asked for `tasks` (one: __run-one, several: __run-batch; run/child_protocol.h), from the
+// run's context: the golden dir, --repeats, --artifacts, the shape cache and the device personality.
+ChildCall child_call(const MatrixContext &ctx, const std::vector<RunTask> &tasks, const std::string &record,
+                     const std::string &tasks_file = "");
+// Its command line: [HARNESS_EXEC_WRAPPER...] exe child_words(call).
+std::vector<std::string> child_argv(const MatrixContext &ctx, const ChildCall &call);
 // Adds the device the profile selected to a child's record (metrics.device).
 void add_device(const MatrixContext &ctx, RunRecord *r);
 

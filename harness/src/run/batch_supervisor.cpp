@@ -7,15 +7,13 @@
 #include <cstring>
 
 #include "base/files.h"
+#include "run/child_protocol.h"
 #include "run/supervisor.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
 namespace {
-
-std::string case_file(const std::string &prefix, size_t i, const char *ext) {
-    return prefix + "." + std::to_string(i) + ext;
-}
 
 bool exists(const std::string &path) {
     return access(path.c_str(), F_OK) == 0;
@@ -26,8 +24,8 @@ bool exists(const std::string &path) {
 BatchEnd supervise_batch(const BatchCommand &cmd) {
     BatchEnd end;
     for (size_t i = 0; i < cmd.cases; i++) {
-        unlink(case_file(cmd.record_prefix, i, ".start").c_str());
-        unlink(case_file(cmd.record_prefix, i, ".json").c_str());
+        unlink(batch_start_file(cmd.record_prefix, i).c_str());
+        unlink(batch_record_file(cmd.record_prefix, i).c_str());
     }
     ChildProcess child(cmd.argv, cmd.output_path);
     if (!child.started()) {
@@ -39,9 +37,9 @@ BatchEnd supervise_batch(const BatchCommand &cmd) {
     const double limit_ms = cmd.timeout_s * 1000.0;
     const auto poll = [&] {
         const double now = child.elapsed_ms();
-        while (started_at.size() < cmd.cases && exists(case_file(cmd.record_prefix, started_at.size(), ".start")))
+        while (started_at.size() < cmd.cases && exists(batch_start_file(cmd.record_prefix, started_at.size())))
             started_at.push_back(now);
-        while (done_at.size() < started_at.size() && exists(case_file(cmd.record_prefix, done_at.size(), ".json")))
+        while (done_at.size() < started_at.size() && exists(batch_record_file(cmd.record_prefix, done_at.size())))
             done_at.push_back(now);
         // The running case's clock: from its start marker, or from the fork (start-up) or the last record
         // (exit) when no case is running.
@@ -61,7 +59,7 @@ BatchEnd supervise_batch(const BatchCommand &cmd) {
     std::vector<size_t> offsets;
     for (size_t i = 0; i < started_at.size(); i++) {
         std::string text;
-        read_file_if_exists(case_file(cmd.record_prefix, i, ".start"), &text);
+        read_file_if_exists(batch_start_file(cmd.record_prefix, i), &text);
         size_t off = 0;
         try {
             off = std::min<size_t>(std::stoull(text), output.size());
@@ -78,7 +76,8 @@ BatchEnd supervise_batch(const BatchCommand &cmd) {
     for (size_t i = 0; i < done_at.size(); i++) {
         RunRecord r;
         try {
-            r = RunRecord::from_json(nlohmann::json::parse(read_file(case_file(cmd.record_prefix, i, ".json"))));
+            const std::string file = batch_record_file(cmd.record_prefix, i);
+            r = RunRecord::from_json(parse_json(read_file(file), file, ""));
         } catch (const std::exception &) {
             break;  // unreadable: as if the case had not finished
         }

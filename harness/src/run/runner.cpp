@@ -1,5 +1,6 @@
 // run_case: one case of one variant in this process, verified (runner.h).
 #include "run/runner.h"
+#include "variant/test_fault.h"
 
 #include <algorithm>
 #include <chrono>
@@ -197,7 +198,7 @@ RunRecord run_case(const RunRequest &req) {
                 canaries.push_back(kCanaries[rep % 3]);
                 std::string halide_error;
                 const auto t_call = std::chrono::steady_clock::now();
-                const int err = inv.call(&halide_error, canaries.back(), spec.test_fault);
+                const int err = inv.call(&halide_error, canaries.back(), test_fault_of(req.pipeline));
                 r.metrics["run_ms"].push_back(ms_since(t_call));
                 if (err != 0) {
                     r.outcome = Outcome::Error;

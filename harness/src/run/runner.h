@@ -15,7 +15,7 @@ struct RunRequest {
     std::string pipeline, profile, case_name, mode = "host";
     std::string golden_dir;
     std::string artifacts_dir;  // where outputs and PNGs of failed runs are saved ("" = nowhere)
-    int repeats = 3;            // runs that must be bit-identical
+    int repeats = 1;            // calls that must be bit-identical (a run's child: --repeats, child_protocol.h)
     int guard = 64;             // guard elements on each side of dimension 0
 };
 

@@ -11,6 +11,7 @@
 #include "devices/runtime_hooks.h"
 #include "spec/query_fixes.h"
 #include "values/scalar_value.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -303,15 +304,6 @@ SettledShapes settled_from(const nlohmann::json &j) {
 }
 
 // Settled shapes of this process, by key (settle_shapes), for save_settled_shapes().
-std::map<std::string, nlohmann::json> &settled_memo() {
-    static std::map<std::string, nlohmann::json> memo;
-    return memo;
-}
-
-std::string cache_file(const std::string &dir, const std::string &key) {
-    return dir + "/shapes-" + key.substr(0, 32) + ".json";
-}
-
 bool on_a_device(const Variant &v) {
     for (const auto &p : profiles()) {
         if (profile_ident(p.name) == v.profile) return p.is_gpu();
@@ -326,8 +318,8 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
     // A GPU variant's bounds query first initialises its device runtime and compiles its kernels
     // (Halide puts halide_*_initialize_kernels before the bounds-query return), so those queries run
     // in a forked child: the process deriving a spec (a run's parent, a cpu child) never holds a GPU
-    // context. Results are kept per process and, where AOT_HARNESS_SHAPE_CACHE names a folder (a run
-    // sets it for its children), on disk, so one run forks once per case.
+    // context. Results are kept per process and, where shape_cache_dir() names a folder (a run
+    // names one to its children), on disk, so one run forks once per case.
     bool gpu = false;
     for (const Variant *v : variants)
         gpu |= on_a_device(*v);
@@ -349,38 +341,10 @@ SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const 
         return settled_from(r);
     } catch (const std::exception &) {
         SettledShapes s;  // a damaged cache entry
-        s.error = "the bounds queries' cached shapes are unreadable; delete $AOT_HARNESS_SHAPE_CACHE";
+        s.error =
+            "the bounds queries' cached shapes are unreadable; delete the shape cache (" + shape_cache_dir() + ")";
         return s;
     }
-}
-
-nlohmann::json cached_in_derivation(const std::string &what, const std::function<nlohmann::json()> &compute) {
-    const std::string key = sha256_hex(what);
-    std::map<std::string, nlohmann::json> &memo = settled_memo();
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
-    const char *dir = std::getenv("AOT_HARNESS_SHAPE_CACHE");
-    std::string cached;
-    if (dir && *dir && read_file_if_exists(cache_file(dir, key), &cached)) {
-        try {
-            return memo[key] = nlohmann::json::parse(cached);
-        } catch (const std::exception &) {
-            // a damaged cache entry: compute it again
-        }
-    }
-    memo[key] = compute();
-    if (dir && *dir) {
-        try {
-            write_file_atomic(cache_file(dir, key), memo[key].dump());
-        } catch (const std::exception &) {
-            // the cache is an optimisation only
-        }
-    }
-    return memo[key];
-}
-
-void save_settled_shapes(const std::string &dir) {
-    for (const auto &[key, j] : settled_memo())
-        write_file_atomic(cache_file(dir, key), j.dump());
 }
 
 }  // namespace harness

@@ -52,14 +52,18 @@ struct SettledShapes {
 // `outputs` (min 0) and are settled as described above; `proposals` gives each input's size for the
 // dimensions it reads only within its own bounds. When a GPU variant is among them, the queries run in
 // a forked child (a GPU variant's bounds query initialises its device runtime and compiles its
-// kernels), remembered per process and, under $AOT_HARNESS_SHAPE_CACHE, on disk for a run's children
+// kernels), remembered per process and, under shape_cache_dir(), on disk for a run's children
 // (save_settled_shapes).
 SettledShapes settle_shapes(const std::vector<const Variant *> &variants, const std::map<std::string, double> &scalars,
                             const ShapeMap &outputs, const ShapeMap &proposals);
 
-// Writes the shapes this process settled with a fork into `dir`, where other processes given
-// AOT_HARNESS_SHAPE_CACHE=dir read them (run's parent for its children).
+// Writes the shapes this process settled with a fork into `dir`, where other processes told so read them
+// (run's parent for its children: --shape-cache, run/child_protocol.h).
 void save_settled_shapes(const std::string &dir);
+// The folder settled shapes are read from and written to: set_shape_cache_dir's, else
+// $AOT_HARNESS_SHAPE_CACHE (ctest's runs share one), else "" (none).
+std::string shape_cache_dir();
+void set_shape_cache_dir(const std::string &dir);
 
 // Another result of a derivation that costs a fork (a guessed scalars' trial), by what it depends on:
 // computed once per process and kept with the settled shapes, so that a run's children read it.

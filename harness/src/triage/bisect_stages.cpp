@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "values/npy.h"
+#include "base/json_reader.h"
 
 namespace harness {
 
@@ -70,8 +71,8 @@ json read_stages(const std::string &dir) {
     std::string text;
     if (!read_file_if_exists(dir + "/stages.json", &text)) return json::array();
     try {
-        return json::parse(text).value("stages", json::array());
-    } catch (const json::exception &) {
+        return parse_json(text, dir + "/stages.json", "").value("stages", json::array());
+    } catch (const std::exception &) {  // not valid JSON, or not an object
         return json::array();
     }
 }

@@ -1,5 +1,5 @@
 // The case of a repro bundle or a bisect run as files: inputs/*.npy, golden/*.npy and case.txt, the
-// list the bundle's main reads (repro.h).
+// list the bundle's main reads (repro.h); a tolerance in the verdict core's words (verdict_core.h).
 #include <cstdio>
 
 #include "base/error.h"
@@ -14,38 +14,6 @@
 namespace harness {
 
 namespace {
-
-// case.txt's words for a tolerance (the bundle's main reads them): exact | absolute A | abs_rel A R |
-// ulp N | psnr DB | fraction F <inner>, then nan_equal where NaN matches NaN.
-std::string tolerance_words(const Tolerance &t) {
-    char buf[128];
-    std::string w;
-    switch (t.kind) {
-    case Tolerance::Kind::Exact:
-        w = "exact";
-        break;
-    case Tolerance::Kind::Absolute:
-        std::snprintf(buf, sizeof buf, "absolute %.17g", t.atol);
-        w = buf;
-        break;
-    case Tolerance::Kind::AbsRel:
-        std::snprintf(buf, sizeof buf, "abs_rel %.17g %.17g", t.atol, t.rtol);
-        w = buf;
-        break;
-    case Tolerance::Kind::Ulp:
-        w = "ulp " + std::to_string(t.ulp);
-        break;
-    case Tolerance::Kind::Psnr:
-        std::snprintf(buf, sizeof buf, "psnr %.17g", t.min_db);
-        w = buf;
-        break;
-    case Tolerance::Kind::MismatchFraction:
-        std::snprintf(buf, sizeof buf, "fraction %.17g ", t.max_fraction);
-        w = buf + (t.inner ? tolerance_words(*t.inner) : std::string("exact"));
-        break;
-    }
-    return w + (t.nan_equal ? " nan_equal" : "");
-}
 
 // The Halide target of the pipeline's cpu variant (the platform its unstored goldens are reproduced on).
 std::string cpu_target_of(const std::string &pipeline) {
@@ -109,7 +77,7 @@ void write_repro_case(const std::string &dir, const PipelineSpec &spec, const Ca
     for (size_t i = 0; i < c.outputs.size(); i++) {
         npy_save(dir + "/golden/" + c.outputs[i].name + ".npy", (*goldens)[i]);
         case_txt += "output " + c.outputs[i].name + " golden/" + c.outputs[i].name + ".npy " +
-                    tolerance_words(spec.tolerance_for(c.outputs[i].name)) + "\n";
+                    core::rule_words(spec.tolerance_for(c.outputs[i].name).to_rule()) + "\n";
     }
     write_file_atomic(dir + "/case.txt", case_txt);
 }

@@ -1,4 +1,6 @@
-// Comparison of an output with its golden under a named tolerance (see compare.h).
+// Comparison of an output with its golden under a named tolerance (see compare.h): the element test and the
+// verdict are the verdict core's (verdict_core.h), which a repro bundle's main compiles too; the measures and
+// the message are the harness's.
 #include "harness/compare.h"
 
 #include <algorithm>
@@ -22,6 +24,10 @@ const double kInf = std::numeric_limits<double>::infinity();
 
 bool is_float(halide_type_t t) {
     return is_float_type(t);
+}
+
+core::ElemType core_type(halide_type_t t) {
+    return {int(t.code), int(t.bits)};
 }
 
 template<typename T>
@@ -61,65 +67,6 @@ std::string coords_string(const std::vector<int> &c) {
     for (size_t d = 0; d < c.size(); d++)
         s += (d ? "," : "") + std::to_string(c[d]);
     return s + ")";
-}
-
-// The peak value for PSNR: the type's maximum for integers, 1.0 for floats.
-double psnr_peak(halide_type_t t) {
-    if (is_float(t)) return 1.0;
-    if (t.code == halide_type_uint) return std::ldexp(1.0, t.bits) - 1;
-    return std::ldexp(1.0, t.bits - 1) - 1;
-}
-
-// One element pair, with the error measures every tolerance needs.
-struct Pair {
-    double e = 0, a = 0;
-    bool nan = false;    // either side is NaN
-    bool inf = false;    // either side is infinite (and neither is NaN)
-    bool equal = false;  // same value (+0 == -0; NaN never equal here)
-    double abs_err = 0;  // exact for integers; inf for inf vs finite; 0 for equal infinities
-    uint64_t int_diff = 0;
-};
-
-bool within(const Tolerance &t, const Pair &p, bool nan_equal, halide_type_t type) {
-    if (p.nan) return std::isnan(p.e) && std::isnan(p.a) && nan_equal;
-    if (p.inf) return p.e == p.a;
-    switch (t.kind) {
-    case Kind::Exact:
-    case Kind::Psnr:
-        return p.equal;
-    case Kind::Absolute:
-        return p.abs_err <= t.atol;
-    case Kind::AbsRel:
-        return p.abs_err <= t.atol + t.rtol * std::fabs(p.e);
-    case Kind::Ulp:
-        if (t.ulp < 0) return p.equal;
-        if (!is_float(type)) return p.int_diff <= uint64_t(t.ulp);  // an integer's ULP is 1
-        return ulp_distance_of(p.e, p.a, type) <= double(t.ulp);
-    case Kind::MismatchFraction:
-        if (!t.inner) return p.equal;
-        return within(*t.inner, p, nan_equal || t.inner->nan_equal, type);
-    }
-    return false;
-}
-
-// Order-preserving map of a float's bits to an unsigned integer; +0 and -0 map to the same key.
-// 16 bits: IEEE half; bfloat16 has its own key (ulp_distance_of).
-uint64_t ordered_key(double v, int bits) {
-    if (bits == 16) {
-        const uint64_t u = float16(v).bits, mag = u & 0x7fffu, mid = uint64_t(1) << 15;
-        return (u >> 15) ? mid - mag : mid + mag;
-    }
-    if (bits == 32) {
-        const float f = float(v);
-        uint32_t u;
-        std::memcpy(&u, &f, sizeof u);
-        const uint64_t mag = u & 0x7fffffffu, mid = uint64_t(1) << 31;
-        return (u >> 31) ? mid - mag : mid + mag;
-    }
-    uint64_t u;
-    std::memcpy(&u, &v, sizeof u);
-    const uint64_t mag = u & 0x7fffffffffffffffull, mid = uint64_t(1) << 63;
-    return (u >> 63) ? mid - mag : mid + mag;
 }
 
 CompareResult failed(const std::string &message) {
@@ -164,22 +111,13 @@ nlohmann::json CompareResult::to_json() const {
 }
 
 double ulp_distance_of(double expected, double actual, halide_type_t type) {
-    if (type.code != halide_type_bfloat) return ulp_distance(expected, actual, type.bits);
-    if (std::isnan(expected) || std::isnan(actual)) return kInf;
-    const auto key = [](double v) {
-        const uint64_t u = bfloat16(v).bits, mag = u & 0x7fffu, mid = uint64_t(1) << 15;
-        return (u >> 15) ? mid - mag : mid + mag;
-    };
-    const uint64_t ke = key(expected), ka = key(actual);
-    return double(ke > ka ? ke - ka : ka - ke);
+    return core::ulp_distance(expected, actual, core_type(type));
 }
 
 double ulp_distance(double expected, double actual, int bits) {
     if (bits != 16 && bits != 32 && bits != 64)
         throw Error("ulp_distance: bits must be 16, 32 or 64, got " + std::to_string(bits));
-    if (std::isnan(expected) || std::isnan(actual)) return kInf;
-    const uint64_t ke = ordered_key(expected, bits), ka = ordered_key(actual, bits);
-    return double(ke > ka ? ke - ka : ka - ke);
+    return core::ulp_distance(expected, actual, {core::Float, bits});
 }
 
 CompareResult compare(const Array &expected, const Array &actual, const Tolerance &tol) {
@@ -207,42 +145,35 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
     const bool floats = is_float(type);
     CompareResult r;
     r.count = n;
-    size_t output_nans = 0, first = n, worst = n;
-    double worst_key = -1, sse = 0;
+    size_t first = n, worst = n;
+    double worst_key = -1;
     const bool image = expected.shape.size() >= 2 && expected.shape[0] >= 8 && expected.shape[1] >= 8;
     const int w = image ? expected.shape[0] : 0, h = image ? expected.shape[1] : 0;
+    const core::ElemType ctype = core_type(type);
+    const core::Rule rule = tol.to_rule();
+    core::Tally tally;
+    tally.count = n;
     for (size_t i = 0; i < n; i++) {
-        Pair p;
-        p.e = expected.value(i);
-        p.a = actual.value(i);
-        p.nan = std::isnan(p.e) || std::isnan(p.a);
-        p.inf = !p.nan && (std::isinf(p.e) || std::isinf(p.a));
-        if (floats) {
-            p.equal = !p.nan && p.e == p.a;
-            p.abs_err = p.nan ? 0 : (p.equal ? 0 : std::fabs(p.a - p.e));
-        } else {
-            p.int_diff = int_abs_diff(expected, actual, i);
-            p.equal = p.int_diff == 0;
-            p.abs_err = double(p.int_diff);
-        }
-        const bool ok = within(tol, p, tol.nan_equal, type);
+        const double e = expected.value(i), a = actual.value(i);
+        const core::Pair p = floats ? core::float_pair(e, a) : core::int_pair(e, a, int_abs_diff(expected, actual, i));
+        const bool ok = core::within(rule, p, rule.nan_equal, ctype);
         if (!p.nan) {
             r.max_abs_error = std::max(r.max_abs_error, p.abs_err);
             if (!p.equal && std::isfinite(p.e) && p.e != 0) {
                 r.max_rel_error = std::max(r.max_rel_error, p.abs_err / std::fabs(p.e));
             }
-            if (floats && !p.inf) r.max_ulp_error = std::max(r.max_ulp_error, ulp_distance_of(p.e, p.a, type));
-            sse += p.abs_err * p.abs_err;
+            if (floats && !p.inf) r.max_ulp_error = std::max(r.max_ulp_error, core::ulp_distance(p.e, p.a, ctype));
+            tally.sse += p.abs_err * p.abs_err;
         }
         if (ok) continue;
-        r.mismatches++;
+        tally.mismatches++;
         if (image) {
             const int x = int(i % size_t(w)), y = int(i / size_t(w) % size_t(h));
             r.max_edge_distance =
                 std::max(r.max_edge_distance, std::min(std::min(x, w - 1 - x), std::min(y, h - 1 - y)));
         }
-        if (p.nan) r.nan_mismatches++;
-        if (std::isnan(p.a) && !std::isnan(p.e)) output_nans++;
+        if (p.nan) tally.nan_mismatches++;
+        if (std::isnan(p.a) && !std::isnan(p.e)) tally.output_nans++;
         if (first == n) first = i;
         const double key = p.nan ? kInf : p.abs_err;
         if (key > worst_key) {
@@ -250,10 +181,12 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
             worst = i;
         }
     }
+    r.mismatches = tally.mismatches;
+    r.nan_mismatches = tally.nan_mismatches;
+    const size_t output_nans = tally.output_nans;
+    r.passed = core::passes(rule, tally, ctype);  // the verdict a repro bundle gives too
     r.mismatch_fraction = n ? double(r.mismatches) / double(n) : 0;
-    const double mse = n ? sse / double(n) : 0;
-    const double peak = psnr_peak(type);
-    r.psnr_db = mse == 0 ? kInf : 10 * std::log10(peak * peak / mse);
+    r.psnr_db = core::psnr_db(tally, ctype);
 
     std::string where;
     if (first < n) {
@@ -280,7 +213,6 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
     switch (tol.kind) {
     case Kind::MismatchFraction: {
         const std::string inner_name = tol.inner ? tol.inner->name() : "Exact";
-        r.passed = output_nans == 0 && r.mismatch_fraction <= tol.max_fraction;
         if (r.passed) {
             r.message = outside + "outside " + inner_name + ", within " + tol.name();
         } else if (output_nans) {
@@ -293,7 +225,6 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
         break;
     }
     case Kind::Psnr:
-        r.passed = r.nan_mismatches == 0 && r.psnr_db >= tol.min_db;
         if (r.passed) {
             r.message = psnr_text + " >= " + fmt_num(tol.min_db) + " dB (" + tol.name() + "); " +
                         std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements differ";
@@ -306,7 +237,6 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
         }
         break;
     default:
-        r.passed = r.mismatches == 0;
         if (r.passed) {
             r.message = "all " + std::to_string(n) + " elements within " + tol.name() + " (max abs error " +
                         fmt_num(r.max_abs_error) + ")";

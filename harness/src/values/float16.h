@@ -5,12 +5,13 @@
 #pragma once
 #include <cstdint>
 
+#include "harness/verdict_core.h"
+
 namespace harness {
 
-// The bits of `v` rounded to nearest even in a float of `exponent_bits` / `mantissa_bits` (1 sign bit);
-// overflow gives infinity, NaN a quiet NaN of the same sign.
-uint16_t float_bits_from_double(double v, int exponent_bits, int mantissa_bits);
-double double_from_float_bits(uint16_t bits, int exponent_bits, int mantissa_bits);
+// The conversions are the verdict core's, which a repro bundle compiles too.
+using core::double_from_float_bits;
+using core::float_bits_from_double;
 
 template<int ExponentBits, int MantissaBits>
 struct Float16Format {

@@ -138,4 +138,20 @@ nlohmann::json Tolerance::to_json() const {
     return j;
 }
 
+core::Rule Tolerance::to_rule() const {
+    core::Rule r;
+    r.kind = static_cast<core::Rule::Kind>(int(kind));  // the same order (static_asserts below)
+    r.atol = atol;
+    r.rtol = rtol;
+    r.ulp = ulp;
+    r.max_fraction = max_fraction;
+    r.min_db = min_db;
+    r.nan_equal = nan_equal;
+    if (inner) r.inner = std::make_shared<const core::Rule>(inner->to_rule());
+    return r;
+}
+static_assert(int(Kind::Exact) == core::Rule::Exact && int(Kind::Absolute) == core::Rule::Absolute &&
+              int(Kind::AbsRel) == core::Rule::AbsRel && int(Kind::Ulp) == core::Rule::Ulp &&
+              int(Kind::MismatchFraction) == core::Rule::MismatchFraction && int(Kind::Psnr) == core::Rule::Psnr);
+
 }  // namespace harness

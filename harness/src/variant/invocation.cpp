@@ -117,7 +117,6 @@ Invocation::Invocation(const Variant &variant, const CaseSpec &c, std::vector<Ar
             args_.push_back(nullptr);
         }
     }
-    guard_ = guard;
     bind();
     if (runtime_ == "cuda") {
         const int registers = Registry::instance().spec(variant.pipeline).cuda_max_registers;

@@ -9,6 +9,7 @@
 #include "variant/buffers.h"
 #include "harness/registry.h"
 #include "variant/cuda_registers.h"
+#include "variant/test_fault.h"
 
 namespace harness {
 
@@ -28,7 +29,7 @@ public:
     // One verified-style call: fills outputs with `canary` and the guard pattern, sets up the buffer
     // mode, calls the pipeline, reads outputs back to the host and releases device memory. Returns
     // Halide's error code (0 = ok) or -1 for a harness-side device error; `error` receives the message.
-    // `test_fault` (PipelineSpec::test_fault, test-only) injects a caller bug: SkipCopyBack leaves
+    // `test_fault` (test_fault.h, the fault catalogue only) injects a caller bug: SkipCopyBack leaves
     // the outputs on the device; StaleInput first runs on a zeroed copy of the inputs, then restores
     // the host bytes without marking them dirty, so the device keeps the stale copy.
     int call(std::string *error, uint8_t canary = 0xCD, TestFault test_fault = TestFault::None);
@@ -76,7 +77,6 @@ private:
     std::vector<std::string> output_names_;
     std::vector<const BufferSpec *> output_specs_;
     std::vector<std::string> dense_outputs_;
-    int guard_ = 0;
     bool in_place_ = false;
     std::vector<Array> in_place_values_;  // per output, made on first use
     // Inputs in a generator's storage order: their storage, and (view index, dense array) pairs.

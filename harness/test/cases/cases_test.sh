@@ -30,8 +30,8 @@ has "$tmp/bless.txt" "golden/case_pid_noise/small.npy .*non-deterministic: [0-9]
 lacks "$tmp/bless.txt" "case_(half_io|levels|db_range|lut4)/.*non-deterministic" "a deterministic generator flagged"
 
 d() {  # d <pipeline>: describe as text (must exit 0) and as JSON
-  HARNESS_GOLDEN_DIR="$golden" "$exe" describe "$1" >"$tmp/$1.txt" 2>&1 || fail "describe $1 exited $?: $(cat "$tmp/$1.txt")"
-  HARNESS_GOLDEN_DIR="$golden" "$exe" describe "$1" --json >"$tmp/$1.json" 2>&1 || fail "describe $1 --json exited $?"
+  AOT_HARNESS_GOLDEN_DIR="$golden" "$exe" describe "$1" >"$tmp/$1.txt" 2>&1 || fail "describe $1 exited $?: $(cat "$tmp/$1.txt")"
+  AOT_HARNESS_GOLDEN_DIR="$golden" "$exe" describe "$1" --json >"$tmp/$1.json" 2>&1 || fail "describe $1 --json exited $?"
 }
 for p in half_io mixed16 few_values db_range levels lut4 pid_noise auto_estimates; do d "case_$p"; done
 has "$tmp/case_half_io.txt" "input  input +float16 +64x48" "float16 input"

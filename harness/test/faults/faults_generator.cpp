@@ -75,7 +75,7 @@ private:
     Var x{"x"}, y{"y"};
 };
 
-// GPU variant whose result the harness is told not to copy back (spec test_fault).
+// GPU variant whose result the harness is told not to copy back (set_test_fault, variant/test_fault.h).
 class FaultNoCopyBack : public Halide::Generator<FaultNoCopyBack> {
 public:
     GeneratorParam<std::string> schedule{"schedule", "portable"};

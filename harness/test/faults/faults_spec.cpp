@@ -11,6 +11,7 @@
 #include "HalideRuntimeVulkan.h"
 #endif
 #include "harness/spec.h"
+#include "variant/test_fault.h"
 
 #ifdef HARNESS_HAVE_OPENCL
 // Halide's OpenCL runtime defines these (not in its public header); create = false only looks.
@@ -172,16 +173,14 @@ harness::PipelineSpec make_fault_error() {
     return u8_spec("fault_error", "Halide error: output wider than the schedule allows");
 }
 harness::PipelineSpec make_fault_no_copy_back() {
-    harness::PipelineSpec spec = u8_spec("fault_no_copy_back", "GPU result never copied back to the host");
-    spec.test_fault = harness::TestFault::SkipCopyBack;
-    return spec;
+    harness::set_test_fault("fault_no_copy_back", harness::TestFault::SkipCopyBack);
+    return u8_spec("fault_no_copy_back", "GPU result never copied back to the host");
 }
 
 harness::PipelineSpec make_fault_stale_input() {
-    harness::PipelineSpec spec =
-        u8_spec("fault_stale_input", "input modified on the host but not marked dirty: the GPU reads the stale copy");
-    spec.test_fault = harness::TestFault::StaleInput;
-    return spec;
+    harness::set_test_fault("fault_stale_input", harness::TestFault::StaleInput);
+    return u8_spec("fault_stale_input",
+                   "input modified on the host but not marked dirty: the GPU reads the stale copy");
 }
 
 // A u8 reference computed per pixel: out(x, y) = f(at, x, y), where at(x, y) reads the input with

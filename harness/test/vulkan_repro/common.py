@@ -3,7 +3,6 @@
 Each reproducer exits 1 while the problem reproduces (printing REPRODUCED and the first difference),
 0 once it no longer does (then remove the golden/xfail.json entry that cites it), 77 without Vulkan.
 """
-import os
 import sys
 
 import halide as hl
