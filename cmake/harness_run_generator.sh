@@ -80,6 +80,9 @@ if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
   limit_note="it ran longer than its limit of ${limit_s} s (raise AOT_HARNESS_GENERATOR_TIMEOUT, or give GeneratorParams with PARAMS); "
 elif [ "$mem_mb" -gt 0 ] && grep -qiE "bad_alloc|out of memory|cannot allocate|mmap" "$log"; then
   limit_note="it ran out of its ${mem_mb} MiB of memory (raise AOT_HARNESS_GENERATOR_MEMORY_MB, or give GeneratorParams with PARAMS); "
+elif [ "$status" -eq 134 ] && grep -q "Assertion .* failed" "$log"; then
+  # An assertion of Halide's or LLVM's own (LLVM's IRBuilder on a masked store of a scalar, say): no limit was met.
+  limit_note="it aborted on an assertion inside Halide's compiler (signal 6): a Halide bug for this schedule and target; "
 elif { [ "$status" -eq 134 ] || [ "$status" -eq 139 ]; } && [ "$mem_mb" -gt 0 ] && ! grep -q "Error" "$log"; then
   limit_note="it died of signal $((status - 128)) under a ${mem_mb} MiB memory limit (AOT_HARNESS_GENERATOR_MEMORY_MB); "
 fi
