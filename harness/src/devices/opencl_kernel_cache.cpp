@@ -3,6 +3,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <string>
 #include <tuple>
 
 #include "devices/opencl_kernel_cache.h"
@@ -73,12 +74,6 @@ std::vector<cl_kernel> kernel_cache_drop_program(cl_program prog) {
         }
     }
     return out;
-}
-
-std::string kernel_cache_name(cl_kernel k) {
-    std::lock_guard<std::mutex> lock(cache_mutex);
-    const auto it = entries.find(k);
-    return it == entries.end() ? std::string() : it->second.name;
 }
 
 }  // namespace cl_shim

@@ -7,7 +7,6 @@
 // default: the benchmark binary's --harness_opencl_kernel_cache measures what the cache would save, and the
 // numbers of a run say whether it was on.
 #pragma once
-#include <string>
 #include <vector>
 
 #include <CL/cl.h>
@@ -28,8 +27,6 @@ void kernel_cache_add(cl_program prog, const char *name, cl_kernel k);
 bool kernel_cache_give_back(cl_kernel k);
 // The cached kernels of `prog`, removed from the cache, for the caller to release with the program.
 std::vector<cl_kernel> kernel_cache_drop_program(cl_program prog);
-// The name a cached kernel was created with ("" when `k` is not cached).
-std::string kernel_cache_name(cl_kernel k);
 
 }  // namespace cl_shim
 
