@@ -205,7 +205,8 @@ endfunction()
 #   the profile and `opencl` for OpenCL profiles, with SKIP_RETURN_CODE 77. Like
 #   gtest_discover_tests(... DISCOVERY_MODE PRE_TEST). Never an empty suite: a listing that fails stops
 #   ctest with an error (and is tried again by the next ctest), an executable not built yet is a failing
-#   test aot-harness/list, and a pipeline with no test a failing test <pipeline>/no-tests.
+#   test aot-harness/list, a pipeline with no test a failing test <pipeline>/no-tests, and an invocation
+#   whose every harness test was SKIP a failing test aot-harness/all-skipped-check (a fixture's cleanup).
 function(harness_discover_cases target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TIMEOUT;OCLGRIND_SCRIPT" "")
   if (NOT ARG_TIMEOUT)
