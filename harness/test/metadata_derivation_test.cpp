@@ -241,6 +241,23 @@ TEST(Derivation, ABufferBuiltIntoThePipelineBoundsTheOutput) {
     EXPECT_EQ(derive_spec({"fake", "", "", ""}, in).cases.at(0).outputs.at(0).shape, (std::vector<int>{64, 48}));
 }
 
+// An integer output of a pipeline with a float input is computed through float arithmetic: fma contraction
+// on one target and not another moves it by one, so it allows one unit; an integer-only pipeline stays
+// exact, and so does a bool output (1 would allow anything).
+TEST(Derivation, IntegerOutputsOfFloatInputsAllowOneUnit) {
+    Fake ints("ints", self_bounded, 2);
+    EXPECT_EQ(derive({&ints.v}).tolerance.name(), "Exact");
+    Fake f("float_in", self_bounded, 2);
+    f.args[0].type = kF32;
+    f.args[1].type = halide_type_t(halide_type_uint, 16, 1);
+    const PipelineSpec s = derive({&f.v});
+    EXPECT_EQ(s.tolerance.name(), "Absolute{atol=1}");
+    EXPECT_EQ(s.tolerance_reason.rfind("abs 1: integer output computed through float arithmetic", 0), 0u)
+        << s.tolerance_reason;
+    f.args[1].type = halide_type_t(halide_type_uint, 1, 1);
+    EXPECT_EQ(derive({&f.v}).tolerance.name(), "Exact");
+}
+
 TEST(Derivation, DegenerateOutputs) {
     Array constant(kU8, {64, 48});
     EXPECT_EQ(degenerate_outputs({constant}), "1 distinct value in 3072 elements");
