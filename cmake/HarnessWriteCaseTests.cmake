@@ -198,7 +198,7 @@ foreach (i RANGE ${plast})
     endforeach ()
   endforeach ()
 endforeach ()
-# The check: one line naming the cause (the first skip's reason) and the fix when nothing but skips ran.
+# The check: one line naming the cause (a skip's reason) and the fix when nothing but skips ran.
 set(check [=[ran=0 skipped=0 why=""
 for f in "$0"/*.ran; do [ -e "$f" ] && ran=$((ran + 1)); done
 for f in "$0"/*.skipped; do
@@ -207,7 +207,7 @@ for f in "$0"/*.skipped; do
   [ -n "$why" ] || why=$(head -n 1 "$f")
 done
 if [ "$ran" = 0 ] && [ "$skipped" -gt 0 ]; then
-  echo "harness: all $skipped harness test(s) of this ctest were SKIP, so nothing was tested (the first: $why); give them what the reason names, or select tests that run here (ctest -L cpu)" >&2
+  echo "harness: all $skipped harness test(s) of this ctest were SKIP, so nothing was tested (e.g. $why); give them what the reason names, or select tests that run here (ctest -L cpu)" >&2
   exit 1
 fi
 echo "harness: $ran harness test(s) ran, $skipped skipped"]=])
