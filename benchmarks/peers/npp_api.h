@@ -1,4 +1,4 @@
-// The few CUDA runtime, NPP and cuBLAS entry points the NPP baselines call, declared here and loaded
+// The few CUDA runtime, NPP and cuBLAS entry points the NPP peers call, declared here and loaded
 // at run time (dlopen), so that neither the build nor CI needs an NVIDIA library or header.
 //
 // The types mirror NPP 12/13's nppdefs.h (NppiSize, NppiPoint, NppiRect, NppStreamContext: same
@@ -120,7 +120,7 @@ struct Api {
 const Api *api(std::string *why);
 // "NPP 13.0.1, CUDA runtime 13000, driver 13000[, cuBLAS 130100]" once api() succeeded.
 std::string versions();
-// The stream context of the stream every NPP baseline runs on (non-blocking, created once).
+// The stream context of the stream every NPP peer runs on (non-blocking, created once).
 const StreamContext &stream_context();
 
 }  // namespace bench::npp

@@ -1,4 +1,4 @@
-// OpenCV baselines of the matrix product, the reduction and the sort: matmul, reduce_stats,
+// OpenCV peers of the matrix product, the reduction and the sort: matmul, reduce_stats,
 // bitonic_sort. None of these OpenCV calls uses the pool, so each runs in row bands.
 #include <algorithm>
 #include <limits>
@@ -16,7 +16,7 @@ using Results = std::map<std::string, Array>;
 OpenCvCall bind_matmul(const CaseSpec &, const std::vector<Array> &in) {
     auto a = wrap(mat_of(in.at(0), CV_32FC1)), b = wrap(mat_of(in.at(1), CV_32FC1));
     if (a->cols != b->rows)
-        throw std::runtime_error("matmul baseline: A has " + std::to_string(a->cols) + " columns, B " +
+        throw std::runtime_error("matmul peer: A has " + std::to_string(a->cols) + " columns, B " +
                                  std::to_string(b->rows) + " rows");
     auto c = new_mat(a->rows, b->cols, CV_32FC1);
     const RowBands bands(a->rows);

@@ -1,5 +1,5 @@
-// NPP (and cuBLAS) baselines of the per-pixel, colour, resampling, histogram, reduction and matrix
-// pipelines: brighten, rgb_to_yuv, resize_bilinear, hist_equalize, reduce_stats, matmul (npp_baselines.h).
+// NPP (and cuBLAS) peers of the per-pixel, colour, resampling, histogram, reduction and matrix
+// pipelines: brighten, rgb_to_yuv, resize_bilinear, hist_equalize, reduce_stats, matmul (npp_peers.h).
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -16,7 +16,7 @@ NppCall bind_brighten(const CaseSpec &c, const std::vector<Array> &in) {
     const npp::Size size{a.shape.at(0), rows_of(a)};
     const int gain = static_cast<int>(c.scalars.at("gain")), offset = static_cast<int>(c.scalars.at("offset"));
     if (gain < 0 || gain > 255 || offset < 0 || offset > 255)
-        throw std::runtime_error("brighten npp baseline: gain and offset must be in 0..255 (nppiMulC/AddC u8)");
+        throw std::runtime_error("brighten npp peer: gain and offset must be in 0..255 (nppiMulC/AddC u8)");
     ImagePtr src = upload(a), dst = std::make_shared<Image>(src->row_bytes, src->rows);
     const std::vector<int> shape = a.shape;
     return {
@@ -36,9 +36,9 @@ NppCall bind_brighten(const CaseSpec &c, const std::vector<Array> &in) {
 // rgb_to_yuv: the planar input interleaved once on the host, untimed (NPP's YCbCr420 takes packed RGB).
 NppCall bind_rgb_to_yuv(const CaseSpec &, const std::vector<Array> &in) {
     const Array &a = in.at(0);
-    if (a.shape.size() != 3 || a.shape[2] != 3) throw std::runtime_error("rgb_to_yuv npp baseline: input not WxHx3");
+    if (a.shape.size() != 3 || a.shape[2] != 3) throw std::runtime_error("rgb_to_yuv npp peer: input not WxHx3");
     const int w = a.shape[0], h = a.shape[1];
-    if (w % 2 || h % 2) throw std::runtime_error("rgb_to_yuv npp baseline: YCbCr420 needs an even width and height");
+    if (w % 2 || h % 2) throw std::runtime_error("rgb_to_yuv npp peer: YCbCr420 needs an even width and height");
     Array packed(kU8, {3 * w, h});
     const size_t plane = static_cast<size_t>(w) * h;
     for (size_t i = 0; i < plane; i++)
@@ -74,7 +74,7 @@ NppCall bind_resize_bilinear(const CaseSpec &c, const std::vector<Array> &in) {
         dst[p] = std::make_shared<Image>(ow, oh);
     }
     if (src[0]->pitch != src[1]->pitch || dst[0]->pitch != dst[2]->pitch)
-        throw std::runtime_error("resize npp baseline: planes of one image got different pitches");
+        throw std::runtime_error("resize npp peer: planes of one image got different pitches");
     return {[=] {
                 const npp::u8 *s[3] = {src[0]->row(0), src[1]->row(0), src[2]->row(0)};
                 npp::u8 *d[3] = {dst[0]->row(0), dst[1]->row(0), dst[2]->row(0)};
@@ -182,7 +182,7 @@ NppCall bind_matmul(const CaseSpec &, const std::vector<Array> &in) {
     if (!f.cublasSgemm_v2) throw std::runtime_error("cuBLAS unavailable: " + npp_versions());
     const Array &a = in.at(0), &b = in.at(1);
     const int kk = a.shape.at(0), m = a.shape.at(1), n = b.shape.at(0);
-    if (b.shape.at(1) != kk) throw std::runtime_error("matmul cuBLAS baseline: a and b do not chain");
+    if (b.shape.at(1) != kk) throw std::runtime_error("matmul cuBLAS peer: a and b do not chain");
     std::shared_ptr<void> da = device_alloc(a.bytes.size()), db = device_alloc(b.bytes.size()),
                           dc = device_alloc(static_cast<size_t>(m) * n * 4);
     check_cuda(f.cudaMemcpyAsync(da.get(), a.bytes.data(), a.bytes.size(), npp::kHostToDevice, ctx().stream),

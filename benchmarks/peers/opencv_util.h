@@ -1,5 +1,5 @@
-// Internal to the OpenCV baselines: harness::Array <-> cv::Mat, row bands on OpenCV's pool, and
-// the bind functions of each group of baselines (opencv_stencils.cpp, opencv_image_ops.cpp,
+// Internal to the OpenCV peers: harness::Array <-> cv::Mat, row bands on OpenCV's pool, and
+// the bind functions of each group of peers (opencv_stencils.cpp, opencv_image_ops.cpp,
 // opencv_matrix_ops.cpp).
 #pragma once
 #include <functional>
@@ -10,7 +10,7 @@
 
 #include <opencv2/core.hpp>
 
-#include "opencv_baselines.h"
+#include "opencv_peers.h"
 
 namespace bench::cvb {
 
@@ -31,7 +31,7 @@ Array array_of(const cv::Mat &m, halide_type_t type, std::vector<int> shape);
 // ignore the pool (they run on the calling thread). About 8 bands per pool thread, so that a thread
 // that the shared machine holds up does not hold up a static half (like Halide's task queue). A
 // filter given ROIs of its whole-image Mats reads the rows around its band from the parent, so the
-// banded result equals the whole-image call (checked by opencv_baselines_test).
+// banded result equals the whole-image call (checked by opencv_peers_test).
 class RowBands {
 public:
     explicit RowBands(int rows);  // sizes the bands for cv::getNumThreads()

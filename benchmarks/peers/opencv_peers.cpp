@@ -1,5 +1,5 @@
-// The OpenCV equivalent of each suite pipeline (opencv_baselines.h): Array <-> cv::Mat and one call per pipeline.
-#include "opencv_baselines.h"
+// The OpenCV equivalent of each suite pipeline (opencv_peers.h): Array <-> cv::Mat and one call per pipeline.
+#include "opencv_peers.h"
 
 #include <algorithm>
 #include <cstring>
@@ -26,7 +26,7 @@ halide_type_t halide_type_of(int cv_depth) {
     case CV_32F:
         return kF32;
     default:
-        throw std::runtime_error("opencv baseline: unsupported cv depth " + std::to_string(cv_depth));
+        throw std::runtime_error("opencv peer: unsupported cv depth " + std::to_string(cv_depth));
     }
 }
 
@@ -42,7 +42,7 @@ int rows_of(const Array &a) {
 cv::Mat mat_of(const Array &a, int cv_type, int rows) {
     const halide_type_t want = halide_type_of(CV_MAT_DEPTH(cv_type));
     if (a.type.code != want.code || a.type.bits != want.bits) {
-        throw std::runtime_error("opencv baseline: input of type " + harness::dtype_name(a.type) + ", expected " +
+        throw std::runtime_error("opencv peer: input of type " + harness::dtype_name(a.type) + ", expected " +
                                  harness::dtype_name(want));
     }
     return cv::Mat(rows ? rows : rows_of(a), a.shape.at(0), cv_type, const_cast<uint8_t *>(a.bytes.data()));
@@ -51,8 +51,8 @@ cv::Mat mat_of(const Array &a, int cv_type, int rows) {
 Array array_of(const cv::Mat &m, halide_type_t type, std::vector<int> shape) {
     Array out(type, std::move(shape));
     if (m.total() * m.elemSize() != out.bytes.size() || m.channels() != 1) {
-        throw std::runtime_error("opencv baseline: result of " + std::to_string(m.total()) +
-                                 " elements for an output of " + std::to_string(out.elements()));
+        throw std::runtime_error("opencv peer: result of " + std::to_string(m.total()) + " elements for an output of " +
+                                 std::to_string(out.elements()));
     }
     const size_t row = m.cols * m.elemSize();
     for (int r = 0; r < m.rows; r++)
@@ -81,9 +81,9 @@ void RowBands::run_indexed(const std::function<void(int band, const cv::Range &)
 
 }  // namespace cvb
 
-const std::map<std::string, OpenCvBaseline> &opencv_baselines() {
+const std::map<std::string, OpenCvPeer> &opencv_peers() {
     using namespace cvb;
-    static const std::map<std::string, OpenCvBaseline> baselines{
+    static const std::map<std::string, OpenCvPeer> peers{
         {"brighten",
          {"cv::Mat::convertTo(CV_8U, alpha=gain/16, beta=offset), planes as rows, in row bands",
           "convertTo rounds v*gain/16 + offset once; the pipeline rounds the product, then adds",
@@ -154,7 +154,7 @@ const std::map<std::string, OpenCvBaseline> &opencv_baselines() {
           bind_conv3x3_f16}},
         // No equivalent: int_edges (per-lane variable shifts with 16-bit wrap-around).
     };
-    return baselines;
+    return peers;
 }
 
 void opencv_set_threads(int n) {

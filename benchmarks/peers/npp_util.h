@@ -1,6 +1,6 @@
-// Internal to the NPP baselines: device images (pitched, freed with their last owner), uploads and
+// Internal to the NPP peers: device images (pitched, freed with their last owner), uploads and
 // downloads in the harness's Halide-order layout, status checks, and the bind functions of each group
-// of baselines (npp_stencils.cpp, npp_image_ops.cpp).
+// of peers (npp_stencils.cpp, npp_image_ops.cpp).
 #pragma once
 #include <map>
 #include <memory>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "npp_api.h"
-#include "npp_baselines.h"
+#include "npp_peers.h"
 
 namespace bench::nppb {
 
@@ -18,14 +18,14 @@ using Results = std::map<std::string, Array>;
 
 // The loaded API; throws std::runtime_error with the reason when NPP cannot be used here.
 const npp::Api &api();
-// The stream context every baseline launches on.
+// The stream context every peer launches on.
 const npp::StreamContext &ctx();
 // Throws std::runtime_error "<what> failed: NPP status <s>" for an NPP error (status < 0; warnings,
 // > 0, are accepted).
 void check(int status, const char *what);
 // Throws std::runtime_error "<what> failed: <cudaGetErrorString>" when `err` is not cudaSuccess.
 void check_cuda(int err, const char *what);
-// Waits for the baselines' stream.
+// Waits for the peers' stream.
 void sync();
 
 // A pitched device image of `rows` rows of `row_bytes` bytes (cudaMallocPitch).

@@ -1,4 +1,4 @@
-// NPP baselines of the image stencils: blur3x3, gaussian5x5, sobel, unsharp_mask (npp_baselines.h).
+// NPP peers of the image stencils: blur3x3, gaussian5x5, sobel, unsharp_mask (npp_peers.h).
 #include <cmath>
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-// OpenCV baselines of the per-pixel, colour, resampling and histogram pipelines: brighten,
+// OpenCV peers of the per-pixel, colour, resampling and histogram pipelines: brighten,
 // rgb_to_yuv, resize_bilinear, hist_equalize.
 #include <stdexcept>
 
@@ -34,9 +34,9 @@ OpenCvCall bind_brighten(const CaseSpec &c, const std::vector<Array> &in) {
 OpenCvCall bind_rgb_to_yuv(const CaseSpec &, const std::vector<Array> &in) {
     const Array &a = in.at(0);
     const int w = a.shape.at(0), h = a.shape.at(1);
-    if (a.shape.size() != 3 || a.shape[2] != 3) throw std::runtime_error("rgb_to_yuv baseline: input is not W x H x 3");
+    if (a.shape.size() != 3 || a.shape[2] != 3) throw std::runtime_error("rgb_to_yuv peer: input is not W x H x 3");
     if (w % 2 || h % 2) {
-        throw std::runtime_error("rgb_to_yuv baseline: cv::cvtColor I420 needs an even width and height, not " +
+        throw std::runtime_error("rgb_to_yuv peer: cv::cvtColor I420 needs an even width and height, not " +
                                  std::to_string(w) + "x" + std::to_string(h));
     }
     const cv::Mat planes = mat_of(a, CV_8UC1);  // R rows, then G rows, then B rows

@@ -1,13 +1,13 @@
-// OpenCV equivalents of the suite's pipelines: the `speedup_vs_opencv` baselines.
+// OpenCV equivalents of the suite's pipelines: the `speedup_vs_opencv` peers.
 //
-// One entry per pipeline name (opencv_baselines.cpp lists them, with what each one calls and how
+// One entry per pipeline name (opencv_peers.cpp lists them, with what each one calls and how
 // its result differs from the pipeline's); pipelines without an entry get no speedup_vs_opencv
-// counter. Every baseline reads the same input bytes (same sizes and dtypes) and writes outputs of
+// counter. Every peer reads the same input bytes (same sizes and dtypes) and writes outputs of
 // the same sizes as the pipeline, with OpenCV's thread pool set to the profile's thread count. An
 // OpenCV call that runs on one thread whatever cv::setNumThreads says (convertTo, the separable
 // filters on f32, Sobel, cartToPolar, addWeighted, sum, minMaxLoc, sort, gemm on the reference
 // BLAS) is run in row bands on cv::parallel_for_, so that it uses the same threads as the pipeline.
-// opencv_baselines_test checks every baseline's results against the pipeline's reference.
+// opencv_peers_test checks every peer's results against the pipeline's reference.
 #pragma once
 #include <functional>
 #include <map>
@@ -24,7 +24,7 @@ struct OpenCvCall {
     std::function<void()> run;  // runs the OpenCV equivalent once
     // The last run's results as the pipeline's outputs (Halide order, the output's type), by output
     // name; only the outputs OpenCV computes (e.g. equalizeHist keeps its histogram to itself).
-    // Untimed: for opencv_baselines_test.
+    // Untimed: for opencv_peers_test.
     std::function<std::map<std::string, harness::Array>()> results;
 };
 
@@ -35,10 +35,10 @@ struct Agreement {
     double period = 0;
 };
 
-struct OpenCvBaseline {
+struct OpenCvPeer {
     std::string what;  // the OpenCV calls, for the JSON context: "cv::blur 3x3, BORDER_REPLICATE, ..."
     // Why the numbers may differ from the pipeline's (rounding, formula, precision), and per output
-    // name how much (checked by opencv_baselines_test).
+    // name how much (checked by opencv_peers_test).
     std::string differs;
     std::map<std::string, Agreement> agrees;
     // Binds a case's inputs (Halide order, as harness::case_inputs makes them) and scalars. Call it
@@ -48,8 +48,8 @@ struct OpenCvBaseline {
     std::function<OpenCvCall(const harness::CaseSpec &, const std::vector<harness::Array> &)> bind;
 };
 
-// pipeline name -> its OpenCV baseline.
-const std::map<std::string, OpenCvBaseline> &opencv_baselines();
+// pipeline name -> its OpenCV peer.
+const std::map<std::string, OpenCvPeer> &opencv_peers();
 
 // cv::setNumThreads(n), and the OpenCV version with its parallel framework, so that the harness
 // needs no OpenCV header.

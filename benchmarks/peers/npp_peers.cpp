@@ -1,6 +1,6 @@
-// The NPP baselines' table (what each calls and how it differs from its pipeline) and the device
+// The NPP peers' table (what each calls and how it differs from its pipeline) and the device
 // helpers they share (npp_util.h).
-#include "npp_baselines.h"
+#include "npp_peers.h"
 
 #include <cmath>
 #include <cstring>
@@ -65,7 +65,7 @@ Array download(const Image &img, halide_type_t type, std::vector<int> shape) {
     Array out(type, std::move(shape));
     const size_t row = static_cast<size_t>(out.shape.at(0)) * out.element_bytes();
     const int rows = rows_of(out);
-    if (row > img.row_bytes || rows > img.rows) throw std::runtime_error("npp baseline: download larger than image");
+    if (row > img.row_bytes || rows > img.rows) throw std::runtime_error("npp peer: download larger than image");
     sync();
     check_cuda(api().cudaMemcpy2D(out.bytes.data(), row, img.ptr, img.pitch, row, rows, npp::kDeviceToHost),
                "cudaMemcpy2D (download)");
@@ -80,9 +80,9 @@ std::shared_ptr<void> device_alloc(size_t bytes) {
 
 }  // namespace nppb
 
-const std::map<std::string, NppBaseline> &npp_baselines() {
+const std::map<std::string, NppPeer> &npp_peers() {
     using namespace nppb;
-    static const std::map<std::string, NppBaseline> table{
+    static const std::map<std::string, NppPeer> table{
         {"blur3x3",
          {"nppiFilterBoxBorder_8u_C1R 3x3, anchor (1,1), NPP_BORDER_REPLICATE",
           "NPP rounds the 9-pixel mean in its own way; the pipeline computes (sum + 4) / 9",

@@ -1,4 +1,4 @@
-// OpenCV baselines of the stencil pipelines: blur3x3, gaussian5x5, sobel, unsharp_mask, conv3x3_f16.
+// OpenCV peers of the stencil pipelines: blur3x3, gaussian5x5, sobel, unsharp_mask, conv3x3_f16.
 // Every border is BORDER_REPLICATE (the pipelines' repeat_edge).
 #include <cmath>
 
@@ -89,7 +89,7 @@ OpenCvCall bind_unsharp_mask(const CaseSpec &c, const std::vector<Array> &in) {
             }};
 }
 
-// conv3x3_f16: the binomial 3x3 kernel in f32 (see opencv_baselines.cpp for why not f16).
+// conv3x3_f16: the binomial 3x3 kernel in f32 (see opencv_peers.cpp for why not f16).
 OpenCvCall bind_conv3x3_f16(const CaseSpec &, const std::vector<Array> &in) {
     auto src = wrap(mat_of(in.at(0), CV_32FC1));
     auto dst = new_mat(src->rows, src->cols, CV_32FC1);
