@@ -5,7 +5,8 @@
 #       picks the targets of HARNESS_PLATFORM and creates the shared runtime `harness_halide_runtime`
 #       carrying every GPU API the selected profiles use. Call once, before aot_harness_add_pipeline().
 #
-#   aot_harness_add_pipeline(), aot_harness_finalize(), harness_add_generator(): AotHarnessAddPipeline.cmake.
+#   aot_harness_add_pipeline(), harness_add_generator(): AotHarnessAddPipeline.cmake; aot_harness_finalize():
+#   AotHarnessFinalize.cmake.
 #       The generator runs through harness_run_generator.sh: if it fails for one profile, the build
 #       goes on with a stub variant whose every run is an ERROR carrying the generator's message.
 include_guard(GLOBAL)
