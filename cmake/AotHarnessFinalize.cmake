@@ -59,7 +59,8 @@ function(_aot_harness_finalize)
   if (NOT link_launcher)
     set(link_launcher "")
   endif ()
-  set(guard sh "${_HARNESS_CMAKE_DIR}/harness_link_guard.sh" "${CMAKE_CXX_COMPILER}" "${AOT_HARNESS_NM}" ${link_launcher})
+  set(guard sh "${_HARNESS_CMAKE_DIR}/harness_link_guard.sh" "${CMAKE_CXX_COMPILER}" "${AOT_HARNESS_NM}" "${CMAKE_COMMAND}"
+            ${link_launcher})
   set_target_properties(aot-harness PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
                         CXX_LINKER_LAUNCHER "${guard}")
   # Every JSON spec is checked once at build time, so that a bad spec file fails the build with its

@@ -191,7 +191,7 @@ function(_harness_safe_generator out gen_target)
   set(limits "AOT_HARNESS_GENERATOR_MEMORY_MB=${AOT_HARNESS_GENERATOR_MEMORY_MB} AOT_HARNESS_GENERATOR_TIMEOUT=${AOT_HARNESS_GENERATOR_TIMEOUT}")
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${gen_target}.safe.sh")
   file(GENERATE OUTPUT "${script}"
-       CONTENT "#!/bin/sh\nexport ${limits}\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"${gen_file}\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\"${stub_flags} -- \"$@\"\n"
+       CONTENT "#!/bin/sh\nexport ${limits}\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"${gen_file}\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\" \"${CMAKE_COMMAND}\"${stub_flags} -- \"$@\"\n"
        FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   add_executable(${gen_target}.safe IMPORTED)
   set_target_properties(${gen_target}.safe PROPERTIES IMPORTED_LOCATION "${script}" HARNESS_DEPENDS "${depends}")
