@@ -259,6 +259,18 @@ function(_aot_harness_profile_target out profile)
   set(${out} "${target}" PARENT_SCOPE)
 endfunction()
 
+# add_halide_library(<lib>) from the safe generator for one target, on the harness's shared Halide runtime;
+# the other arguments (PARAMS, AUTOSCHEDULER, DEVICE_CODE dev_src) go to it as they are. Sets reg_src (the
+# registration source) and dev_src (the device code, with DEVICE_CODE) in the caller.
+function(_aot_harness_halide_library lib safe_gen gen_name target)
+  get_property(depends TARGET ${safe_gen} PROPERTY HARNESS_DEPENDS)
+  set(dev_src "")
+  add_halide_library(${lib} FROM ${safe_gen} GENERATOR ${gen_name} FUNCTION_NAME ${lib} TARGETS ${target}
+                     USE_RUNTIME harness_halide_runtime DEPENDS ${depends} REGISTRATION reg_src ${ARGN})
+  set(reg_src "${reg_src}" PARENT_SCOPE)
+  set(dev_src "${dev_src}" PARENT_SCOPE)
+endfunction()
+
 # A Halide library into the suite: its registration compiled into it, the library linked to it.
 function(_aot_harness_link_into_suite suite lib reg_src)
   cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
@@ -282,18 +294,8 @@ function(_aot_harness_add_variant name profile suite gen_target gen_name safe_ge
   if (ARG_AUTOSCHEDULER)
     set(autoscheduler AUTOSCHEDULER "${ARG_AUTOSCHEDULER}")
   endif ()
-  set(dev_src "")
-  get_property(depends TARGET ${safe_gen} PROPERTY HARNESS_DEPENDS)
-  add_halide_library(${lib} FROM ${safe_gen}
-                     GENERATOR ${gen_name}
-                     FUNCTION_NAME ${lib}
-                     TARGETS ${target}
-                     USE_RUNTIME harness_halide_runtime
-                     PARAMS ${ARG_PARAMS} ${_params_${ident}}
-                     ${autoscheduler}
-                     DEPENDS ${depends}
-                     ${device_code}
-                     REGISTRATION reg_src)
+  _aot_harness_halide_library(${lib} ${safe_gen} ${gen_name} ${target} PARAMS ${ARG_PARAMS} ${_params_${ident}}
+                              ${autoscheduler} ${device_code})
   string(REGEX REPLACE "\\.registration\\.cpp$" ".h" header_src "${reg_src}")  # add_halide_library's HEADER var is unset
   set(optional "")
   if (dev_src)
@@ -331,16 +333,8 @@ function(_aot_harness_add_estimates_probe name suite gen_name safe_gen spec_src 
   endif ()
   get_property(target GLOBAL PROPERTY HARNESS_PROFILE_cpu_TARGET)
   set(lib "${name}__estimates")
-  get_property(depends TARGET ${safe_gen} PROPERTY HARNESS_DEPENDS)
-  add_halide_library(${lib} FROM ${safe_gen}
-                     GENERATOR ${gen_name}
-                     FUNCTION_NAME ${lib}
-                     TARGETS ${target}
-                     USE_RUNTIME harness_halide_runtime
-                     PARAMS ${ARG_PARAMS} ${_params_cpu}
-                     AUTOSCHEDULER AotHarnessProbe::EstimatesOnly
-                     DEPENDS ${depends}
-                     REGISTRATION reg_src)
+  _aot_harness_halide_library(${lib} ${safe_gen} ${gen_name} ${target} PARAMS ${ARG_PARAMS} ${_params_cpu}
+                              AUTOSCHEDULER AotHarnessProbe::EstimatesOnly)
   _aot_harness_link_into_suite(${suite} ${lib} "${reg_src}")
 endfunction()
 

@@ -77,6 +77,16 @@ def host_tools():
                               "arch-test, qemu-user-static)" % ", ".join(missing))
 
 
+def room_for(root, min_gb, needs, env):
+    """Makes the directory a root is built in, and refuses (InputError: what the root `needs`, and the variable
+    `env` that puts it elsewhere) where it has less than `min_gb` GB free."""
+    parent = os.path.dirname(root)
+    os.makedirs(parent, exist_ok=True)
+    free = shutil.disk_usage(parent).free
+    if free < min_gb * 1024 ** 3:
+        raise data.InputError("only %.1f GB free under %s; %s: free space or set %s" % (free / 1e9, parent, needs, env))
+
+
 def build(root):
     """Builds the root unless its stamp says it is the one wanted. Returns what it did, one line."""
     root = os.path.abspath(root)
@@ -86,12 +96,7 @@ def build(root):
     if os.geteuid() != 0:
         raise data.InputError("building the arm64 root needs root (mmdebstrap, chroot); run as root")
     host_tools()
-    parent = os.path.dirname(root)
-    os.makedirs(parent, exist_ok=True)
-    free = shutil.disk_usage(parent).free
-    if free < 2 * 1024 ** 3:
-        raise data.InputError("only %.1f GB free under %s; the arm64 root needs about 0.8 GB and its build "
-                              "more: free space or set AOT_HARNESS_ARM64_ROOT" % (free / 1e9, parent))
+    room_for(root, 2, "the arm64 root needs about 0.8 GB and its build more", "AOT_HARNESS_ARM64_ROOT")
     with open(root + ".lock", "a") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)  # one build at a time; a second one finds the first's root
         if stamp_matches(read_stamp(root), want):

@@ -87,12 +87,7 @@ def build(root):
         raise data.InputError("building the LAVA root needs root (mmdebstrap, chroot); run as root")
     if shutil.which("mmdebstrap") is None:
         raise data.InputError("mmdebstrap not found: run scripts/setup --arm64-root")
-    parent = os.path.dirname(root)
-    os.makedirs(parent, exist_ok=True)
-    free = shutil.disk_usage(parent).free
-    if free < 8 * 1024 ** 3:
-        raise data.InputError("only %.1f GB free under %s; the LAVA root needs about 4 GB and room for its images: "
-                              "free space or set AOT_HARNESS_LAVA_ROOT" % (free / 1e9, parent))
+    arm64root.room_for(root, 8, "the LAVA root needs about 4 GB and room for its images", "AOT_HARNESS_LAVA_ROOT")
     t0 = time.time()
     with open(root + ".lock", "a") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
