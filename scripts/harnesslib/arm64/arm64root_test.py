@@ -139,7 +139,7 @@ def binfmt_entry():
 
 def nightly(build):
     """See the module's docstring. 0 pass, 1 fail, 77 skip."""
-    from ..devices import devicectest_test as dt
+    from ..testing import device_checks as dt
     if os.geteuid() != 0 or not os.path.exists(chroot_hold.BINFMT_CONF):
         print("SKIP: needs root and qemu-user-static (scripts/setup --arm64-root)")
         return SKIP

@@ -7,7 +7,7 @@ import shutil
 
 from . import imaging
 from .. import data, jsonio
-from ..history import history
+from ..history import ingest
 
 COLOURS = {name: colour for name, (colour, _text) in data.COLOURS.items()}  # the outcome table's
 
@@ -37,7 +37,7 @@ def record_images(rdir, stem, rec, golden_dir):
     PNGs when the run kept them, else rendered from the kept .npy output and the golden. Returns
     ([(label, file name)], [artifact lines without an image])."""
     pngs, npys, links = {}, {}, []
-    for aname, path in history.flatten(rec.get("artifacts") or {}, "", []):
+    for aname, path in ingest.flatten(rec.get("artifacts") or {}, "", []):
         path = str(path)
         out, kind = artifact_output(aname)
         if kind in IMAGE_KINDS and os.path.exists(path):
@@ -77,7 +77,7 @@ def record_page(out_dir, run, rec, golden_dir):
     rdir = os.path.join(out_dir, "records")
     jsonio.make_dirs(rdir)
     images, links = record_images(rdir, "run%d-%s" % (run["id"], key), rec, golden_dir)
-    metrics = history.flatten(rec.get("metrics") or {}, "", [])
+    metrics = ingest.flatten(rec.get("metrics") or {}, "", [])
     body = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>%s</title><link rel='stylesheet' "
             "href='../style.css'></head><body><p><a href='../index.html'>&larr; dashboard</a></p>" % e(key),
             "<h1>%s <span class='badge' style='background:%s'>%s</span></h1>"

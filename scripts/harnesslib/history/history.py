@@ -13,17 +13,15 @@ Tables:
   benchmarks(id, run_id, name, pipeline, profile, case_name, mode, label, driver, error)
   samples(benchmark_id, rep, real_time_ms, cpu_time_ms, iterations, pixels_per_second, bytes_per_second)
   ingested(run_id, kind, path, time)              which artifacts went in, when
-Each ingest is one transaction, so a run that stops midway keeps everything ingested before.
+Each ingest (ingest.py) is one transaction, so a run that stops midway keeps everything ingested before.
 """
 import datetime
-import json
-import os
 import re
 import socket
 import subprocess
 import sys
 
-from . import db
+from . import db, ingest
 from .. import data, formats, jsonio, toolmain
 
 SCHEMA = """
@@ -46,16 +44,10 @@ CREATE INDEX IF NOT EXISTS metrics_test ON metrics(test_id);
 CREATE INDEX IF NOT EXISTS tests_history ON tests(pipeline, profile, case_name, mode, run_id);
 CREATE INDEX IF NOT EXISTS runs_host ON runs(host, label, id);
 """
-TEST_COLS = ("run_id", "pipeline", "profile", "case_name", "mode", "outcome", "result_outcome", "message",
-             "duration_ms", "target", "driver", "record_json")
 # What makes an ingest idempotent: one run per run_key, one test per key, one benchmark per name and one
 # environment value per key in a run. A second ingest of the same shard (a retry) adds nothing.
 UNIQUE = [("runs_key", "runs(run_key)"), ("environment_key", "environment(run_id, source, key)"),
           ("tests_key", "tests(run_id, pipeline, profile, case_name, mode)"), ("bench_key", "benchmarks(run_id, name)")]
-
-
-def now():
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
 
 
 def check_schema(con, target):
@@ -140,7 +132,7 @@ def create_run(con, started=None, commit="", host=None, label="", status="runnin
     with con:
         rid = con.insert("INSERT INTO runs(started, git_commit, host, label, status, run_key) VALUES(?,?,?,?,?,?)"
                          " ON CONFLICT DO NOTHING",
-                         (started or now(), commit, host or socket.gethostname(), label, status, run_key))
+                         (started or ingest.now(), commit, host or socket.gethostname(), label, status, run_key))
         if rid is None:
             rid = con.execute("SELECT id FROM runs WHERE run_key=?", (run_key,)).fetchone()[0]
     return rid
@@ -148,7 +140,7 @@ def create_run(con, started=None, commit="", host=None, label="", status="runnin
 
 def finish_run(con, run_id, status, note=""):
     with con:
-        con.execute("UPDATE runs SET finished=?, status=?, note=? WHERE id=?", (now(), status, note, run_id))
+        con.execute("UPDATE runs SET finished=?, status=?, note=? WHERE id=?", (ingest.now(), status, note, run_id))
 
 
 def mark_unfinished(con, run_id, err):
@@ -165,99 +157,6 @@ def mark_unfinished(con, run_id, err):
         return ""
     except Exception as e:  # noqa: BLE001 - the first failure is the one to report
         return "; run %d could not be marked %s either (%s)" % (run_id, status, toolmain.describe(e))
-
-
-def flatten(value, prefix, out):
-    if isinstance(value, dict):
-        for k, v in value.items():
-            flatten(v, prefix + "." + str(k) if prefix else str(k), out)
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            flatten(v, "%s.%d" % (prefix, i), out)
-    else:
-        out.append((prefix, value))
-    return out
-
-
-def _env_rows(run_id, source, env):
-    rows = []
-    for k, v in flatten(env, "", []):
-        if source == "bench" and k.startswith("machine.") and k.count(".") == 1:
-            rows.append((run_id, source, k, str(v)))  # one JSON text per block, read back whole (sides.run_side)
-            continue
-        if isinstance(v, str) and v[:1] in "{[" and source == "bench":
-            try:  # bench context holds JSON strings (device.<profile>)
-                rows += [(run_id, source, k + "." + k2, str(v2)) for k2, v2 in flatten(jsonio.loads(v, k, ""), "", [])]
-                continue
-            except data.InputError:
-                pass
-        rows.append((run_id, source, k, "" if v is None else str(v)))
-    return rows
-
-
-def ingest_results(con, run_id, doc, path=""):
-    """Stores a parsed results.json into run `run_id` (one transaction). Returns the number of tests added
-    (records already in the run, by pipeline/profile/case/mode, are left as they are)."""
-    with con:
-        con.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
-                        _env_rows(run_id, "results", doc.get("environment") or {}))
-        recs = doc.get("runs", [])
-        rows = [(run_id, rec.get("pipeline"), rec.get("profile"), rec.get("case"), rec.get("mode", "host"),
-                 rec.get("outcome"), rec.get("result_outcome", ""), rec.get("message", ""), rec.get("duration_ms"),
-                 rec.get("target", ""), data.test_driver(rec), json.dumps(rec)) for rec in recs]
-        # records already in this run (a shard ingested twice) conflict and are left out
-        got = con.insert_many("tests", TEST_COLS, rows, ("id", "pipeline", "profile", "case_name", "mode"))
-        added = {tuple(x[1:]): x[0] for x in got}
-        nums = []
-        for rec, row in zip(recs, rows):
-            tid = added.pop(tuple(row[1:5]), None)
-            if tid is not None:
-                nums += [(tid, k, float(v)) for k, v in flatten(rec.get("metrics") or {}, "", [])
-                         if isinstance(v, (int, float)) and not isinstance(v, bool)]
-        con.executemany("INSERT INTO metrics VALUES(?,?,?)", nums)
-        con.execute("INSERT INTO ingested VALUES(?,?,?,?)", (run_id, "results", path, now()))
-    return len(got)
-
-
-def ingest_bench(con, run_id, doc, path=""):
-    """Stores a parsed Google Benchmark JSON into run `run_id` (one transaction). Returns the number of
-    benchmarks added (names already in the run are left as they are)."""
-    nb = data.normalise_bench(doc)
-    with con:
-        con.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
-                        _env_rows(run_id, "bench", nb["context"]))
-        got = con.insert_many("benchmarks", ("run_id", "name", "pipeline", "profile", "case_name", "mode", "label",
-                                             "driver", "error"),
-                              [(run_id, name, b["pipeline"], b["profile"], b["case"], b["mode"], b["label"], b["driver"],
-                                b["error"]) for name, b in nb["bench"].items()], ("id", "name"))
-        rows = []
-        for bid, name in got:  # names already in this run conflict and are left out
-            rows += [(bid, s["rep"], s["real_time_ms"], s["cpu_time_ms"], s["iterations"],
-                      s["pixels_per_second"], s["bytes_per_second"]) for s in nb["bench"][name]["samples"]]
-        con.executemany("INSERT INTO samples VALUES(?,?,?,?,?,?,?)", rows)
-        con.execute("INSERT INTO ingested VALUES(?,?,?,?)", (run_id, "bench", path, now()))
-    return len(got)
-
-
-def document_time(path):
-    """When the run that wrote `path` happened, ISO 8601 UTC: the results' environment.started (written by
-    `aot-harness run`), else a Google Benchmark context's "date", else the file's modification time (when the run wrote it)."""
-    doc = data.read_json(path)
-    stamp = None
-    if isinstance(doc, dict):
-        stamp = doc.get("started") or (doc.get("environment") or {}).get("started")
-    if not stamp and isinstance(doc, dict) and isinstance(doc.get("context"), dict):
-        stamp = doc["context"].get("date")
-    if stamp:
-        try:
-            t = datetime.datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
-            if t.tzinfo is None:
-                t = t.astimezone()  # Google Benchmark writes local time without an offset on some versions
-            return t.astimezone(datetime.timezone.utc).replace(microsecond=0).isoformat()
-        except ValueError:
-            pass
-    return datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc).replace(
-        microsecond=0).isoformat()
 
 
 def resolve_run(con, spec):
@@ -356,7 +255,7 @@ def main(argv=None):
     docs += [(p, formats.load_checked(p, ("bench",))[1]) for p in args.bench]
     con = connect(args.db)
     root = data.REPO_ROOT
-    when = args.time or min(document_time(p) for p, _ in docs)
+    when = args.time or min(ingest.document_time(p) for p, _ in docs)
     if args.run and con.execute("SELECT id FROM runs WHERE id=?", (args.run,)).fetchone() is None:
         raise data.InputError("--run %d is not in the history %s; see scripts/history list" % (args.run, args.db))
     run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
@@ -366,14 +265,14 @@ def main(argv=None):
     try:
         for p, doc in docs:
             if "benchmarks" in doc:
-                kind, n = "bench", ingest_bench(con, run_id, doc, p)
+                kind, n = "bench", ingest.ingest_bench(con, run_id, doc, p)
             else:
-                kind, n = "results", ingest_results(con, run_id, doc, p)
+                kind, n = "results", ingest.ingest_results(con, run_id, doc, p)
             print("history: run %d: %d %s from %s" % (run_id, n, "tests" if kind == "results" else "benchmarks", p),
                   file=sys.stderr)
         if args.run_key:
             with con:
-                con.execute("UPDATE runs SET finished=? WHERE id=?", (now(), run_id))
+                con.execute("UPDATE runs SET finished=? WHERE id=?", (ingest.now(), run_id))
         elif not args.run:
             finish_run(con, run_id, args.status)
     except BaseException as e:

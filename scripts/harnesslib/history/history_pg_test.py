@@ -15,7 +15,7 @@ import tempfile
 import time
 import unittest
 
-from . import db, history, pgserver
+from . import db, history, ingest, pgserver
 from .. import data
 from ..testing import fixtures as fx
 from ..runs import sides
@@ -103,7 +103,7 @@ class SharedHistory(unittest.TestCase):
                 self.assertEqual(sorted((x[0], x[1], x[2], x[3], x[4]) for x in rows),
                                  sorted((t["pipeline"], t["profile"], t["case"], t["mode"], t["duration_ms"])
                                         for t in res["runs"]), "run of board%d" % dev)
-                nmetrics = sum(len([v for _k, v in history.flatten(t.get("metrics") or {}, "", [])
+                nmetrics = sum(len([v for _k, v in ingest.flatten(t.get("metrics") or {}, "", [])
                                     if isinstance(v, (int, float)) and not isinstance(v, bool)]) for t in res["runs"])
                 self.assertEqual(con.execute("SELECT COUNT(*) FROM metrics m JOIN tests t ON t.id=m.test_id "
                                              "WHERE t.run_id=?", (r["id"],)).fetchone()[0], nmetrics)

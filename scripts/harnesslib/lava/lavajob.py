@@ -29,39 +29,15 @@ from --device-types FILE.json, {"<type>": {"bundle": "overlay"|"fetch", "path": 
 strings may hold {bundle_url}, {rootfs_url}, {kernel_url}, {initrd_url} and {path}. --tag TAG (repeatable)
 asks for devices carrying those LAVA device tags. Every job is checked with lava_common.schemas.validate first.
 """
-import copy
 import json
 import os
 import re
 import sys
 import tarfile
 
+from . import lavatypes
 from .. import data, jsonio, toolmain
 
-_HARNESS_OVERLAY = {"url": "{bundle_url}", "compression": "gz", "format": "tar", "path": "{path}"}
-BUILTIN = {
-    "qemu": {"bundle": "overlay", "path": "/opt/aot-harness", "context": {"arch": "amd64"},
-             "deploy": {"to": "tmpfs", "os": "debian",
-                        "images": {"rootfs": {"url": "{rootfs_url}", "image_arg": "-drive format=raw,file={rootfs}",
-                                              "format": "ext4",
-                                              "overlays": {"lava": True, "aot-harness": _HARNESS_OVERLAY}}}},
-             "boot": {"method": "qemu", "media": "tmpfs", "prompts": ["root@debian:~#"],
-                      "auto_login": {"login_prompt": "login:", "username": "root"}}},
-    # Debian's arm64 kernel (virtio and ext4 are modules: the initrd loads them) and an ext4 root whose init
-    # gives a root shell on the console (scripts/lava-lab boot-files makes all three from the arm64 root).
-    "qemu-arm64": {"bundle": "overlay", "path": "/opt/aot-harness", "device_type": "qemu",
-                   "context": {"arch": "arm64", "extra_options": ["-smp 2"]},
-                   "deploy": {"to": "tmpfs", "os": "debian", "images": {
-                       "kernel": {"url": "{kernel_url}",
-                                  "image_arg": "-kernel {kernel} -append \"console=ttyAMA0 root=/dev/vda rw\""},
-                       "initrd": {"url": "{initrd_url}", "image_arg": "-initrd {initrd}"},
-                       "rootfs": {"url": "{rootfs_url}", "image_arg": "-drive format=raw,file={rootfs},if=virtio",
-                                  "format": "ext4", "overlays": {"lava": True, "aot-harness": _HARNESS_OVERLAY}}}},
-                   "boot": {"method": "qemu", "media": "tmpfs", "prompts": ["root@debian:~#"]}},
-    "ssh": {"bundle": "fetch", "path": "/tmp/aot-harness",
-            "deploy": {"to": "ssh", "os": "debian"},
-            "boot": {"method": "ssh", "connection": "ssh", "prompts": ["# ", "\\$ "]}},
-}
 # The shard function of harness/src/matrix/shard.cpp (FNV-1a 64 then jump consistent hash), so that a LAVA shard
 # holds the tests `aot-harness run --shard i/n` would run. The unit test checks both agree.
 def fnv1a64(s):
@@ -108,39 +84,6 @@ def bundle_tests(bundle, label):
                 if label == "all" or (label == "nightly") == bool(c.get("nightly", False).bool()):
                     tests.append("%s/%s/%s" % (p.get("name").str(), prof.get("name").str(), c.get("name").str()))
     return tests
-
-
-def device_types(path):
-    """The built-in device types and those of --device-types FILE.json, each checked."""
-    types = copy.deepcopy(BUILTIN)
-    if not path:
-        return types
-    fix = 'see scripts/lava-job --help: {"<type>": {"bundle": "overlay"|"fetch", "path", "deploy", "boot"}}'
-    top = jsonio.At(jsonio.load(path, fix), path)
-    for name, t in top.members():
-        t.only_keys(("bundle", "path", "device_type", "deploy", "boot", "context"))
-        if t.get("bundle").str() not in ("overlay", "fetch"):
-            t.get("bundle").fail("'%s' is neither overlay nor fetch" % t.value["bundle"],
-                                 "overlay: into the booted image; fetch: downloaded by the test shell")
-        if not t.get("path").str().startswith("/"):
-            t.get("path").fail("is not an absolute path", "write where the bundle goes on the device, e.g. /opt/aot-harness")
-        t.get("deploy").obj()
-        t.get("boot").obj()
-        t.get("context", {}).obj()
-        t.get("device_type", name).str()
-        types[name] = t.value
-    return types
-
-
-def fill(obj, values):
-    if isinstance(obj, dict):
-        return {k: fill(v, values) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [fill(v, values) for v in obj]
-    if isinstance(obj, str):
-        for k, v in values.items():
-            obj = obj.replace("{%s}" % k, v)
-    return obj
 
 
 def shell_steps(tests, dtype, bundle_url, job_name):
@@ -192,8 +135,8 @@ def make_job(dtype_name, dtype, tests, shard, count, args):
            "metadata": {"aot-harness.shard": "%d/%d" % (shard, count), "aot-harness.tests": str(len(tests)),
                         "aot-harness.label": args.label},
            "actions": [
-               {"deploy": dict(fill(dtype["deploy"], values), timeout={"minutes": 10})},
-               {"boot": dict(fill(dtype["boot"], values), timeout={"minutes": 10})},
+               {"deploy": dict(lavatypes.fill(dtype["deploy"], values), timeout={"minutes": 10})},
+               {"boot": dict(lavatypes.fill(dtype["boot"], values), timeout={"minutes": 10})},
                {"test": {"timeout": {"minutes": minutes - 5},
                          "definitions": [{"from": "inline", "name": "aot-harness", "path": "inline/aot-harness.yaml",
                                           "repository": {"metadata": {"format": "Lava-Test Test Definition 1.0",
@@ -203,7 +146,7 @@ def make_job(dtype_name, dtype, tests, shard, count, args):
                                                          "run": {"steps": shell_steps(tests, dtype, args.bundle_url, name)}}}]}},
            ]}
     if dtype.get("context"):
-        job["context"] = fill(dtype["context"], values)
+        job["context"] = lavatypes.fill(dtype["context"], values)
     if args.tag:
         job["tags"] = list(args.tag)
     if dtype["bundle"] == "overlay" and "{rootfs_url}" in json.dumps(dtype["deploy"]) and not args.rootfs_url:
@@ -231,11 +174,11 @@ def to_yaml(job):
 
 
 def write_jobs(args):
-    types = device_types(args.device_types)
+    types = lavatypes.device_types(args.device_types)
     for t in args.device_type:
         if t not in types:
             raise data.InputError("unknown device type '%s': built in are %s; describe others in --device-types FILE"
-                                  % (t, ", ".join(sorted(BUILTIN))))
+                                  % (t, ", ".join(sorted(lavatypes.BUILTIN))))
     tests = bundle_tests(args.bundle, args.label)
     if args.select:
         try:

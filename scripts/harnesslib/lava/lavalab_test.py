@@ -86,7 +86,7 @@ def check_infra(res, rc, problems):
 
 
 def e2e(build):
-    from ..devices import devicectest_test as dt
+    from ..testing import device_checks as dt
     if os.geteuid() != 0 or not shutil.which("mmdebstrap") or not os.path.exists(chroot_hold.BINFMT_CONF):
         print("SKIP: needs root, mmdebstrap and qemu-user-static (scripts/setup --arm64-root)")
         return SKIP

@@ -22,7 +22,7 @@ import time
 from . import nightly_summary
 from ..runs import compare, sides
 from .. import data, formats, jsonio, paths, toolmain
-from ..history import history
+from ..history import history, ingest
 
 
 def log(msg):
@@ -183,7 +183,7 @@ def run_steps(args, con, run_id):
             log(problems[-1])
             continue
         doc = formats.load_checked(path, ("results",))[1]
-        history.ingest_results(con, run_id, doc, path)
+        ingest.ingest_results(con, run_id, doc, path)
         worst = data.worst([worst] + [r.get("outcome") for r in doc["runs"]])
         if merged is None:
             merged = doc
@@ -213,7 +213,7 @@ def run_steps(args, con, run_id):
             log(problems[-1])
         if os.path.exists(path):
             try:
-                n = history.ingest_bench(con, run_id, formats.load_checked(path, ("bench",))[1], path)
+                n = ingest.ingest_bench(con, run_id, formats.load_checked(path, ("bench",))[1], path)
                 log("benchmarks %s: %d" % (prof, n))
             except data.InputError as e:
                 problems.append(str(e))

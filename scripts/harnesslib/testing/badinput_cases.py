@@ -28,6 +28,8 @@ RUN = ["run", "--pipeline", "brighten", "--profile", "cpu", "--case", "small", "
 TYPES = "--device-types"
 LAVA = ["--bundle", "{w}/b.tar.gz", "--bundle-url", "https://farm.example/b.tar.gz", "--out", "{w}/jobs"]
 
+# One case a line or two, a table to read down: kept as written (ruff format would give each argument a line).
+# fmt: off
 CASES = [
     # --- aot-harness: JSON readers (xfail, baseline, results, manifest), numbers, paths, TMPDIR
     Case("aot-harness", RUN + ["--xfail", "{w}/x.json"], r"x\.json: line 1, column \d+: arrays and objects nested deeper",
@@ -289,3 +291,4 @@ CASES = [
     Case("devicectest", ["junit", "--plan", "{w}/plan.json", "--dir", "{w}"], r"plan\.json: tests: is \{\}, not a list",
          {"plan.json": '{"tests": {}}'}),
 ]
+# fmt: on

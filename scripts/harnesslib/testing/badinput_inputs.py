@@ -126,12 +126,12 @@ def empty_history(w):
 def fx_history(w, damage=False):
     """A history with the PoCL fixture ingested as two runs (one record's JSON damaged with `damage`); its path."""
     import sqlite3
-    from ..history import history
+    from ..history import history, ingest
     path = os.path.join(w, ".src.sqlite")
     con = history.connect(path)
     for _ in range(2):
         rid = history.create_run(con, commit="c", label="t")
-        history.ingest_results(con, rid, pocl("results"))
+        ingest.ingest_results(con, rid, pocl("results"))
         history.finish_run(con, rid, "complete")
     con.close()
     if damage:

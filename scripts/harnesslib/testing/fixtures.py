@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 from .. import data
-from ..history import history
+from ..history import history, ingest
 from ..dashboard import imaging
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/harnesslib/testing/..
@@ -98,8 +98,8 @@ def build_history(db, work):
     ids = []
     for day, (label, res, bench) in enumerate(runs):
         rid = history.create_run(con, "2026-11-%02dT02:00:00+00:00" % (18 + day), "fixture%d" % day, "vm", label)
-        history.ingest_results(con, rid, res, "fixture")
-        history.ingest_bench(con, rid, bench, "fixture")
+        ingest.ingest_results(con, rid, res, "fixture")
+        ingest.ingest_bench(con, rid, bench, "fixture")
         history.finish_run(con, rid, "complete")
         ids.append(rid)
     con.close()
