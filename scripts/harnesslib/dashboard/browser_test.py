@@ -103,17 +103,23 @@ def console_problems(events):
     return out
 
 
+def new_page(cdp):
+    """A new 1400x900 page in the browser with its console, log, page and network events on; its session id."""
+    target = cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+    sess = cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    for dom in ("Runtime.enable", "Log.enable", "Page.enable", "Network.enable"):
+        cdp.send(dom, session=sess)
+    cdp.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": 1,
+                                                    "mobile": False}, session=sess)
+    return sess
+
+
 def check_page(url, screenshot, exe):
     """Opens `url`, returns (problems list, info dict); writes the screenshot PNG."""
     with tempfile.TemporaryDirectory(prefix="chromium-profile-") as prof:
         cdp = Cdp(exe, prof)
         try:
-            target = cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-            sess = cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-            for dom in ("Runtime.enable", "Log.enable", "Page.enable", "Network.enable"):
-                cdp.send(dom, session=sess)
-            cdp.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": 1,
-                                                            "mobile": False}, session=sess)
+            sess = new_page(cdp)
             cdp.send("Page.navigate", {"url": url}, session=sess)
             info, deadline = {}, time.time() + 30
             while time.time() < deadline:

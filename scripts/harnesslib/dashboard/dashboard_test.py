@@ -126,15 +126,19 @@ PY
 """
 
 
+def write_fake_harness(directory):
+    """FAKE_HARNESS as `aot-harness` in `directory`, executable (for nightly --bin)."""
+    p = os.path.join(directory, "aot-harness")
+    with open(p, "w") as f:
+        f.write(FAKE_HARNESS % {"py": sys.executable, "res": fx.fixture("pocl", "results.json"),
+                                "bench": fx.fixture("pocl", "bench.json")})
+    os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
+
+
 class Nightly(unittest.TestCase):
     def test_failure_midway_keeps_what_finished(self):
         with tempfile.TemporaryDirectory() as t:
-            for name, text in (("aot-harness", FAKE_HARNESS),):
-                p = os.path.join(t, name)
-                with open(p, "w") as f:
-                    f.write(text % {"py": sys.executable, "res": fx.fixture("pocl", "results.json"),
-                                    "bench": fx.fixture("pocl", "bench.json")})
-                os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
+            write_fake_harness(t)
             db = os.path.join(t, "h.sqlite")
             rc = nightly.main(["--bin", t, "--db", db, "--out", os.path.join(t, "out"), "--dashboard",
                                os.path.join(t, "dash"), "--notify-cmd",

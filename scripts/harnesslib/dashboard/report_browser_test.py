@@ -113,12 +113,7 @@ def many_runs(n, failing=0, fail_rec=None):
 
 
 def open_page(cdp, url):
-    target = cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-    sess = cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-    for dom in ("Runtime.enable", "Log.enable", "Page.enable", "Network.enable"):
-        cdp.send(dom, session=sess)
-    cdp.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False},
-             session=sess)
+    sess = browser_test.new_page(cdp)
     t0 = time.time()
     cdp.send("Page.navigate", {"url": url}, session=sess)
     deadline = t0 + 60

@@ -145,16 +145,10 @@ class SharedHistory(unittest.TestCase):
             self.assertEqual(sum(x[1] for x in counts), ntests)
 
     def test_nightly_and_driver_diff(self):
-        import stat
         from ..dashboard import dashboard_test
         from ..nightly import nightly
         with tempfile.TemporaryDirectory() as t:
-            for name, text in (("aot-harness", dashboard_test.FAKE_HARNESS),):
-                p = os.path.join(t, name)
-                with open(p, "w") as f:
-                    f.write(text % {"py": sys.executable, "res": fx.fixture("pocl", "results.json"),
-                                    "bench": fx.fixture("pocl", "bench.json")})
-                os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
+            dashboard_test.write_fake_harness(t)
             target = self.target if db.is_url(self.target) else os.path.join(t, "h.sqlite")
             con = history.connect(target)
             before = con.execute("SELECT COALESCE(MAX(id), 0) FROM runs").fetchone()[0]

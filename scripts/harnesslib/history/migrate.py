@@ -5,11 +5,10 @@ twice. Each run is one transaction: an interrupted migrate keeps the runs it fin
 """
 import os
 
-from . import db
+from . import db, ingest
 
 RUN_COLS = ("started", "finished", "git_commit", "host", "label", "status", "note")
-TEST_COLS = ("pipeline", "profile", "case_name", "mode", "outcome", "result_outcome", "message", "duration_ms",
-             "target", "driver", "record_json")
+TEST_COLS = ingest.TEST_COLS[1:]  # all but the first, run_id
 BENCH_COLS = ("name", "pipeline", "profile", "case_name", "mode", "label", "driver", "error")
 SAMPLE_COLS = ("rep", "real_time_ms", "cpu_time_ms", "iterations", "pixels_per_second", "bytes_per_second")
 
