@@ -35,6 +35,7 @@ def is_degenerate(n, others):
 def others_than_most_common(a):
     """How many elements of array `a` (compared by bit pattern) do not hold its most common value."""
     import numpy as np
+
     flat = np.ascontiguousarray(a).reshape(-1)
     if flat.size == 0:
         return 0
