@@ -75,12 +75,11 @@ void mark_for_ctest_guard(const std::vector<RunRecord> &runs, int code) {
         }
     }
     if (why.empty()) why = "no run";
-    const std::string path =
-        std::string(dir) + "/" + std::to_string(getpid()) + (code == outcome_exit_code(Outcome::Skip) ? ".skipped" : ".ran");
+    const std::string path = std::string(dir) + "/" + std::to_string(getpid()) +
+                             (code == outcome_exit_code(Outcome::Skip) ? ".skipped" : ".ran");
     try {
         if (make_dirs(dir) == 0) write_file_atomic(path, code == outcome_exit_code(Outcome::Skip) ? why + "\n" : "");
-    } catch (const std::exception &) {
-    }
+    } catch (const std::exception &) {}
 }
 
 int cmd_run(const Args &args) {

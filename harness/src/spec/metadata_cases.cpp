@@ -194,8 +194,13 @@ std::string degenerate_outputs(const std::vector<Array> &outputs, const std::vec
         // The most common value when one covers more than half (majority vote), then how many others.
         size_t cand = 0, votes = 0;
         for (size_t i = 0; i < n; i++) {
-            if (votes == 0) cand = i, votes = 1;
-            else votes += std::memcmp(p + i * eb, p + cand * eb, eb) == 0 ? 1 : size_t(-1);
+            if (votes == 0) {
+                cand = i, votes = 1;
+            } else if (std::memcmp(p + i * eb, p + cand * eb, eb) == 0) {
+                votes++;
+            } else {
+                votes--;
+            }
         }
         size_t others = 0;
         for (size_t i = 0; i < n; i++)
@@ -223,8 +228,8 @@ int degenerate_count(const std::string &why) {
             k++;
         return k;
     };
-    score += 2 * count(" distinct value in ");       // constant: the worst
-    score += count(" elements hold one value");      // all but a handful
+    score += 2 * count(" distinct value in ");   // constant: the worst
+    score += count(" elements hold one value");  // all but a handful
     return score == 0 ? kTrialFailed : score;
 }
 
