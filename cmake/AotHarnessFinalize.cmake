@@ -42,6 +42,8 @@ function(_aot_harness_finalize)
   set(config "${CMAKE_CURRENT_BINARY_DIR}/aot_harness_config.cpp")
   configure_file("${_HARNESS_CMAKE_DIR}/profiles_embedded.cpp.in" "${config}" @ONLY)
   add_executable(aot-harness "${_HARNESS_CMAKE_DIR}/aot_harness_main.cpp" "${config}")
+  # run's default --timeout: the limit its ctest tests get (harness_discover_cases below).
+  target_compile_definitions(aot-harness PRIVATE HARNESS_CASE_TIMEOUT=${timeout})
   # `aot-harness bench` where the package has the bench library; the installed tools' location.
   set(bench "")
   if (TARGET harness::bench)
