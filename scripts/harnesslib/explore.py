@@ -174,7 +174,7 @@ class Explorer:
                              "signature": explore_verdict.signature(v[0], v[1], r["profile"])})
         self.say("%d runs, %d divergences" % (len(results["runs"]), len(divs)))
         if divs and not a.no_shrink and self.tc is not None and not a.exe:
-            explore_rounds.shrink_all(self, divs)
+            divs = explore_rounds.shrink_all(self, divs)
         elif divs and not a.no_shrink:
             for d in divs:
                 d["shrink_stopped"] = "not shrunk: %s" % (self.no_build or "--exe builds nothing")

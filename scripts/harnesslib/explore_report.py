@@ -75,24 +75,32 @@ def group(ex, divs):
 
 
 def load_known(path):
-    """The entries of a known-findings file, their message patterns compiled."""
+    """The entries of a known-findings file, their message (and shape) patterns compiled."""
     doc = jsonio.load(path, "write {\"findings\": [{\"runtime\", \"class\", \"message\", \"blame\", \"evidence\"}]}")
     at = jsonio.At(doc, path, "see harness/test/explore/known_findings.json")
     out = []
     for e in at.get("findings").items():
         for k in ("runtime", "class", "message", "blame", "evidence"):
             e.get(k).str()
-        try:
-            pattern = re.compile(e.value["message"])
-        except re.error as err:
-            e.get("message").fail("is not a regular expression (%s)" % err, "fix the pattern")
-        out.append(dict(e.value, pattern=pattern))
+        entry = dict(e.value)
+        for k in ("message", "shape"):
+            if k == "shape" and k not in e.value:
+                continue
+            e.get(k).str()
+            try:
+                entry[k + "_pattern"] = re.compile(e.value[k])
+            except re.error as err:
+                e.get(k).fail("is not a regular expression (%s)" % err, "fix the pattern")
+        out.append(entry)
     return out
 
 
 def _known(f, known):
+    """The known entry a finding is: its runtime and class, its message matches, and its minimized shape
+    too where the entry names one (wrong values say nothing in their message: the shape tells them apart)."""
     for k in known:
-        if k["runtime"] == f["runtime"] and k["class"] == f["class"] and k["pattern"].search(f["message"] or ""):
+        if (k["runtime"] == f["runtime"] and k["class"] == f["class"] and k["message_pattern"].search(f["message"] or "")
+                and ("shape_pattern" not in k or k["shape_pattern"].search(f["shape"] or ""))):
             return {x: k[x] for x in ("blame", "evidence", "reproducer") if x in k}
     return None
 
@@ -103,7 +111,9 @@ def document(ex, results, divs, known=()):
         k = _known(f, known)
         if k:
             f["known"] = k
-    by_key = {(d["pipeline"], d["profile"]): d for d in divs}
+    by_key = {}
+    for d in divs:   # a divergence split by wrong output: the record names its first finding
+        by_key.setdefault((d["pipeline"], d["profile"]), d)
     for r in results["runs"]:
         d = by_key.get((r.get("pipeline"), r.get("profile")))
         if d:

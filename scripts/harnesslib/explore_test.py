@@ -262,7 +262,7 @@ class Report(unittest.TestCase):
         from . import explore_report
         ex, results, divs = self.fake()
         known = [{"runtime": "opencl", "class": "wrong-values", "message": "max abs", "blame": "halide",
-                  "evidence": "x", "pattern": __import__("re").compile("nothing")}]
+                  "evidence": "x", "message_pattern": __import__("re").compile("nothing")}]
         doc = explore_report.document(ex, results, divs, known)
         fs = doc["explore"]["findings"]
         self.assertEqual(len(fs), 1)   # the unshrunk one joins the shrunk one of its signature
