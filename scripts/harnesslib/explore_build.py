@@ -10,6 +10,7 @@ project, so that ninja rebuilds only what is new and every variant built before 
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -72,6 +73,24 @@ class Toolchain:
             with open(stamp, "w") as f:
                 f.write(self.build_dir + "\n")
         return prefix
+
+
+def built_key(work, seed, profiles):
+    """The project in work to run `profiles` of `seed` from: its own (s<seed>-<profiles>) when built, else one
+    built for more profiles (each profile's schedules come from its own rng: the variants are the same)."""
+    own = "s%d-%s" % (seed, "-".join(profiles))
+    if os.path.exists(os.path.join(work, own, "project", "pipelines.json")):
+        return own
+    for key in sorted(os.listdir(work)) if os.path.isdir(work) else []:
+        index = os.path.join(work, key, "project", "pipelines.json")
+        if not key.startswith("s%d-" % seed) or not os.path.exists(index):
+            continue
+        sampled = [e["cmake"] for n, e in jsonio.load(index, "delete it")["pipelines"].items()
+                   if re.match(r"ex%d_\d+$" % seed, n)]
+        built = [set(re.search(r" PROFILES (.*?) PROFILE_PARAMS", c).group(1).split()) for c in sampled]
+        if built and all(set(profiles) <= b for b in built):
+            return key
+    return own
 
 
 def run(cmd, log, what, env=None, timeout=None, cwd=None):
