@@ -42,6 +42,7 @@ if [ -z "${{VK_DRIVER_FILES:-}}" ] && [ -f /usr/local/nvidia/share/vulkan/icd.d/
 fi
 status=0
 while read -r profile names; do
+  rm -f "$out/verdicts-{n}-$profile.json"
   "$here/bin/aot-harness" run --golden-dir "$here/golden" --pipeline "$names" --profile "$profile" \\
     --json "$out/verdicts-{n}-$profile.json" > "$out/run-{n}-$profile.log" 2>&1
   [ -f "$out/verdicts-{n}-$profile.json" ] || {{ echo "run.sh: no results for $profile (see $out/run-{n}-$profile.log)" >&2; status=2; }}
@@ -189,28 +190,43 @@ def shrink(ex, divs, verdicts):
     by_prof = {}
     for name, prof in sorted(needed):
         by_prof.setdefault(prof, []).append(name)
-    return divs, pack(ex, n, by_prof)
+    return divs, pack(ex, n, by_prof, verdicts)
 
 
-def pack(ex, n, by_prof):
-    """DIR/shrink-<n>.tar.gz: the project's aot-harness, the candidates' goldens, libstdc++ and run.sh."""
+def pack(ex, n, by_prof, verdicts):
+    """DIR/shrink-<n>.tar.gz: the project's aot-harness, the candidates' goldens, libstdc++ and run.sh. A
+    candidate whose cpu variant made no golden here is left out, recorded as not diverging."""
     top = "shrink-%d" % n
     stage = os.path.join(ex.a.remote_shrink, top)
     shutil.rmtree(stage, ignore_errors=True)
     os.makedirs(os.path.join(stage, "bin"))
     shutil.copy2(ex.project.exe(), os.path.join(stage, "bin", "aot-harness"))
-    for names in by_prof.values():
-        for name in names:
-            src = os.path.join(ex.project.golden, name)
-            if not os.path.isdir(src):
-                raise jsonio.InputError("no cpu golden of %s in %s (see %s)" % (name, ex.project.golden, ex.log))
-            shutil.copytree(src, os.path.join(stage, "golden", name))
+    names = {x for ns in by_prof.values() for x in ns}
+    manifest = jsonio.load(os.path.join(ex.project.golden, "MANIFEST.json"), "see %s" % ex.log)
+    manifest["goldens"] = [g for g in manifest.get("goldens", []) if g.get("pipeline") in names]
+    missing = names - {g["pipeline"] for g in manifest["goldens"]}
+    for prof in by_prof:
+        for name in sorted(missing & set(by_prof[prof])):
+            verdicts.doc["records"]["%s|%s" % (name, prof)] = {
+                "pipeline": name, "profile": prof, "outcome": "ERROR",
+                "message": "no golden: the cpu variant made none on the build machine (see %s)" % ex.log}
+        by_prof[prof] = [x for x in by_prof[prof] if x not in missing]
+    names -= missing
+    if not names:
+        raise jsonio.InputError("no shrink candidate got a cpu golden here (see %s)" % ex.log)
+    os.makedirs(os.path.join(stage, "golden"))
+    for name in sorted(names):
+        if os.path.isdir(os.path.join(ex.project.golden, name)):
+            shutil.copytree(os.path.join(ex.project.golden, name), os.path.join(stage, "golden", name))
+    with open(os.path.join(stage, "golden", "MANIFEST.json"), "w") as f:
+        f.write(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     os.makedirs(os.path.join(stage, "lib"))
     for lib in _cxx_runtime(ex.project.exe()):
         shutil.copy2(lib, os.path.join(stage, "lib"))
     with open(os.path.join(stage, "pipelines.txt"), "w") as f:
-        for prof, names in sorted(by_prof.items()):
-            f.write("%s %s\n" % (prof, ",".join(names)))
+        for prof, ns in sorted(by_prof.items()):
+            if ns:
+                f.write("%s %s\n" % (prof, ",".join(ns)))
     with open(os.path.join(stage, "run.sh"), "w") as f:
         f.write(RUNNER.format(n=n))
     os.chmod(os.path.join(stage, "run.sh"), 0o755)
