@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import tarfile
 
-from . import explore_build, explore_rounds, explore_shrink, explore_verdict, jsonio
+from . import data, explore_build, explore_rounds, explore_shrink, explore_verdict, jsonio
 
 RUNNER = """#!/bin/sh
 # run.sh OUTDIR: runs explore's shrink candidates of bundle {n} on this machine's driver (no Halide, no
@@ -88,7 +88,7 @@ def divergences(pipelines, profiles, verdicts):
             v = explore_verdict.divergence(r) if r else None
             if v:
                 out.append({"record": r, "pipeline": name, "profile": prof, "class": v[0], "detail": v[1],
-                            "driver": r.get("driver") or ((r.get("metrics") or {}).get("device") or {}).get("identity", ""),
+                            "driver": data.test_driver(r),
                             "signature": explore_verdict.signature(v[0], v[1], prof)})
     return out
 
@@ -256,7 +256,6 @@ def run(ex):
     divergence here and return (results, divs) for explore's report."""
     from .explore import plan
     a = ex.a
-    os.makedirs(a.remote_shrink, exist_ok=True)
     verdicts = Verdicts(a.remote_shrink)
     for path in a.ingest:
         ex.say("%s: %d runs" % (path, verdicts.ingest(path)))
@@ -264,6 +263,7 @@ def run(ex):
         if isinstance(doc.get("explore"), dict):
             verdicts.doc["device_explore"] = {k: doc["explore"].get(k) for k in ("seconds_build_and_run", "pipelines_run")}
             verdicts.doc["environment"] = doc.get("environment") or {}
+    os.makedirs(a.remote_shrink, exist_ok=True)   # after every file ingested is known to be good
     verdicts.save()
     pipelines = [plan(a.seed, i, a.profiles, ex.runtimes, a.max_threads) for i in range(a.first, a.first + a.count)]
     ex.pipelines = {p.name: p for p in pipelines}
