@@ -168,8 +168,12 @@ def shrink(ex, divs, verdicts):
     """Walks every divergence; builds and packs the candidates still needed. Returns (divs, bundle or None)."""
     a = ex.a
     divs = explore_rounds.by_output(divs)
-    needed = {}
+    needed, seen = {}, {}
     for d in divs:
+        seen[d["signature"]] = seen.get(d["signature"], 0) + 1
+        if d["class"] in explore_rounds.MESSAGE_CLASSES and seen[d["signature"]] > explore_rounds.PER_SIGNATURE:
+            d["not_shrunk"] = "%d others with the same profile, class and message were shrunk" % explore_rounds.PER_SIGNATURE
+            continue
         start = explore_shrink.only_profile(ex.pipelines[d["pipeline"]], d["profile"])
         for q in walk(d, start, verdicts, a.shrink_width, a.lookahead, a.shrink_rounds):
             needed[(q.name, d["profile"])] = q
@@ -289,7 +293,6 @@ def run(ex):
     ex.stats["built"] = len({r["pipeline"] for r in runs})
     ex.stats["run_seconds"] = dev.get("seconds_build_and_run") or 0.0
     for d in divs:
-        d["cur"] = d.get("cur") or explore_shrink.only_profile(ex.pipelines[d["pipeline"]], d["profile"])
-        if not a.no_triage:
+        if not a.no_triage and not d.get("not_shrunk"):
             ex.triage(d)
     return {"environment": verdicts.doc.get("environment", {}), "runs": runs, "summary": summary}, divs
