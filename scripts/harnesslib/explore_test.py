@@ -227,6 +227,13 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(d({"outcome": "ERROR", "message": "CL: clBuildProgram failed\nBuild Log:\nerror: /t/x.cl:78:24: "
                             "too many elements in vector initialization (expected 8 elements, have 11)"}),
                          ("runtime-error", "too many elements in vector initialization (expected N elements, have N)"))
+        # a failed assertion inside Halide names its function after a long first line (the known findings match it)
+        v = d({"outcome": "ERROR", "message": "variant ex2_0005__host failed to compile (the build kept a stub): generator "
+               "ex2_0005__host failed for target host-no_runtime: it aborted on an assertion inside Halide's compiler "
+               "(signal 6): a Halide bug for this schedule and target; gen_b0_6.generator: /ws/llvm/lib/IR/IRBuilder.cpp:"
+               "524: llvm::CallInst* llvm::IRBuilderBase::CreateMaskedStore(llvm::Value*): Assertion `x' failed."})
+        self.assertEqual(v[0], "compile-rejected")
+        self.assertTrue(v[1].startswith("assertion in IRBuilder.cpp: llvm::CallInst* llvm::IRBuilderBase::CreateMaskedStore"), v)
 
     def test_blame(self):
         same = [{"driver": "Oclgrind", "same": True, "outcome": "FAIL"}]

@@ -54,7 +54,11 @@ def _build_failure(msg):
 
 
 def halide_error(msg):
-    """Halide's own words in a generator failure ("Unhandled intrinsic in C backend: ...")."""
+    """Halide's own words in a generator failure ("Unhandled intrinsic in C backend: ..."), or where an
+    assertion inside it (LLVM's) failed: the file and function, which a long first line would cut off."""
+    m = re.search(r"aborted on an assertion[^\n]*?([\w.+-]+\.(?:cpp|h|hpp)):\d+: ([^\n]*)", msg)
+    if m:
+        return _scrub("assertion in %s: %s" % (m.group(1), m.group(2)))
     m = re.search(r"(Internal Error[^\n]*|Error: [^\n]*|Unhandled exception: [^\n]*)", msg)
     text = m.group(1) if m else _first(msg)
     text = re.sub(r"^Unhandled exception: ", "", text)
