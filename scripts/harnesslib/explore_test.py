@@ -144,6 +144,10 @@ class Soundness(unittest.TestCase):
             problems = []
             iv.analyze(e, env, problems)
             self.assertTrue(any(want in x for x in problems), "%s: %s" % (want, problems))
+        # a float whose error has no bound (a shrink candidate can make one), cast to an integer: a problem, not a crash
+        problems = []
+        iv.analyze(X("cast", "int32", [X("load", "float32", src="in0")]), lambda n: (0.0, 1.0, math.inf), problems)
+        self.assertTrue(any("without a finite bound" in x for x in problems), problems)
         ok = X("bin", "uint8", [ex.cast("uint8", load), ex.const("uint8", 200)], fn="add")   # wraps: defined
         problems = []
         iv.analyze(ok, env, problems)
