@@ -8,7 +8,7 @@ with one shape, class and backend are one finding.
 """
 import re
 
-from . import explore_coverage, explore_cpp, explore_sched, jsonio
+from . import explore_coverage, explore_cpp, explore_sched, explore_verdict, jsonio
 
 SPEC_ERROR = re.compile(r"specs/([a-z][a-z0-9_]*)\.json: ([^\n]*)")
 
@@ -130,6 +130,8 @@ def document(ex, results, divs, known=()):
         "seconds_build": round(ex.stats.get("build_seconds", 0.0), 1),
         "pipelines_per_minute": round(built / minutes, 2), "oracle_failed": oracle,
         "harness_refused": ex.stats["harness_errors"],
+        "beyond_device": sorted("%s/%s" % (r.get("pipeline"), r.get("profile")) for r in results["runs"]
+                                if explore_verdict.beyond_device(r)),
         "coverage": explore_coverage.coverage(list(ex.pipelines.values())[:built], ex.a.profiles, ex.runtimes),
         "findings": findings}
     return results
@@ -158,6 +160,8 @@ def markdown(doc):
                                        if k not in ("total", "worst")),
              "| oracle failed (cpu variant) | %s |" % ("; ".join("%s: %s" % kv for kv in sorted(e["oracle_failed"].items()))
                                                       or "none"),
+             "| beyond the emulated device's limits (not divergences) | %s |" % (
+                 ", ".join(e.get("beyond_device", [])) or "none"),
              "| refused by the harness | %s |" % ("; ".join("%s: %s" % kv for kv in sorted(e["harness_refused"].items()))
                                                 or "none"),
              "| grammar coverage | %d of %d features (%.0f %%) |" % (e["coverage"]["covered"], e["coverage"]["features"],

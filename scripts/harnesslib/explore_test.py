@@ -231,6 +231,9 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(d({"outcome": "ERROR", "message": "CL: clBuildProgram failed\nBuild Log:\nerror: /t/x.cl:78:24: "
                             "too many elements in vector initialization (expected 8 elements, have 11)"}),
                          ("runtime-error", "too many elements in vector initialization (expected N elements, have N)"))
+        # an emulated device refusing what is beyond its limits is what that device would do
+        self.assertIsNone(d({"outcome": "ERROR", "message": "error -1: device limit: kernel 'k' needs a 64x18 work-group "
+                             "(1152 invocations); Mali-G52 (mali-g52) allows at most 384"}))
         # a failed assertion inside Halide names its function after a long first line (the known findings match it)
         v = d({"outcome": "ERROR", "message": "variant ex2_0005__host failed to compile (the build kept a stub): generator "
                "ex2_0005__host failed for target host-no_runtime: it aborted on an assertion inside Halide's compiler "
