@@ -142,13 +142,17 @@ class Known(unittest.TestCase):
              "cur": p, "minimized": p.name}
         return explore_report.group(Ex(), [d])[0]
 
-    def test_the_known_file_labels_a_rediscovery_of_the_saturated_division(self):
+    def test_the_known_file_labels_a_rediscovery_of_the_signed_modulo(self):
         known = explore_report.load_known(os.path.join(paths.project_dir(), "harness", "test", "explore",
                                                        "known_findings.json"))
-        # (int32(saturating_cast<uint16_t>(u32)) / -255) % 3, seed 1's pipeline 43 minimized by hand
+        # (int32(saturating_cast<uint16_t>(u32)) / -255) % 3, seed 1's pipeline 43 as first minimized by hand
         v = ex.cast("int32", ex.cast("uint16", load("in0", "uint32"), sat=True))
         e = X("bin", "int32", [X("bin", "int32", [v, ex.const("int32", -255)], fn="div"), ex.const("int32", 3)], fn="mod")
         f = self.finding(hand_made("k", {"f0": ("int32", e, True)}, [Input("in0", "uint32", 0, 100000)]))
+        self.assertEqual(explore_report._known(f, known)["blame"], "halide")
+        # as explore shrinks it (lavapipe 22, seed 1 pipeline 43): the modulo of a negative int32 by 3
+        f = self.finding(hand_made("m", {"f0": ("int32", X("bin", "int32", [load("in1", "int32"), ex.const("int32", 3)],
+                                                           fn="mod"), True)}, [Input("in1", "int32", -257, 0)]))
         self.assertEqual(explore_report._known(f, known)["blame"], "halide")
         shift = X("bin", "int32", [ex.cast("int32", load("in0", "int16")), lane_amount()], fn="shr")
         f = self.finding(hand_made("s", {"f0": ("int32", shift, True)}, [Input("in0", "int16", -100, 100)]))
