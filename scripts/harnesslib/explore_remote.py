@@ -171,6 +171,9 @@ def shrink(ex, divs, verdicts):
     needed, seen = {}, {}
     for d in divs:
         seen[d["signature"]] = seen.get(d["signature"], 0) + 1
+        if d["class"] == "compile-rejected":   # decided by the build, here: no round trip needed
+            d["not_shrunk"] = "a build failure: shrink it here (explore without --remote-shrink)"
+            continue
         if d["class"] in explore_rounds.MESSAGE_CLASSES and seen[d["signature"]] > explore_rounds.PER_SIGNATURE:
             d["not_shrunk"] = "%d others with the same profile, class and message were shrunk" % explore_rounds.PER_SIGNATURE
             continue
