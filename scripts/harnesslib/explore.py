@@ -225,7 +225,7 @@ def main(argv=None):
     ap.add_argument("--no-triage", action="store_true", help="no bisect, repro bundle or second driver")
     ap.add_argument("--shrink-rounds", default=40, type=toolmain.whole(0, 1000))
     ap.add_argument("--shrink-width", type=toolmain.whole(1, 200),
-                    help="candidates per round per divergence (default 6; 12 per bundle with --remote-shrink)")
+                    help="candidates per round (per bundle with --remote-shrink) per divergence (default 6)")
     ap.add_argument("--second-driver", action="append", default=[], metavar="NAME=WRAPPER",
                     help="another driver to confirm findings with: a command that runs its arguments on it")
     ap.add_argument("--max-threads", default=256, type=toolmain.whole(1, 4096), help="GPU threads per block at most")
@@ -241,8 +241,8 @@ def main(argv=None):
                       "Halide: --ingest their results, get DIR/shrink-<n>.tar.gz to run there (explore_remote.py)")
     ap.add_argument("--ingest", action="append", default=[], metavar="RESULTS",
                     help="with --remote-shrink: a results file of runs made there (explore's results.json, verdicts-*.json)")
-    ap.add_argument("--lookahead", default=4, type=toolmain.whole(0, 100),
-                    help="with --remote-shrink: steps further along whose candidates go in the same bundle (default 4)")
+    ap.add_argument("--lookahead", default=2, type=toolmain.whole(0, 100),
+                    help="with --remote-shrink: steps further along whose candidates go in the same bundle (default 2)")
     a = ap.parse_args(argv)
     if a.exe:
         a.prebuilt = True
@@ -250,7 +250,7 @@ def main(argv=None):
         raise jsonio.InputError("--ingest needs --remote-shrink DIR (where the verdicts and bundles are kept)")
     if a.remote_shrink:
         a.remote_shrink = os.path.abspath(a.remote_shrink)
-    a.shrink_width = a.shrink_width or (12 if a.remote_shrink else 6)
+    a.shrink_width = a.shrink_width or 6
     if a.generate_only and not a.work:
         raise jsonio.InputError("--generate-only needs --work DIR (where the files go)")
     runtimes = profile_runtimes()

@@ -4,9 +4,10 @@
 (the GPU box's `explore --prebuilt --no-shrink` results.json, then each bundle's verdicts) is kept in
 DIR/verdicts.json, the record of every (pipeline, profile) run there. Each divergence of the sampled
 pipelines is then shrunk as explore_rounds shrinks it (the cheapest candidate that diverges the same
-way, one per wrong output) with those records as the only oracle, as far as they go. Where a
-divergence needs a verdict not there yet, the next `--shrink-width` candidates are taken, and for the
-first `--lookahead` of them their own next candidates too (the step after, should that one diverge):
+way, one per wrong output) with those records as the only oracle, as far as they go; once two or more
+single moves are known to diverge, all of them made together are tried first. Where a divergence needs
+a verdict not there yet, its next `--shrink-width` candidates are taken, and those of up to `--lookahead`
+nodes further along the path the verdicts so far predict (the step after, should that one diverge):
 all are built here (cpu and the profile), their cpu goldens blessed, and packed with the project's
 aot-harness, the goldens, libstdc++ and a runner into DIR/shrink-<n>.tar.gz. On the GPU box:
 

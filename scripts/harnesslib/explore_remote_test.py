@@ -12,7 +12,7 @@ from . import explore, explore_remote, explore_rounds, explore_shrink, jsonio
 from .explore_shrink_test import RUNTIMES, FakeExplorer, signed_lane_shift
 
 
-def remote(p, lookahead, width=12):
+def remote(p, lookahead, width=6):
     """Shrinks p's divergence on vulkan through walk() and a fake GPU box; returns (divs, bundles)."""
     fx = FakeExplorer([p], signed_lane_shift)
     with tempfile.TemporaryDirectory() as d:
@@ -38,13 +38,14 @@ class Walk(unittest.TestCase):
         p = explore.plan(1, 28, ["vulkan"], RUNTIMES, 256)
         fx = FakeExplorer([p], signed_lane_shift)
         local = explore_rounds.shrink_all(fx, [fx.divergence(p.name, "vulkan")])[0]
-        divs, bundles = remote(p, lookahead=4)
+        divs, bundles = remote(p, lookahead=2)
         q = divs[0]["cur"]
         self.assertEqual(explore_shrink.cost(q, "vulkan"), explore_shrink.cost(local["cur"], "vulkan"))
         self.assertEqual(q.stages[0].expr.shape(), "satcast:int16(bin.shr:int32(load.src:int32(),coord:int32))")
         self.assertTrue(any(w.startswith("together: ") for w in divs[0]["steps"]), divs[0]["steps"])
-        # the local rounds: 17 builds of 6 candidates; the GPU box: 7 calls (moves made together, lookahead)
-        self.assertLess(2 * bundles, fx.builds, (bundles, fx.builds))
+        # the local rounds: 17 builds of 6 candidates; the GPU box: 9 calls of about as many candidates in all
+        # (the moves made together, the lookahead)
+        self.assertLess(bundles, fx.builds * 2 // 3, (bundles, fx.builds))
 
 
 class Ingest(unittest.TestCase):
