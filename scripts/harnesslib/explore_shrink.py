@@ -13,12 +13,13 @@ a round of them at once and keeps the cheapest that still diverges.
 import hashlib
 import math
 
-from . import explore_cpp
+from . import explore_cpp, explore_sched
 from . import explore_expr as ex
 from .explore_expr import X
 from .explore_model import Input, Sched, check, reads, tolerance
 from .explore_sample import prune
 
+MAX_THREADS = 256     # explore's default --max-threads: no candidate needs a larger work-group
 FILLABLE = 2 ** 53    # an input's fill range is two doubles: integers beyond this are not exact
 
 
@@ -56,6 +57,8 @@ def sched_problems(p, profile):
                 out.append("%s computed at %s, which is not its only element-wise consumer at the root" % (s.name, c.at))
             elif c.where in ("block", "thread") and not sc[c.at].gpu:
                 out.append("%s at %s's GPU loops, but %s is not on the GPU" % (s.name, c.at, c.at))
+            elif c.where == "block" and explore_sched.block_threads(p, s.name, sc[c.at], c.vec) > MAX_THREADS:
+                out.append("%s at %s's block: more than %d threads" % (s.name, c.at, MAX_THREADS))
             if c.store == "root" and sc[c.at].par:
                 out.append("%s stored outside its consumer's parallel loop" % s.name)
             if c.store == "strip" and not (sc[c.at].par and sc[c.at].strip):

@@ -189,6 +189,23 @@ class HalideWorkarounds(unittest.TestCase):
         self.assertFalse(explore_cpp._wide_lowered(X("bin", "int32", [ex.const("int32", 1)] * 2, fn="add")))
 
 
+class Schedules(unittest.TestCase):
+    def test_a_producer_at_its_consumers_block_fits_the_thread_limit(self):
+        # a 64x2 tile unrolled by 8 reading its producer 1 row up and down: a 65x18 block of producer threads
+        # (1170 > 1024: "Failed to setup compute pipeline" on every driver, beyond a Mali-G52's 384)
+        from . import explore_sched
+        seen = 0
+        for i in range(300):
+            p = plan(7, i, ("opencl",))
+            for s in p.stages:
+                c = p.sched["opencl"][s.name]
+                if c.where == "block":
+                    seen += 1
+                    self.assertLessEqual(explore_sched.block_threads(p, s.name, p.sched["opencl"][c.at], c.vec), 256,
+                                         (p.name, s.name))
+        self.assertGreater(seen, 10)
+
+
 class Shrink(unittest.TestCase):
     def test_candidates_are_defined_valid_and_cheaper(self):
         for i in range(12):
