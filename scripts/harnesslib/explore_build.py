@@ -75,6 +75,12 @@ class Toolchain:
         return prefix
 
 
+def content_hash(p):
+    """What a pipeline is (its C++, spec and target features: these are in pipelines.cmake, not the C++)."""
+    text = explore_cpp.generator_source(p) + explore_cpp.spec(p) + " ".join(explore_cpp.features(p))
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
 def built_key(work, seed, profiles):
     """The project in work to run `profiles` of `seed` from: its own (s<seed>-<profiles>) when built, else one
     built for more profiles (each profile's schedules come from its own rng: the variants are the same)."""
@@ -134,8 +140,7 @@ class Project:
         new = []
         for p in pipelines:
             source, spec = explore_cpp.generator_source(p), explore_cpp.spec(p)
-            # the target features are in pipelines.cmake, not the C++: they count in the hash too
-            h = hashlib.sha1((source + spec + " ".join(explore_cpp.features(p))).encode()).hexdigest()[:12]
+            h = content_hash(p)
             if entries.get(p.name, {}).get("hash") != h:
                 new.append((p, h, source, spec))
         for k in range(0, len(new), self.per_file):

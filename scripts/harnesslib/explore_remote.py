@@ -80,6 +80,18 @@ class Verdicts:
         jsonio.write_atomic(self.path, json.dumps(self.doc, indent=1, sort_keys=True) + "\n")
 
 
+def ran_elsewhere(verdicts, pipelines, profiles):
+    """The pipeline|profile keys whose ingested runs were of another pipeline than this explore makes of that
+    name (another version's grammar or schedules built them): their records cannot be shrunk from here."""
+    out = []
+    for key, h in sorted(verdicts.doc.get("content", {}).items()):
+        name, _, prof = key.partition("|")
+        if name in pipelines and prof in profiles and \
+                h != explore_build.content_hash(explore_shrink.only_profile(pipelines[name], prof)):
+            out.append(key)
+    return out
+
+
 def divergences(pipelines, profiles, verdicts):
     """The divergences among the sampled pipelines' records, as explore makes them."""
     out = []
@@ -269,6 +281,7 @@ def run(ex):
         ex.say("%s: %d runs" % (path, verdicts.ingest(path)))
         doc = jsonio.load(path, "")
         if isinstance(doc.get("explore"), dict):
+            verdicts.doc.setdefault("content", {}).update(doc["explore"].get("content") or {})
             verdicts.doc["device_explore"] = {k: doc["explore"].get(k) for k in ("seconds_build_and_run", "pipelines_run")}
             verdicts.doc["environment"] = doc.get("environment") or {}
     os.makedirs(a.remote_shrink, exist_ok=True)   # after every file ingested is known to be good
@@ -280,6 +293,11 @@ def run(ex):
         raise jsonio.InputError("%s holds no run of seed %d's pipelines %d-%d on %s; --ingest the results.json of "
                                 "`explore --prebuilt --no-shrink` run there" % (
                                     verdicts.path, a.seed, a.first, a.first + a.count - 1, ",".join(a.profiles)))
+    ran_other = ran_elsewhere(verdicts, ex.pipelines, a.profiles)
+    if ran_other:   # another explore's grammar or schedules: its records are of other pipelines
+        raise jsonio.InputError("%s ran other pipelines under the names %s than this explore makes (another version "
+                                "built them); build them again with this aot-harness (--build-only) and run them there" % (
+                                    verdicts.path, ", ".join(ran_other[:5])))
     divs, bundle = shrink(ex, divergences(ex.pipelines, a.profiles, verdicts), verdicts)
     verdicts.save()
     if bundle:

@@ -63,6 +63,20 @@ class Ingest(unittest.TestCase):
             v.save()
             self.assertEqual(explore_remote.Verdicts(d).get("ex1_0003", "vulkan")["outcome"], "FAIL")
 
+    def test_runs_of_other_pipelines_under_the_same_names_are_told(self):
+        # results made by another explore version (other grammar or schedules) cannot be shrunk from here
+        from . import explore_build
+        ps = {p.name: p for p in (explore.plan(1, i, ["vulkan", "cuda"], RUNTIMES, 256) for i in (2, 3))}
+        with tempfile.TemporaryDirectory() as d:
+            v = explore_remote.Verdicts(d)
+            v.doc["content"] = {"%s|vulkan" % n: explore_build.content_hash(explore_shrink.only_profile(p, "vulkan"))
+                                for n, p in ps.items()}
+            # the same pipelines planned for vulkan alone: the vulkan variants are the same
+            alone = {p.name: p for p in (explore.plan(1, i, ["vulkan"], RUNTIMES, 256) for i in (2, 3))}
+            self.assertEqual(explore_remote.ran_elsewhere(v, alone, ["vulkan"]), [])
+            v.doc["content"]["ex1_0002|vulkan"] = "0" * 12
+            self.assertEqual(explore_remote.ran_elsewhere(v, alone, ["vulkan"]), ["ex1_0002|vulkan"])
+
 
 if __name__ == "__main__":
     unittest.main()

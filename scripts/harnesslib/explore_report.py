@@ -8,7 +8,7 @@ with one shape, class and backend are one finding.
 """
 import re
 
-from . import explore_coverage, explore_cpp, explore_sched, explore_verdict, jsonio
+from . import explore_build, explore_coverage, explore_cpp, explore_sched, explore_shrink, explore_verdict, jsonio
 
 SPEC_ERROR = re.compile(r"specs/([a-z][a-z0-9_]*)\.json: ([^\n]*)")
 
@@ -133,6 +133,9 @@ def document(ex, results, divs, known=()):
         "beyond_device": sorted("%s/%s" % (r.get("pipeline"), r.get("profile")) for r in results["runs"]
                                 if explore_verdict.beyond_device(r)),
         "coverage": explore_coverage.coverage(list(ex.pipelines.values())[:built], ex.a.profiles, ex.runtimes),
+        # what each pipeline was on each profile, so that results made elsewhere are shrunk from the same ones
+        "content": {"%s|%s" % (n, prof): explore_build.content_hash(explore_shrink.only_profile(p, prof))
+                    for n, p in ex.pipelines.items() for prof in ex.a.profiles},
         "findings": findings}
     return results
 
