@@ -134,6 +134,17 @@ class Shrinking(unittest.TestCase):
 
 
 class Known(unittest.TestCase):
+    def test_message_patterns_match_the_messages_as_explore_keeps_them(self):
+        # explore matches a finding's message with its numbers scrubbed ('floor_f64' is 'floor_fN' there)
+        known = explore_report.load_known(os.path.join(paths.project_dir(), "harness", "test", "explore",
+                                                       "known_findings.json"))
+        msg = ("variant ex2_0012__vulkan failed to compile (the build kept a stub): generator ex2_0012__vulkan failed "
+               "for target x86-64-linux-vulkan: Unhandled exception: Error: Vulkan: unhandled SPIR-V GLSL builtin "
+               "function 'floor_f64' encountered.")
+        cls, detail = explore_verdict.divergence({"outcome": "ERROR", "message": msg})
+        self.assertIsNotNone(explore_report._known({"runtime": "vulkan", "class": cls, "message": detail, "shape": ""},
+                                                   known), detail)
+
     def finding(self, p):
         class Ex:
             runtimes = RUNTIMES
