@@ -191,7 +191,9 @@ def shrink(ex, divs, verdicts):
             d["not_shrunk"] = "%d others with the same profile, class and message were shrunk" % explore_rounds.PER_SIGNATURE
             continue
         start = explore_shrink.only_profile(ex.pipelines[d["pipeline"]], d["profile"])
-        for q in walk(d, start, verdicts, a.shrink_width, a.lookahead, a.shrink_rounds):
+        need = walk(d, start, verdicts, a.shrink_width, a.lookahead, a.shrink_rounds)
+        d["unfinished"] = bool(need)
+        for q in need:
             needed[(q.name, d["profile"])] = q
         if d.get("steps"):
             d["minimized"] = d["cur"].name
@@ -199,7 +201,8 @@ def shrink(ex, divs, verdicts):
         return divs, None
     if verdicts.doc["bundles"] >= a.shrink_rounds:
         for d in divs:
-            d["shrink_stopped"] = "--shrink-rounds %d bundles made" % a.shrink_rounds
+            if d.get("unfinished"):
+                d["shrink_stopped"] = "--shrink-rounds %d bundles made" % a.shrink_rounds
         return divs, None
     verdicts.doc["bundles"] += 1
     n = verdicts.doc["bundles"]
