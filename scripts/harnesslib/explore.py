@@ -272,7 +272,8 @@ def main(argv=None):
         print("explore: %d pipelines of seed %d in %s" % (a.count, a.seed, ex.project.src))
         return 0
     if a.remote_shrink:
-        results, divs = explore_remote.run(ex)
+        results, divs = explore_remote.run(ex, [plan(a.seed, i, a.profiles, runtimes, a.max_threads)
+                                                for i in range(a.first, a.first + a.count)])
         if results is None:
             return 3
     else:

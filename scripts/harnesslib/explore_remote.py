@@ -274,10 +274,9 @@ def _cxx_runtime(exe):
     return libs
 
 
-def run(ex):
-    """--remote-shrink: ingest, walk, pack the next bundle (returns None, None) or triage every minimized
-    divergence here and return (results, divs) for explore's report."""
-    from .explore import plan
+def run(ex, pipelines):
+    """--remote-shrink on the sampled pipelines: ingest, walk, pack the next bundle (returns None, None) or
+    triage every minimized divergence here and return (results, divs) for explore's report."""
     a = ex.a
     verdicts = Verdicts(a.remote_shrink)
     for path in a.ingest:
@@ -289,7 +288,6 @@ def run(ex):
             verdicts.doc["environment"] = doc.get("environment") or {}
     os.makedirs(a.remote_shrink, exist_ok=True)   # after every file ingested is known to be good
     verdicts.save()
-    pipelines = [plan(a.seed, i, a.profiles, ex.runtimes, a.max_threads) for i in range(a.first, a.first + a.count)]
     ex.pipelines = {p.name: p for p in pipelines}
     ran = [verdicts.get(p.name, prof) for p in pipelines for prof in a.profiles]
     if not any(ran):
