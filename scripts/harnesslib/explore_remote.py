@@ -1,7 +1,9 @@
 """Shrinking divergences found on a machine without Halide (a lent GPU box), in few round trips.
 
-`explore --remote-shrink DIR --ingest RESULTS.json...` on the build machine: every results file given
-(the GPU box's `explore --prebuilt --no-shrink` results.json, then each bundle's verdicts) is kept in
+`explore --remote-shrink DIR` on the build machine, the first time without --ingest, packs the sampled
+pipelines themselves as bundle 1 (the GPU box then needs neither Python nor a copy of the build). Then
+`--ingest RESULTS.json...`: every results file given (each bundle's verdicts, or the results.json of an
+`explore --prebuilt --no-shrink` run there) is kept in
 DIR/verdicts.json, the record of every (pipeline, profile) run there. Each divergence of the sampled
 pipelines is then shrunk as explore_rounds shrinks it (the cheapest candidate that diverges the same
 way, one per wrong output) with those records as the only oracle, as far as they go; once two or more
@@ -261,6 +263,12 @@ def pack(ex, n, by_prof, verdicts):
     return path
 
 
+def _say_next(n, bundle):
+    print("explore: bundle %d: %s\n  on the GPU machine: tar xzf %s && sh shrink-%d/run.sh OUTDIR\n"
+          "  then here: the same command with --ingest OUTDIR/verdicts-%d-<profile>.json" % (
+              n, bundle, os.path.basename(bundle), n, n))
+
+
 def _cxx_runtime(exe):
     """The C++ runtime libraries exe links (the GPU box's may be older than the build machine's)."""
     out = subprocess.run(["ldd", exe], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True).stdout
@@ -290,6 +298,15 @@ def run(ex, pipelines):
     verdicts.save()
     ex.pipelines = {p.name: p for p in pipelines}
     ran = [verdicts.get(p.name, prof) for p in pipelines for prof in a.profiles]
+    if not any(ran) and not a.ingest:   # the first call: the sampled pipelines themselves are bundle 1
+        names = [p.name for p in pipelines]
+        ex.build(pipelines, "s%d" % a.seed)
+        explore_build.harness(ex.project, ["bless", "--pipeline", ",".join(names)], ex.log)
+        verdicts.doc["bundles"] += 1
+        bundle = pack(ex, verdicts.doc["bundles"], {prof: list(names) for prof in a.profiles}, verdicts)
+        verdicts.save()
+        _say_next(verdicts.doc["bundles"], bundle)
+        return None, None
     if not any(ran):
         raise jsonio.InputError("%s holds no run of seed %d's pipelines %d-%d on %s; --ingest the results.json of "
                                 "`explore --prebuilt --no-shrink` run there" % (
@@ -302,10 +319,7 @@ def run(ex, pipelines):
     divs, bundle = shrink(ex, divergences(ex.pipelines, a.profiles, verdicts), verdicts)
     verdicts.save()
     if bundle:
-        n = verdicts.doc["bundles"]
-        print("explore: bundle %d of shrink candidates: %s\n  on the GPU machine: tar xzf %s && sh shrink-%d/run.sh OUTDIR\n"
-              "  then here: the same command with --ingest OUTDIR/verdicts-%d-<profile>.json" % (
-                  n, bundle, os.path.basename(bundle), n, n))
+        _say_next(verdicts.doc["bundles"], bundle)
         return None, None
     runs = [r for r in ran if r]
     summary = {}
