@@ -284,6 +284,12 @@ CASES = [
              {"runtime": "opencl", "class": "runtime-error", "message": "(", "blame": "halide", "evidence": "x"}]})}),
     Case("explore", ["--seed", "1", "--count", "3", "--profile", "opencl", "--generate-only"],
          r"--generate-only needs --work DIR"),
+    Case("explore", ["--seed", "1", "--count", "3", "--profile", "vulkan", "--ingest", "{w}/r.json"],
+         r"--ingest needs --remote-shrink DIR", {"r.json": json.dumps({"runs": []})}),
+    Case("explore", ["--seed", "1", "--count", "3", "--profile", "vulkan", "--known", "{w}/k.json", "--work", "{w}/x"],
+         r"k\.json: findings\[0\]\.shape: is not a regular expression", {"k.json": json.dumps({"findings": [
+             {"runtime": "vulkan", "class": "wrong-values", "message": "", "shape": "bin(", "blame": "halide",
+              "evidence": "x"}]})}),
     # --- flake-check, device-ctest's data side
     Case("flake-check", ["3.5", "--no-build", "--out", "{w}/fc"], r"argument runs: '3\.5' is not a whole number from 1"),
     Case("devicectest", ["junit", "--plan", "{w}/plan.json", "--dir", "{w}"], r"plan\.json: not valid JSON",
