@@ -56,6 +56,7 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.
 install(FILES "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" "${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/HarnessPipeline.cmake" "${PROJECT_SOURCE_DIR}/cmake/AotHarnessAddPipeline.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/AotHarnessVariantInfo.cmake" "${PROJECT_SOURCE_DIR}/cmake/AotHarnessGenerators.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/AotHarnessFuncProfile.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/HarnessWriteCaseTests.cmake" "${PROJECT_SOURCE_DIR}/generators/profiles.json"
               "${PROJECT_SOURCE_DIR}/harness/src/base/profiles_embedded.cpp.in"
         DESTINATION "${_pkg_dir}")

@@ -1,0 +1,73 @@
+# AotHarnessFuncProfile.cmake: the opt-in profiled twin of a CPU variant, for Halide's own per-Func profile
+# (`aot-harness bench --kernels` on a CPU profile). Included by AotHarnessAddPipeline.cmake.
+#
+#   AOT_HARNESS_FUNC_PROFILE (a cache value, ;-separated CPU profile names, e.g. `host`; default empty)
+#       Each pipeline's variant of these profiles is built once more with Halide's `profile` target feature, as
+#       <pipeline>__<profile ident>__profiled (same generator, params and autoscheduler). It is not a profile of
+#       the matrix: the registry keeps it beside its variant (Registry::profiled), and `bench --kernels` calls
+#       it after the timed loop to read Halide's profiler per Func. Off by default: it costs one more generator
+#       run and compile per pipeline and profile, which a test build does not need.
+#   aot_harness_add_pipeline(... FUNC_PROFILE <profile>...): the same for one pipeline.
+#
+# The twin uses the same shared runtime (harness_halide_runtime): Halide's profiler functions
+# (halide_profiler_instance_start, ..._get_state, ..._reset) are part of every Halide 21 runtime, and Halide's
+# add_halide_library() drops `profile` from the targets it adds to a runtime, so they are there exactly once.
+include_guard(GLOBAL)
+set(AOT_HARNESS_FUNC_PROFILE "" CACHE STRING
+    "CPU profiles whose variants get a profiled twin for Halide's per-Func profile (bench --kernels), e.g. host")
+
+# Checks the profiles named for twins (AOT_HARNESS_FUNC_PROFILE or a pipeline's FUNC_PROFILE): every name a
+# profile this build makes, each without a GPU runtime. `what` names where they were given.
+function(_aot_harness_func_profile_check what)
+  get_property(names GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
+  foreach (profile IN LISTS ARGN)
+    if (NOT profile IN_LIST names)
+      message(FATAL_ERROR "harness: ${what} names '${profile}', which this build does not make "
+                          "(profiles: ${names}); give CPU profiles of that list, e.g. host")
+    endif ()
+    get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
+    if (NOT runtime STREQUAL "none")
+      message(FATAL_ERROR "harness: ${what} names '${profile}', a ${runtime} profile; Halide's profiler times "
+                          "Funcs on the CPU only (GPU profiles have `bench --kernels`' kernel times): give profiles "
+                          "without a GPU runtime, e.g. host")
+    endif ()
+  endforeach ()
+endfunction()
+
+# _aot_harness_add_profiled_twin(<pipeline> <profile> <lib> <target> <suite> <safe generator> <generator name>
+#                                [FUNC_PROFILE <profile>...] DEPENDS <files>... PARAMS <k=v>... [AUTOSCHEDULER <name>])
+#   <lib>__profiled from the same generator with <target>-profile, linked into <suite>, when <profile> is one of
+#   AOT_HARNESS_FUNC_PROFILE or of the pipeline's FUNC_PROFILE. A generator that fails for it becomes a stub
+#   (harness_run_generator.sh) whose message `bench --kernels` reports.
+function(_aot_harness_add_profiled_twin pipeline profile lib target suite safe_gen gen_name)
+  cmake_parse_arguments(PARSE_ARGV 7 ARG "" "AUTOSCHEDULER" "DEPENDS;PARAMS;FUNC_PROFILE")
+  get_property(checked GLOBAL PROPERTY _AOT_HARNESS_FUNC_PROFILE_CHECKED)
+  if (NOT checked AND AOT_HARNESS_FUNC_PROFILE)
+    set_property(GLOBAL PROPERTY _AOT_HARNESS_FUNC_PROFILE_CHECKED TRUE)
+    _aot_harness_func_profile_check(AOT_HARNESS_FUNC_PROFILE ${AOT_HARNESS_FUNC_PROFILE})
+    message(STATUS "harness: profiled twins (Halide's per-Func profile) of profiles: ${AOT_HARNESS_FUNC_PROFILE}")
+  endif ()
+  _aot_harness_func_profile_check("aot_harness_add_pipeline(${pipeline} FUNC_PROFILE)" ${ARG_FUNC_PROFILE})
+  if (NOT profile IN_LIST AOT_HARNESS_FUNC_PROFILE AND NOT profile IN_LIST ARG_FUNC_PROFILE)
+    return ()
+  endif ()
+  if (HARNESS_OBJECTS_ONLY)
+    return ()
+  endif ()
+  set(autoscheduler "")
+  if (ARG_AUTOSCHEDULER)
+    set(autoscheduler AUTOSCHEDULER "${ARG_AUTOSCHEDULER}")
+  endif ()
+  add_halide_library(${lib}__profiled FROM ${safe_gen}
+                     GENERATOR ${gen_name}
+                     FUNCTION_NAME ${lib}__profiled
+                     TARGETS ${target}-profile
+                     USE_RUNTIME harness_halide_runtime
+                     PARAMS ${ARG_PARAMS}
+                     ${autoscheduler}
+                     DEPENDS ${ARG_DEPENDS}
+                     REGISTRATION reg_src)
+  cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+  target_sources(${suite} PRIVATE "${reg_src}")
+  target_link_libraries(${suite} PUBLIC ${lib}__profiled)
+endfunction()
