@@ -30,7 +30,9 @@ void reset_profiler() {
     halide_profiler_unlock(s);
 }
 
-double ratio(uint64_t num, uint64_t den) { return den ? static_cast<double>(num) / static_cast<double>(den) : 0; }
+double ratio(uint64_t num, uint64_t den) {
+    return den ? static_cast<double>(num) / static_cast<double>(den) : 0;
+}
 
 // The statistics of pipeline `name` as JSON (the profiler's lock held), or null when it has none. Halide's
 // halide_profiler_get_pipeline_state compares names by pointer, so the list is walked here.
@@ -73,7 +75,25 @@ nlohmann::json read_pipeline(const std::string &name, std::string *seen) {
 nlohmann::json func_profile_missing(const std::string &profile) {
     return {{"note", "CPU variant: no GPU kernels, and no profiled twin for Halide's per-Func times in this build; "
                      "configure with -DAOT_HARNESS_FUNC_PROFILE=" +
-                         profile + " and build again (docs/benchmarks.md)"}};
+                         profile + " and build again (docs/benchmarks.md)"},
+            {"no_twin", profile}};
+}
+
+std::string missing_twins_text(const nlohmann::json &breakdowns) {
+    std::string names, profiles;
+    int n = 0;
+    for (const auto &[name, b] : breakdowns.items()) {
+        if (!b.contains("no_twin")) continue;
+        if (n++ < 3) names += (names.empty() ? "" : ", ") + name;
+        const std::string p = b["no_twin"].get<std::string>();
+        if ((";" + profiles + ";").find(";" + p + ";") == std::string::npos)
+            profiles += (profiles.empty() ? "" : ";") + p;
+    }
+    if (n == 0) return "";
+    if (n > 3) names += ", ...";
+    if (profiles.find(';') != std::string::npos) profiles = "'" + profiles + "'";  // a list, quoted for the shell
+    return std::to_string(n) + " CPU benchmark(s) without a profiled twin for Halide's per-Func times (" + names +
+           "): configure with -DAOT_HARNESS_FUNC_PROFILE=" + profiles + " and build again (docs/benchmarks.md)\n";
 }
 
 nlohmann::json measure_func_breakdown(const Variant &twin, const CaseSpec &c, std::vector<Array> &inputs, int calls,
@@ -148,8 +168,8 @@ std::string func_breakdown_text(const std::string &benchmark, const nlohmann::js
         const std::string why = b.value("error", b.value("note", std::string("not measured")));
         return benchmark + ": " + why + "\n";
     }
-    std::string s = benchmark + ": " + std::to_string(b.value("calls", 0)) + " calls of " +
-                    b.value("variant", std::string("?"));
+    std::string s =
+        benchmark + ": " + std::to_string(b.value("calls", 0)) + " calls of " + b.value("variant", std::string("?"));
     std::snprintf(line, sizeof line, ", wall %.4f ms per call", b.value("wall_ms_per_call", 0.0));
     s += line;
     if (b.contains("pipeline_ms_per_call")) {

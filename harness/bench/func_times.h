@@ -29,8 +29,12 @@ namespace harness::perf {
 // the profiler's 1 ms interval), after one warm-up call, with the profiler's statistics reset before and after.
 nlohmann::json measure_func_breakdown(const Variant &twin, const CaseSpec &c, std::vector<Array> &inputs, int calls,
                                       double min_seconds);
-// The breakdown of a CPU benchmark whose variant has no profiled twin: a note that says how to build one.
+// The breakdown of a CPU benchmark whose variant has no profiled twin: a note that says how to build one, and
+// "no_twin": the profile.
 nlohmann::json func_profile_missing(const std::string &profile);
+// One line for all the benchmarks of `breakdowns` (by name) without a twin: how many, which, how to build them;
+// "" when none.
+std::string missing_twins_text(const nlohmann::json &breakdowns);
 // funcs_ms (per call), funcs_share_pct (of the wall time) and func_ms/<func> counters.
 void add_func_counters(benchmark::State &state, const nlohmann::json &breakdown);
 // A few lines: the benchmark, the wall, pipeline and Func totals, one line per Func (time, share, threads, heap).
