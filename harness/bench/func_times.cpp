@@ -104,6 +104,11 @@ nlohmann::json measure_func_breakdown(const Variant &twin, const CaseSpec &c, st
         return out;
     }
     out["target"] = twin.metadata->target;
+    if (("-" + std::string(twin.metadata->target) + "-").find("-profile-") == std::string::npos) {
+        out["error"] = "the profiled twin was built without Halide's profile feature (target " +
+                       std::string(twin.metadata->target) + "); rebuild it (AotHarnessFuncProfile.cmake)";
+        return out;
+    }
     std::unique_ptr<Invocation> inv;
     std::string err;
     try {
