@@ -96,7 +96,9 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
         if (!b->baseline || g_opt.no_opencv_pairing) return {};
         return {{"opencv", b->baseline->bind(*b->c, inputs).run}};
     };
-    harness::perf::KernelBreakdown kernels{g_opt.kernels ? 20 : 0, b->gpu_runtime, nullptr};
+    harness::perf::KernelBreakdown kernels;
+    kernels.calls = g_opt.kernels ? 20 : 0;
+    kernels.runtime = b->gpu_runtime;
     if (b->gpu_runtime.empty()) {  // a CPU profile: Halide's per-Func profile from the profiled twin, if built
         for (const auto &p : harness::profiles())
             if (harness::profile_ident(p.name) == b->variant->profile) kernels.profile = p.name;

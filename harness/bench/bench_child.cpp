@@ -47,7 +47,9 @@ nlohmann::json &kernel_results() {
 }
 
 void run_one(benchmark::State &state, const PipelineBench *b) {
-    KernelBreakdown kernels{kernel_calls, b->gpu_runtime, nullptr};
+    KernelBreakdown kernels;
+    kernels.calls = kernel_calls;
+    kernels.runtime = b->gpu_runtime;
     if (b->gpu_runtime.empty()) {  // a CPU profile: Halide's per-Func profile, from the profiled twin if built
         kernels.profile = child_profile;
         kernels.profiled = Registry::instance().profiled(b->variant->pipeline, child_profile);
