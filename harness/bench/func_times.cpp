@@ -177,6 +177,11 @@ std::string func_breakdown_text(const std::string &benchmark, const nlohmann::js
         benchmark + ": " + std::to_string(b.value("calls", 0)) + " calls of " + b.value("variant", std::string("?"));
     std::snprintf(line, sizeof line, ", wall %.4f ms per call", b.value("wall_ms_per_call", 0.0));
     s += line;
+    if (b.contains("timed_ms_per_call")) {
+        std::snprintf(line, sizeof line, " (the timed loop, unprofiled: %.4f ms)",
+                      b["timed_ms_per_call"].get<double>());
+        s += line;
+    }
     if (b.contains("pipeline_ms_per_call")) {
         std::snprintf(line, sizeof line, "; in the pipeline %.4f ms, Funcs %.4f ms (%.0f %% of the wall), %d samples",
                       b["pipeline_ms_per_call"].get<double>(), b.value("funcs_ms_per_call", 0.0),
