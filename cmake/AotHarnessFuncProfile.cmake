@@ -34,13 +34,13 @@ function(_aot_harness_func_profile_check what)
   endforeach ()
 endfunction()
 
-# _aot_harness_add_profiled_twin(<pipeline> <profile> <lib> <target> <suite> <safe generator> <generator name>
-#                                [FUNC_PROFILE <profile>...] DEPENDS <files>... PARAMS <k=v>... [AUTOSCHEDULER <name>])
-#   <lib>__profiled from the same generator with <target>-profile, linked into <suite>, when <profile> is one of
-#   AOT_HARNESS_FUNC_PROFILE or of the pipeline's FUNC_PROFILE. A generator that fails for it becomes a stub
-#   (harness_run_generator.sh) whose message `bench --kernels` reports.
-function(_aot_harness_add_profiled_twin pipeline profile lib target suite safe_gen gen_name)
-  cmake_parse_arguments(PARSE_ARGV 7 ARG "" "AUTOSCHEDULER" "DEPENDS;PARAMS;FUNC_PROFILE")
+# _aot_harness_add_profiled_twin(<pipeline> <profile> <suite> <generator name> <safe generator>)
+#   <pipeline>__<profile ident>__profiled from the same generator, params and autoscheduler with the variant's
+#   target + `-profile`, linked into <suite>, when <profile> is one of AOT_HARNESS_FUNC_PROFILE or of the
+#   pipeline's FUNC_PROFILE (reads the caller's ARG_FUNC_PROFILE, ARG_PARAMS, ARG_AUTOSCHEDULER, ARG_FEATURES,
+#   ARG_ALL_FEATURES and _params_<profile ident>, as _aot_harness_add_variant does). A generator that fails for
+#   it becomes a stub (harness_run_generator.sh) whose message `bench --kernels` reports.
+function(_aot_harness_add_profiled_twin pipeline profile suite gen_name safe_gen)
   get_property(checked GLOBAL PROPERTY _AOT_HARNESS_FUNC_PROFILE_CHECKED)
   if (NOT checked AND AOT_HARNESS_FUNC_PROFILE)
     set_property(GLOBAL PROPERTY _AOT_HARNESS_FUNC_PROFILE_CHECKED TRUE)
@@ -54,20 +54,14 @@ function(_aot_harness_add_profiled_twin pipeline profile lib target suite safe_g
   if (HARNESS_OBJECTS_ONLY)
     return ()
   endif ()
+  _aot_harness_profile_target(target "${profile}")
+  harness_profile_ident(ident "${profile}")
   set(autoscheduler "")
   if (ARG_AUTOSCHEDULER)
     set(autoscheduler AUTOSCHEDULER "${ARG_AUTOSCHEDULER}")
   endif ()
-  add_halide_library(${lib}__profiled FROM ${safe_gen}
-                     GENERATOR ${gen_name}
-                     FUNCTION_NAME ${lib}__profiled
-                     TARGETS ${target}-profile
-                     USE_RUNTIME harness_halide_runtime
-                     PARAMS ${ARG_PARAMS}
-                     ${autoscheduler}
-                     DEPENDS ${ARG_DEPENDS}
-                     REGISTRATION reg_src)
-  cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-  target_sources(${suite} PRIVATE "${reg_src}")
-  target_link_libraries(${suite} PUBLIC ${lib}__profiled)
+  set(lib "${pipeline}__${ident}__profiled")
+  _aot_harness_halide_library(${lib} ${safe_gen} ${gen_name} ${target}-profile
+                              PARAMS ${ARG_PARAMS} ${_params_${ident}} ${autoscheduler})
+  _aot_harness_link_into_suite(${suite} ${lib} "${reg_src}")
 endfunction()

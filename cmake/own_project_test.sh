@@ -199,7 +199,7 @@ fi
 step dashboard "$exe" dashboard || fail "dashboard"
 [ -f "$work/src/out/dashboard/index.html" ] || fail "no dashboard at the project's out/dashboard/"
 if command -v chromium >/dev/null 2>&1; then
-  TAIL=4 step dashboard-browser env PYTHONPATH="$src/scripts" python3 -m harnesslib.browser_test \
+  TAIL=4 step dashboard-browser env PYTHONPATH="$src/scripts" python3 -m harnesslib.dashboard.browser_test \
     --page "$work/src/out/dashboard/index.html" --keep "$work/browser" || fail "the dashboard in headless Chromium"
 fi
 rc=0; TAIL=40 step driver-diff "$exe" driver-diff latest~1 latest --out "$work/driver-diff" || rc=$?

@@ -37,7 +37,8 @@ import sys
 import time
 
 from . import (data, explore_build, explore_report, explore_rounds, explore_sample, explore_sched, explore_triage,
-               explore_verdict, jsonio, merge, paths, toolmain)
+               explore_verdict, jsonio, paths, toolmain)
+from .runs import merge
 
 
 def profile_runtimes():

@@ -279,7 +279,8 @@ class Report(unittest.TestCase):
         self.assertIn("| build and run | 60 s (45 s of it building), 3.0 pipelines per minute |", md)
 
     def test_driver_diff_lists_each_sides_findings(self):
-        from . import data, driverdiff, explore_report
+        from . import data, explore_report
+        from .runs import driverdiff
         ex, results, divs = self.fake()
         doc = explore_report.document(ex, results, divs)
         old, new = data.empty_side("old"), data.empty_side("new")
