@@ -27,9 +27,9 @@ function(_aot_harness_func_profile_check what)
     endif ()
     get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
     if (NOT runtime STREQUAL "none")
-      message(FATAL_ERROR "harness: ${what} names '${profile}', a ${runtime} profile; Halide's profiler times "
-                          "Funcs on the CPU only (GPU profiles have `bench --kernels`' kernel times): give profiles "
-                          "without a GPU runtime, e.g. host")
+      message(FATAL_ERROR "harness: ${what} names '${profile}', whose runtime is ${runtime}; Halide's profiler times "
+                          "Funcs on the CPU only (GPU profiles have kernel times in `bench --kernels`): give "
+                          "profiles without a GPU runtime, e.g. host")
     endif ()
   endforeach ()
 endfunction()
