@@ -16,12 +16,15 @@ include_guard(GLOBAL)
 set(AOT_HARNESS_FUNC_PROFILE "" CACHE STRING
     "CPU profiles whose variants get a profiled twin for Halide's per-Func profile (bench --kernels), e.g. host")
 
-# Checks the profiles named for twins (AOT_HARNESS_FUNC_PROFILE or a pipeline's FUNC_PROFILE): every name a
-# profile this build makes, each without a GPU runtime. `what` names where they were given.
-function(_aot_harness_func_profile_check what)
+# Checks the profiles named for twins: each without a GPU runtime and, for AOT_HARNESS_FUNC_PROFILE (`strict`), a
+# profile this build makes; a pipeline's FUNC_PROFILE may name one this build does not make (HARNESS_PROFILES, the
+# platform), as PROFILES may. `what` names where they were given.
+function(_aot_harness_func_profile_check what strict)
   get_property(names GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
   foreach (profile IN LISTS ARGN)
-    if (NOT profile IN_LIST names)
+    if (NOT profile IN_LIST names AND NOT strict)
+      continue ()
+    elseif (NOT profile IN_LIST names)
       message(FATAL_ERROR "harness: ${what} names '${profile}', which this build does not make "
                           "(profiles: ${names}); give CPU profiles of that list, e.g. host")
     endif ()
@@ -44,10 +47,10 @@ function(_aot_harness_add_profiled_twin pipeline profile suite gen_name safe_gen
   get_property(checked GLOBAL PROPERTY _AOT_HARNESS_FUNC_PROFILE_CHECKED)
   if (NOT checked AND AOT_HARNESS_FUNC_PROFILE)
     set_property(GLOBAL PROPERTY _AOT_HARNESS_FUNC_PROFILE_CHECKED TRUE)
-    _aot_harness_func_profile_check(AOT_HARNESS_FUNC_PROFILE ${AOT_HARNESS_FUNC_PROFILE})
+    _aot_harness_func_profile_check(AOT_HARNESS_FUNC_PROFILE TRUE ${AOT_HARNESS_FUNC_PROFILE})
     message(STATUS "harness: profiled twins (Halide's per-Func profile) of profiles: ${AOT_HARNESS_FUNC_PROFILE}")
   endif ()
-  _aot_harness_func_profile_check("aot_harness_add_pipeline(${pipeline} FUNC_PROFILE)" ${ARG_FUNC_PROFILE})
+  _aot_harness_func_profile_check("aot_harness_add_pipeline(${pipeline} FUNC_PROFILE)" FALSE ${ARG_FUNC_PROFILE})
   if (NOT profile IN_LIST AOT_HARNESS_FUNC_PROFILE AND NOT profile IN_LIST ARG_FUNC_PROFILE)
     return ()
   endif ()
