@@ -32,7 +32,9 @@ struct Options {
     // OpenCV call follows its own pool's copy (on 16 cores: brighten 1080p 0.088 ms in blocks, 0.265 ms so).
     harness::perf::Pairing pairing = harness::perf::Pairing::AfterLoop;
     // --harness_kernels: per GPU benchmark, 20 more calls with every kernel launch timed by its runtime
-    // (harness/bench/kernel_times.h): counters kernels_device_ms, kernels_share_pct and kernel_ms/<kernel>.
+    // (harness/bench/kernel_times.h): counters kernels_device_ms, kernels_share_pct and kernel_ms/<kernel>; per CPU
+    // benchmark, Halide's profiler per Func from the profiled twin (harness/bench/func_times.h): funcs_ms,
+    // funcs_share_pct and func_ms/<func>.
     bool kernels = false;
 };
 

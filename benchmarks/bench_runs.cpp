@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <vector>
@@ -95,9 +96,22 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
         if (!b->opencv || g_opt.no_opencv_pairing) return {};
         return {{"opencv", b->opencv->bind(*b->c, inputs).run}};
     };
-    harness::perf::KernelBreakdown kernels{g_opt.kernels && !b->gpu_runtime.empty() ? 20 : 0, b->gpu_runtime, nullptr};
+    harness::perf::KernelBreakdown kernels;
+    kernels.calls = g_opt.kernels ? 20 : 0;
+    kernels.runtime = b->gpu_runtime;
+    if (b->gpu_runtime.empty()) {  // a CPU profile: Halide's per-Func profile from the profiled twin, if built
+        for (const auto &p : harness::profiles())
+            if (harness::profile_ident(p.name) == b->variant->profile) kernels.profile = p.name;
+        kernels.profiled = harness::Registry::instance().profiled(b->variant->pipeline, kernels.profile);
+    }
     const auto r =
         harness::perf::run_pipeline_benchmark(state, pb, inputs, paired, opencv_parallel_for, g_opt.pairing, &kernels);
+    static bool told = false;  // once per run: a CPU variant without a profiled twin (the note says how to build one)
+    if (kernels.result.contains("note") && !kernels.result.contains("calls") && !told) {
+        told = true;
+        std::fprintf(stderr, "pipeline-benchmarks: --harness_kernels on %s: %s\n", b->name.c_str(),
+                     kernels.result["note"].get<std::string>().c_str());
+    }
     record_measured(b->name, r.seconds_per_iter, work_of(*b->c), b->device, b->driver, r.error);
     if (b->npp && r.error.empty() && r.seconds_per_iter > 0) {
         const auto it = g_npp_seconds.find(b->npp_case);

@@ -35,7 +35,8 @@
 // after each repetition's loop, the default, or after every call; bench_common.h says why blocks),
 // --halide_pool=harness[:<spin_us>] (Halide's parallel loops on harness::ParallelPool, harness/parallel/, instead of
 // Halide 21's own pool; the context's `halide_pool` says which pool every number of the run used),
-// --harness_kernels (per GPU benchmark, each kernel's device time after the loop: kernel_ms/<kernel> counters),
+// --harness_kernels (per GPU benchmark, each kernel's device time after the loop: kernel_ms/<kernel> counters; per CPU
+// benchmark with a profiled twin, Halide's profiler per Func: func_ms/<func> counters),
 // --harness_opencl_kernel_cache (OpenCL kernel objects reused across launches, devices/opencl_kernel_cache.h: what
 // Halide's create-and-release per launch costs; the context's `opencl_kernel_cache` says whether it was on),
 // --check-thresholds=FILE (exit 1 listing floors not met).

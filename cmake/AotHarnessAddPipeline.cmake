@@ -5,7 +5,7 @@
 #                            [SPEC <spec.cpp | spec.json>] [PROFILES <profile>...]
 #                            [PARAMS <param=value>...] [PROFILE_PARAMS <profile> <param=value>... ...]
 #                            [AUTOSCHEDULER <name>] [FEATURES <feature>...] [ALL_FEATURES <feature>...]
-#                            [LINK_LIBRARIES <target>...] [SUITE <object library>])
+#                            [LINK_LIBRARIES <target>...] [SUITE <object library>] [FUNC_PROFILE <profile>...])
 #       Like add_halide_library(... FROM ...): one static library per pipeline x profile, named
 #       <name>__<profile with '-' as '_'>, from the generator target (add_halide_generator()) with the
 #       profile's Halide target. The generator is used as it is: the harness passes a GeneratorParam
@@ -27,6 +27,8 @@
 #       turns it off) supplies the estimates that many generators state only when autoscheduled.
 #       SUITE: the object library the harness executable links (default harness_suite, created on
 #       first use). PROFILES defaults to every loaded profile; cpu is required (it makes the goldens).
+#       FUNC_PROFILE <profile>...: CPU profiles whose variant also gets a profiled twin for Halide's per-Func
+#       profile in `bench --kernels` (as AOT_HARNESS_FUNC_PROFILE does for every pipeline; AotHarnessFuncProfile.cmake).
 #       AOT_HARNESS_PIPELINES (;-separated names, a cache value): only these pipelines are made, the
 #       others' calls do nothing (aot-harness bisect-commit builds one pipeline per commit so).
 #
@@ -36,6 +38,7 @@ include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessVariantInfo.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessGenerators.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessFinalize.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessFuncProfile.cmake")
 
 # Loads the default profiles.json (the package's, or AOT_HARNESS_PROFILES_JSON) unless loaded.
 function(_aot_harness_ensure_profiles)
@@ -350,7 +353,7 @@ endfunction()
 
 function(aot_harness_add_pipeline name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FROM;GENERATOR;SPEC;AUTOSCHEDULER;SUITE"
-                        "PROFILES;PARAMS;PROFILE_PARAMS;FEATURES;ALL_FEATURES;LINK_LIBRARIES")
+                        "PROFILES;PARAMS;PROFILE_PARAMS;FEATURES;ALL_FEATURES;LINK_LIBRARIES;FUNC_PROFILE")
   _aot_harness_check_call("${name}")
   if (AOT_HARNESS_PIPELINES AND NOT name IN_LIST AOT_HARNESS_PIPELINES)
     return ()  # a build of some pipelines only (aot-harness bisect-commit builds the one it bisects)
@@ -375,6 +378,7 @@ function(aot_harness_add_pipeline name)
   foreach (profile IN LISTS profiles)
     if (profile IN_LIST all_profiles)  # else not built for this platform (or not selected)
       _aot_harness_add_variant(${name} ${profile} ${suite} ${gen_target} ${gen_name} ${safe_gen})
+      _aot_harness_add_profiled_twin(${name} ${profile} ${suite} ${gen_name} ${safe_gen})  # opt-in
     endif ()
   endforeach ()
   _aot_harness_add_estimates_probe(${name} ${suite} ${gen_name} ${safe_gen} "${spec_src}" "${profiles}")

@@ -59,6 +59,7 @@ install(FILES "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" "${PROJECT_BINARY_D
               "${PROJECT_SOURCE_DIR}/cmake/HarnessPipeline.cmake" "${PROJECT_SOURCE_DIR}/cmake/AotHarnessAddPipeline.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/AotHarnessVariantInfo.cmake" "${PROJECT_SOURCE_DIR}/cmake/AotHarnessGenerators.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/AotHarnessFinalize.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/AotHarnessFuncProfile.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/HarnessWriteCaseTests.cmake" "${PROJECT_SOURCE_DIR}/generators/profiles.json"
               "${PROJECT_SOURCE_DIR}/harness/src/base/profiles_embedded.cpp.in"
         DESTINATION "${_pkg_dir}")

@@ -7,8 +7,8 @@
 #     goldens are written there, never into the source tree), configures it against the prefix and Halide
 #     only (cpu, host, opencl; a C++, a JSON, a metadata-only and a Python generator), builds, blesses,
 #     runs ctest; checks the derived cases, measured errors, that a wrong golden fails and a bad JSON
-#     spec fails the build with one line; `aot-harness bench` (Google Benchmark JSON with every counter)
-#     and every tool's --help.
+#     spec fails the build with one line; `aot-harness bench` (Google Benchmark JSON with every counter),
+#     `bench --kernels` on box_blur's profiled host twin (Halide's per-Func times), and every tool's --help.
 #   tools (label package, nightly; after core, in the same WORK_DIR): `aot-harness nightly` twice, the
 #     second on another OpenCL driver (PoCL, then Oclgrind as the only ICD), `history list`, `compare`
 #     (must flag the slowdown), `dashboard` (opened in headless Chromium), `driver-diff` (must report
@@ -131,6 +131,20 @@ assert "device.opencl" in doc["context"] and "copy_reference.opencl" in doc["con
 assert doc["context"].get("library_build_type") == "release", doc["context"].get("library_build_type")
 assert not any(k.startswith("BM_") and "/host/" in k and "roundtrip" in k for k in names), "host has no roundtrip"
 print("bench.json: %d benchmarks, all with pixels/s, bytes/s and %% of copy" % len(names))
+PY
+  # bench --kernels on box_blur's host variant, whose profiled twin FUNC_PROFILE built: Halide's profiler per Func,
+  # the generator's Funcs (blur_x, output; blur_y and clamped are inlined), every call counted. --quick: one timed
+  # call and two profiled ones (a call of the large case is many of the profiler's 1 ms samples).
+  step func_times "$exe" bench --pipeline box_blur --profile host --case large --kernels --quick \
+    --json "$work/func_times.json" || fail "bench --kernels (log $work/logs/func_times.log)"
+  python3 - "$work/func_times.json" <<'PY' || fail "bench --kernels: no per-Func times (log $work/logs/func_times.log)"
+import json, sys
+b = json.load(open(sys.argv[1]))["kernels"]["BM_box_blur/host/large/resident"]
+funcs = {f["func"]: f["ms_per_call"] for f in b.get("funcs", [])}
+assert b.get("variant") == "box_blur__host__profiled" and b.get("runs") == b.get("calls") > 0, b
+assert {"blur_x", "output"} <= set(funcs), (sorted(funcs), b)
+assert b["funcs_ms_per_call"] <= b["pipeline_ms_per_call"] * 1.000001 <= b["wall_ms_per_call"] * 1.02, b
+print("func_times: %d calls, Funcs %s" % (b["calls"], ", ".join("%s %.3f ms" % kv for kv in funcs.items())))
 PY
   "$exe" bench --pipeline nosuch > "$work/run.txt" 2>&1 && fail "bench of an unknown pipeline passed"
   grep -q "aot-harness: error: .*nosuch" "$work/run.txt" || fail "bench's bad-filter error: $(cat "$work/run.txt")"

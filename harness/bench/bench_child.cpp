@@ -38,15 +38,22 @@ std::map<std::string, std::string> &failures() {
     return f;
 }
 
-// --kernels: calls of the per-kernel pass (0 = off), and each GPU benchmark's breakdown by name.
+// --kernels: calls of the per-kernel (GPU) or per-Func (CPU) pass (0 = off), and each benchmark's breakdown by name.
 int kernel_calls = 0;
+std::string child_profile;  // the one profile this child measures
 nlohmann::json &kernel_results() {
     static nlohmann::json k = nlohmann::json::object();
     return k;
 }
 
 void run_one(benchmark::State &state, const PipelineBench *b) {
-    KernelBreakdown kernels{b->gpu_runtime.empty() ? 0 : kernel_calls, b->gpu_runtime, nullptr};
+    KernelBreakdown kernels;
+    kernels.calls = kernel_calls;
+    kernels.runtime = b->gpu_runtime;
+    if (b->gpu_runtime.empty()) {  // a CPU profile: Halide's per-Func profile, from the profiled twin if built
+        kernels.profile = child_profile;
+        kernels.profiled = Registry::instance().profiled(b->variant->pipeline, child_profile);
+    }
     // The copy rounds after each repetition's loop, not between two calls (timing.h, Pairing).
     const LoopResult r =
         run_pipeline_benchmark(state, *b, cached_case_inputs(*b->c), {}, {}, Pairing::AfterLoop, &kernels);
@@ -75,6 +82,7 @@ int bench_child_main(const std::vector<std::string> &words) {
     const BenchOptions o = bench_options(args);
     const std::string json = args.get("json"), record = args.get("record");
     install_halide_error_handler();
+    child_profile = o.profile;
     if (o.kernels) {
         kernel_calls = o.quick ? 2 : 20;
         set_kernel_timing(true);  // before the runtimes make their queues (OpenCL profiling, Vulkan query pool)
@@ -147,17 +155,7 @@ int bench_child_main(const std::vector<std::string> &words) {
     benchmark::Shutdown();  // the JSON file is complete and closed here
     if (!benches.empty() && !o.quick) calibration["end"] = calibrate(threads, gpu_runtime);
     calibration["wait_share"] = wait_share(own_start, own_cpu_wait(sources));
-    if (o.kernels) {
-        // Host profiles have no GPU kernels; what each variant's breakdown is, by benchmark name.
-        for (const auto &b : benches) {
-            if (b.gpu_runtime.empty() && !kernel_results().contains(b.name)) {
-                kernel_results()[b.name] = {{"note", "host variant: no GPU kernels (Halide's profiler per Func needs "
-                                                     "a variant built with the profile feature, which this build "
-                                                     "does not make)"}};
-            }
-        }
-        write_file_atomic(json + ".kernels", kernel_results().dump() + "\n");
-    }
+    if (o.kernels) write_file_atomic(json + ".kernels", kernel_results().dump() + "\n");
 
     RunRecord r;
     r.pipeline = "*";

@@ -30,6 +30,7 @@
 #include "harness/registry.h"
 #include "matrix/run_matrix.h"
 #include "run/supervisor.h"
+#include "bench/func_times.h"
 #include "bench/kernel_times.h"
 
 namespace harness::perf {
@@ -289,10 +290,15 @@ int bench_main(const std::vector<std::string> &words) {
         for (auto &[k, v] : machine.items())
             merged["context"][k] = v;
         print_summary(merged);
-        if (merged.contains("kernels")) std::printf("\nper-kernel device time (--kernels):\n");
+        if (merged.contains("kernels"))
+            std::printf("\nper-kernel device time (GPU), per-Func time (CPU) (--kernels):\n");
         const nlohmann::json kernels = merged.value("kernels", nlohmann::json::object());
-        for (const auto &[name, k] : kernels.items())
-            std::printf("%s", kernel_breakdown_text(name, k).c_str());
+        for (const auto &[name, k] : kernels.items()) {
+            if (k.contains("no_twin")) continue;  // one line for all of them, below
+            const bool cpu = k.contains("funcs") || k.contains("variant") || !k.contains("calls");
+            std::printf("%s", (cpu ? func_breakdown_text(name, k) : kernel_breakdown_text(name, k)).c_str());
+        }
+        std::printf("%s", missing_twins_text(kernels).c_str());
     }
     std::printf("\n");
     for (const auto &l : lines)

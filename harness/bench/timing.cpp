@@ -8,6 +8,7 @@
 
 #include "variant/invocation.h"
 #include "devices/runtime_hooks.h"
+#include "bench/func_times.h"
 #include "bench/kernel_times.h"
 
 namespace harness::perf {
@@ -197,9 +198,17 @@ LoopResult run_pipeline_benchmark(benchmark::State &state, const PipelineBench &
     };
     r = timed_loop(state, *ref, work, one_call, pairing);
     if (!r.error.empty()) return r;
-    if (kernels && kernels->calls > 0) {
+    if (kernels && kernels->calls > 0 && !kernels->runtime.empty()) {
         kernels->result = measure_kernel_breakdown(one_call, kernels->calls, kernels->runtime);
         add_kernel_counters(state, kernels->result);
+    } else if (kernels && kernels->calls > 0 && kernels->profiled) {
+        // At least 0.2 s of calls: ~200 of the profiler's samples (a single iteration, --quick, times nothing).
+        kernels->result = measure_func_breakdown(*kernels->profiled, *b.c, inputs, kernels->calls,
+                                                 state.iterations() > 1 ? 0.2 : 0.0);
+        kernels->result["timed_ms_per_call"] = r.seconds_per_iter * 1e3;  // the unprofiled variant's, for the cost
+        add_func_counters(state, kernels->result);
+    } else if (kernels && kernels->calls > 0) {
+        kernels->result = func_profile_missing(kernels->profile);
     }
     for (size_t i = 0; i < ref->calls().size(); i++)
         state.counters["speedup_vs_" + ref->calls()[i].name] = ref->call_seconds(i) / r.seconds_per_iter;

@@ -121,12 +121,16 @@ struct PipelineBench {
 //   {"calls", "wall_ms_per_call", "kernels": [{kernel, launches_per_call, device_ms_per_call, share_of_wall,
 //    global, work_group, groups, local/private memory, registers}...], "device_ms_per_call" (their sum, absent when a
 //    launch was not timed), "share_of_wall", "clock", "note"}
+// For a CPU benchmark (runtime ""), the same pass reads Halide's profiler per Func from the variant's profiled twin
+// (bench/func_times.h), or says how to build one when `profiled` is null.
 struct KernelBreakdown {
-    int calls = 0;          // 0 = off
-    std::string runtime;    // the profile's GPU runtime
-    nlohmann::json result;  // filled by run_pipeline_benchmark
+    int calls = 0;                      // 0 = off
+    std::string runtime;                // the profile's GPU runtime; "" for a CPU profile
+    nlohmann::json result;              // filled by run_pipeline_benchmark
+    const Variant *profiled = nullptr;  // CPU profiles: the profiled twin (Registry::profiled), if built
+    std::string profile;                // CPU profiles: the profile (for the note that says how to build the twin)
 };
-// (bench/kernel_times.h measures it and turns it into counters and a report.)
+// (bench/kernel_times.h and bench/func_times.h measure it and turn it into counters and a report.)
 
 // Runs a pipeline benchmark: binds the case's inputs (Invocation), warms up (kernels compiled,
 // inputs resident), then the timed loop; speedup_vs_<name> for each paired call that `paired`

@@ -62,13 +62,16 @@ public:
     const Variant *find(const std::string &pipeline, const std::string &profile) const;
     // The estimates probe of a derived pipeline (aot_harness_add_pipeline), or nullptr.
     const Variant *estimates_probe(const std::string &pipeline) const;
+    // The profiled twin of a CPU variant (<pipeline>__<profile ident>__profiled: the same generator with Halide's
+    // `profile` feature, built only with AOT_HARNESS_FUNC_PROFILE), or nullptr. Not a variant of the matrix.
+    const Variant *profiled(const std::string &pipeline, const std::string &profile) const;
 
     // A variant whose library was replaced by a stub at link time (harness_link_guard.sh): its runs
     // report `message`. Called from the stub's static initialiser, before or after add_variant.
     void add_build_error(const std::string &function_name, const std::string &message);
 
 private:
-    std::vector<Variant> variants_, probes_;
+    std::vector<Variant> variants_, probes_, profiled_;
     std::map<std::string, std::string> build_errors_;  // function name -> message
     mutable std::map<std::string, PipelineSpec> specs_;
     CaseTrial trial_;

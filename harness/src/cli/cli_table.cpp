@@ -59,8 +59,9 @@ std::vector<O> bench_options_rows(bool child) {
         O::flag("quick", "one iteration per benchmark: a smoke run, no timing value"),
         O::flag("kernels", "per GPU benchmark, every kernel's device time after the timed loop (20 more calls\n"
                            "with each launch timed by the runtime: OpenCL profiling events, CUDA events, Vulkan\n"
-                           "timestamps), its share of the wall time and its launch shape: in the JSON (\"kernels\")\n"
-                           "and the report"),
+                           "timestamps), its share of the wall time and its launch shape; per CPU benchmark,\n"
+                           "Halide's profiler per Func from the variant's profiled twin (built with\n"
+                           "-DAOT_HARNESS_FUNC_PROFILE=<profile>): in the JSON (\"kernels\") and the report"),
         O::text("json", "FILE", "write Google Benchmark's JSON (all profiles, one file) to FILE"),
         O::number("timeout", "SECONDS", "per profile; the child's process group is killed", 3600, 1, 86400),
         kGoldenDir};

@@ -39,19 +39,30 @@ void Registry::add_variant(int (*argv_call)(void **), const halide_filter_metada
     v.argv_call = argv_call;
     v.metadata = metadata;
     v.function_name = metadata->name;
-    const size_t sep = v.function_name.rfind("__");
+    std::string name = v.function_name;
+    static const std::string twin = "__profiled";  // a profiled twin (AotHarnessFuncProfile.cmake)
+    const bool is_twin = name.size() > twin.size() && name.compare(name.size() - twin.size(), twin.size(), twin) == 0;
+    if (is_twin) name.resize(name.size() - twin.size());
+    const size_t sep = name.rfind("__");
     if (sep != std::string::npos) {
-        v.pipeline = v.function_name.substr(0, sep);
-        v.profile = v.function_name.substr(sep + 2);  // an identifier until validate() maps it
+        v.pipeline = name.substr(0, sep);
+        v.profile = name.substr(sep + 2);  // an identifier until validate() maps it
     }
     auto err = build_errors_.find(v.function_name);
     if (err != build_errors_.end()) v.compile_error = err->second, v.link_error = true;
-    (v.profile == "estimates" ? probes_ : variants_).push_back(v);
+    (is_twin ? profiled_ : v.profile == "estimates" ? probes_ : variants_).push_back(v);
+}
+
+const Variant *Registry::profiled(const std::string &pipeline, const std::string &profile) const {
+    for (const auto &v : profiled_) {
+        if (v.pipeline == pipeline && v.profile == profile_ident(profile)) return &v;
+    }
+    return nullptr;
 }
 
 void Registry::add_build_error(const std::string &function_name, const std::string &message) {
     build_errors_[function_name] = message;
-    for (auto *list : {&variants_, &probes_}) {
+    for (auto *list : {&variants_, &probes_, &profiled_}) {
         for (auto &v : *list) {
             if (v.function_name == function_name) v.compile_error = message, v.link_error = true;
         }
