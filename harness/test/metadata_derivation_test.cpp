@@ -252,7 +252,8 @@ TEST(Derivation, GuessedScalarsAreTriedUntilTheOutputMeansSomething) {
         return c.scalars.at("scale") == 1 ? "" : "1 distinct value in 3072 elements";
     };
     const PipelineSpec s = derive_spec({"fake", "", "", ""}, in);
-    EXPECT_EQ(tried, (std::vector<double>{0.5, 1}));
+    // The first guess, the middle of the uint8 input's fill [0, 255] (the data's scale), the next guess.
+    EXPECT_EQ(tried, (std::vector<double>{0.5, 127.5, 1}));
     EXPECT_EQ(s.cases.at(0).scalars.at("scale"), 1);
     ASSERT_FALSE(s.cases[0].notes.empty());
     EXPECT_NE(s.cases[0].notes[0].find("scalars guessed"), std::string::npos) << s.cases[0].notes[0];
