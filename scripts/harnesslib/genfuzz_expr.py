@@ -170,15 +170,17 @@ class Writer:
         return carrier
 
     def clamp_pair(self, carrier, lo_s, hi_s):
-        """clamp(v, lo, hi): the result lies between the two scalars, so its interval (what the output is
-        scaled by) is where such scalars are likely to be, not the carrier's."""
+        """clamp(v, lo, hi) with lo and hi in the data's units, as real generators clamp: the output is scaled
+        by the carrier's interval, so any lo < hi inside the values v takes gives a varied output. (Scaled
+        by an interval of its own, [-16, 16], the clamp of data far outside it saturated the output, and no
+        guess of lo and hi inside the data could mean anything.)"""
         if self.g.work == "float":
             lo, hi = "cast<float>(%s)" % lo_s.name, "cast<float>(%s)" % hi_s.name
-            return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), 0.0, 2.0, True)
+            return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), carrier.lo, carrier.hi, True)
         # Cast first: Halide's clamp wants one type, and -4096 is no uint8 (an 8-bit pair failed to build).
         lo = "clamp(cast<int32_t>(%s), -4096, 4095)" % lo_s.name
         hi = "clamp(cast<int32_t>(%s), -4096, 4095)" % hi_s.name
-        return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), -16, 16, True)
+        return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), carrier.lo, carrier.hi, True)
 
     def leaf(self, consumer_dims, sources):
         r = self.rng.random()

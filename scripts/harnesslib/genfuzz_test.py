@@ -12,7 +12,7 @@ import unittest
 
 import numpy as np
 
-from . import genfuzz, genfuzz_check, genfuzz_cpp, genfuzz_expr, zerospec
+from . import genfuzz, genfuzz_check, genfuzz_cpp, genfuzz_expr, genfuzz_model, zerospec
 from .genfuzz_model import TYPES
 
 
@@ -50,6 +50,19 @@ class Generate(unittest.TestCase):
         self.assertIn("strict_float(", w.bins(v, 16))
         G.work = "int"
         self.assertNotIn("strict_float(", w.map_out(v, "uint8"))
+
+    def test_a_clamp_by_a_range_pair_is_scaled_by_the_data(self):
+        # Scaled by [-16, 16] instead, clamp(v, lo, hi) of data in [0, 1000] saturated the output for any lo < hi
+        # inside the data (fz7_001): no guess could make it mean anything
+        for work in ("int", "float"):
+            class G:
+                pass
+            G.work = work
+            w = genfuzz_expr.Writer.__new__(genfuzz_expr.Writer)
+            w.g = G()
+            lo, hi = genfuzz_model.ScalarInput("a_lo", "int32", "lo"), genfuzz_model.ScalarInput("a_hi", "int32", "hi")
+            e = w.clamp_pair(genfuzz_expr.E("V", 0, 1000, True), lo, hi)
+            self.assertEqual((e.lo, e.hi), (0, 1000), work)
 
     def test_same_seed_same_files(self):
         a, _ = genfuzz.generate(5, 12, 5)
