@@ -64,6 +64,16 @@ class Generate(unittest.TestCase):
             e = w.clamp_pair(genfuzz_expr.E("V", 0, 1000, True), lo, hi)
             self.assertEqual((e.lo, e.hi), (0, 1000), work)
 
+    def test_fixed_channels_agree(self):
+        # fz2_057: in0 interleaved (channels fixed to [0, 3)) read at c, the output fixed to [-4, +50) in
+        # dimension 2: no case can exist
+        for i in range(400):
+            g = genfuzz_model.sample_generator(2, i)
+            fixed = {b.fixed[2] for b in g.inputs if 2 in b.fixed}
+            for o in g.outputs:
+                if 2 in o.fixed and fixed:
+                    self.assertIn(o.fixed[2], fixed, g.name)
+
     def test_same_seed_same_files(self):
         a, _ = genfuzz.generate(5, 12, 5)
         b, _ = genfuzz.generate(5, 12, 5)
