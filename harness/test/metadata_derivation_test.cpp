@@ -10,57 +10,12 @@
 #include "halide_types.h"
 #include "spec/metadata_cases.h"
 #include "harness/metadata_spec.h"
+#include "derivation_fakes.h"
 
 using namespace harness;
+using namespace harness::test_fakes;
 
 namespace {
-
-halide_buffer_t *buf(void **args, int i) {
-    return static_cast<halide_buffer_t *>(args[i]);
-}
-bool querying(void **args, int i) {
-    return buf(args, i)->host == nullptr;
-}
-
-// Two arguments, input 0 and output 1, both 2-D or 3-D; no estimates unless given.
-struct Fake {
-    std::vector<halide_filter_argument_t> args;
-    halide_filter_metadata_t md{};
-    Variant v;
-    Fake(const char *fn, int (*call)(void **), int dims, const int64_t *const *in_est = nullptr,
-         const int64_t *const *out_est = nullptr, halide_type_t t = kU8) {
-        args.push_back({"in", halide_argument_kind_input_buffer, dims, t, nullptr, nullptr, nullptr, nullptr, in_est});
-        args.push_back(
-            {"out", halide_argument_kind_output_buffer, dims, t, nullptr, nullptr, nullptr, nullptr, out_est});
-        md = {halide_filter_metadata_t::VERSION, static_cast<int32_t>(args.size()), args.data(), "x86-64-linux", fn};
-        v.function_name = fn;
-        v.pipeline = "fake";
-        v.profile = "cpu";
-        v.argv_call = call;
-        v.metadata = &md;
-    }
-};
-
-DerivationInput input_of(const std::vector<const Variant *> &vs) {
-    DerivationInput in;
-    in.cpu = vs.at(0);
-    in.variants = vs;
-    return in;
-}
-
-PipelineSpec derive(const std::vector<const Variant *> &vs) {
-    return derive_spec({"fake", "", "", ""}, input_of(vs));
-}
-
-// repeat_edge(in): reads only within the input's own bounds, whatever they are.
-int self_bounded(void **a) {
-    if (querying(a, 0)) {
-        // The query leaves a region the clamp keeps inside the given bounds: its own.
-        for (int d = 0; d < buf(a, 0)->dimensions; d++)
-            buf(a, 0)->dim[d].extent = std::max(1, buf(a, 0)->dim[d].extent);
-    }
-    return 0;
-}
 
 // in(x - 2, y - 1) .. in(x + 2, y + 1): an input read outside the output's region.
 int stencil(void **a) {
@@ -91,40 +46,6 @@ int constrained(void **a) {
         in->dim[0] = {0, 32, 3, 0};
         in->dim[1] = {0, o->dim[1].extent, 96, 0};
         in->dim[2] = {0, 3, 1, 0};
-    }
-    return 0;
-}
-
-// out.dim(1).set_bounds(-4, 32): a query returns those bounds whatever region it is asked for.
-int pinned_negative_min(void **a) {
-    if (querying(a, 1)) buf(a, 1)->dim[1] = {-4, 32, buf(a, 1)->dim[0].extent, 0};
-    return self_bounded(a);
-}
-
-// out.vectorize(x, 8) (ShiftInwards): the last vector ends at the max, so an output narrower than 8 is
-// computed from before its min.
-int shift_inwards(void **a) {
-    if (querying(a, 1)) {
-        halide_dimension_t &d = buf(a, 1)->dim[0];
-        if (d.extent < 8) d.min += d.extent - 8, d.extent = 8;
-    }
-    return self_bounded(a);
-}
-
-// in.dim(0).set_bounds(0, 40), read at (x, y): Halide's query refuses a region past it, as it words it.
-int fixed_input(void **a) {
-    const halide_buffer_t *o = buf(a, 1);
-    const int lo = o->dim[0].min, hi = o->dim[0].min + o->dim[0].extent - 1;
-    if (querying(a, 0)) {
-        if (lo < 0 || hi > 39) {
-            const std::string m = "Applying the constraints on Input buffer in to the required region made it smaller in "
-                                  "dimension 0. Required size: " +
-                                  std::to_string(lo) + " to " + std::to_string(hi) + ". Constrained size: 0 to 39.";
-            halide_error(nullptr, m.c_str());
-            return -7;
-        }
-        buf(a, 0)->dim[0] = {0, 40, 1, 0};
-        buf(a, 0)->dim[1] = {o->dim[1].min, o->dim[1].extent, 40, 0};
     }
     return 0;
 }
@@ -169,44 +90,6 @@ TEST(Derivation, StatedBoundsAndInterleavedStridesAreHonoured) {
     EXPECT_EQ(c.outputs.at(0).shape, (std::vector<int>{32, 48, 3}));
     EXPECT_EQ(c.inputs.at(0).shape, (std::vector<int>{32, 48, 3}));
     EXPECT_EQ(c.inputs[0].storage_order, (std::vector<int>{2, 0, 1}));
-}
-
-// fz1_003 of genfuzz seed 1: out0.dim(1).set_bounds(-4, 32) gave a case of [0, 32) that every run refused
-// ("Output buffer out0 is accessed at -4, which is before the min (0)").
-TEST(Derivation, AnOutputMinTheGeneratorFixesBelowZeroIsTaken) {
-    Fake f("pinned__cpu", pinned_negative_min, 2);
-    const PipelineSpec s = derive({&f.v});
-    for (const CaseSpec &c : s.cases) {
-        ASSERT_TRUE(c.error.empty()) << c.error;
-        EXPECT_EQ(c.outputs.at(0).shape[1], 32) << c.name;
-        EXPECT_EQ(c.outputs[0].min, (std::vector<int>{0, -4})) << c.name;
-    }
-    // A schedule that starts before the min for narrow outputs only moves nothing: the min stays 0.
-    const int64_t k5 = 5;
-    const int64_t *const est5[] = {&k0, &k5, &k0, &k5};
-    Fake g("shift_inwards__cpu", shift_inwards, 2, nullptr, est5);
-    const PipelineSpec t = derive({&g.v});
-    ASSERT_TRUE(t.cases.at(0).error.empty()) << t.cases[0].error;
-    EXPECT_EQ(t.cases[0].outputs.at(0).shape, (std::vector<int>{8, 5}));
-    EXPECT_TRUE(t.cases[0].outputs[0].min.empty());
-}
-
-// 15 of genfuzz seed 1's 200: an input with fixed bounds narrower than the proposed output made "no case
-// could be made"; the output shrinks to what the input covers, and the note says why.
-TEST(Derivation, AnInputWithFixedBoundsBoundsTheOutput) {
-    Fake f("fixed_input__cpu", fixed_input, 2);
-    const PipelineSpec s = derive({&f.v});
-    const CaseSpec &c = s.cases.at(0);
-    ASSERT_TRUE(c.error.empty()) << c.error;
-    EXPECT_EQ(c.outputs.at(0).shape, (std::vector<int>{40, 48}));
-    EXPECT_EQ(c.inputs.at(0).shape, (std::vector<int>{40, 48}));
-    std::string notes;
-    for (const auto &n : c.notes)
-        notes += n + "\n";
-    EXPECT_NE(notes.find("output 'out' extent 40 in dimension 0, not 64: the pipeline reads in, an input whose "
-                         "bounds the generator fixes, up to 39"),
-              std::string::npos)
-        << notes;
 }
 
 TEST(Derivation, EstimatesOfEveryDimension) {
