@@ -34,9 +34,10 @@ int fixed_input(void **a) {
     const int lo = o->dim[0].min, hi = o->dim[0].min + o->dim[0].extent - 1;
     if (querying(a, 0)) {
         if (lo < 0 || hi > 39) {
-            const std::string m = "Applying the constraints on Input buffer in to the required region made it smaller in "
-                                  "dimension 0. Required size: " +
-                                  std::to_string(lo) + " to " + std::to_string(hi) + ". Constrained size: 0 to 39.";
+            const std::string m =
+                "Applying the constraints on Input buffer in to the required region made it smaller in "
+                "dimension 0. Required size: " +
+                std::to_string(lo) + " to " + std::to_string(hi) + ". Constrained size: 0 to 39.";
             halide_error(nullptr, m.c_str());
             return -7;
         }
@@ -60,6 +61,10 @@ TEST(Derivation, AnOutputMinTheGeneratorFixesBelowZeroIsTaken) {
         EXPECT_EQ(c.outputs.at(0).shape[1], 32) << c.name;
         EXPECT_EQ(c.outputs[0].min, (std::vector<int>{0, -4})) << c.name;
     }
+    std::string notes;
+    for (const auto &n : s.cases.at(0).notes)
+        notes += n + "\n";
+    EXPECT_NE(notes.find("output 'out' is 64x32 from (0, -4), not 64x48"), std::string::npos) << notes;
     // A schedule that starts before the min for narrow outputs only moves nothing: the min stays 0.
     const int64_t k5 = 5;
     const int64_t *const est5[] = {&kZero, &k5, &kZero, &k5};

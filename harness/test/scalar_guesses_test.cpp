@@ -183,7 +183,8 @@ TEST(ScalarGuesses, GuessesOnTheScaleOfTheInputFills) {
     const auto clamp_trial = [&](const std::map<std::string, double> &v) {
         tried.push_back(v);
         const double lo = v.at("db_a"), hi = v.at("db_b");
-        return hi - lo > 100 && lo < 4000 && hi > 100 ? std::string() : std::string("1 distinct value in 3072 elements");
+        return hi - lo > 100 && lo < 4000 && hi > 100 ? std::string() :
+                                                        std::string("1 distinct value in 3072 elements");
     };
     GuessSearch s = search_guesses(units, {}, clamp_trial, 16);
     EXPECT_EQ(s.why, "");
@@ -193,14 +194,18 @@ TEST(ScalarGuesses, GuessesOnTheScaleOfTheInputFills) {
     s = search_guesses(guess_units({guessed_scalar("db_a", kF32), guessed_scalar("db_b", kF32)}), {}, clamp_trial, 16);
     EXPECT_NE(s.why, "");
     // A named pair gets both ends on the scale too, in order; an integer threshold on [0, 1) data gets 0.
-    const std::vector<GuessUnit> mixed = guess_units(
-        {guessed_scalar("t", halide_type_t(halide_type_int, 32, 1)), guessed_scalar("lo", kF32),
-         guessed_scalar("hi", kF32), guessed_scalar("on", halide_type_t(halide_type_uint, 1, 1))},
-        {{0, 1}, {0, 255}});
+    const std::vector<GuessUnit> mixed =
+        guess_units({guessed_scalar("t", halide_type_t(halide_type_int, 32, 1)), guessed_scalar("lo", kF32),
+                     guessed_scalar("hi", kF32), guessed_scalar("on", halide_type_t(halide_type_uint, 1, 1))},
+                    {{0, 1}, {0, 255}});
     ASSERT_EQ(mixed.size(), 3u);
     ASSERT_EQ(mixed[0].on_scale.size(), 2u);
     EXPECT_EQ(mixed[0].candidates[mixed[0].on_scale[0]], std::vector<double>{0});
-    EXPECT_EQ(mixed[0].candidates[mixed[0].on_scale[1]], std::vector<double>{64});
+    EXPECT_EQ(mixed[0].candidates[mixed[0].on_scale[1]], std::vector<double>{63});
+    // Alone on [0, 1) data (fz1_143: select(in > t, ...) with t an int8), the threshold is 0, not 1.
+    const std::vector<GuessUnit> alone =
+        guess_units({guessed_scalar("t", halide_type_t(halide_type_int, 8, 1))}, {{0, 1}});
+    EXPECT_EQ(alone[0].candidates[alone[0].on_scale[0]], std::vector<double>{0});
     ASSERT_TRUE(mixed[1].pair);
     EXPECT_EQ(mixed[1].candidates[mixed[1].on_scale[0]], (std::vector<double>{0.5, 0.75}));
     EXPECT_TRUE(mixed[2].on_scale.empty());  // a bool has no scale

@@ -109,13 +109,14 @@ void type_limits(halide_type_t t, double *lo, double *hi) {
     if (t.code == halide_type_int) *lo = -std::ldexp(1.0, t.bits - 1), *hi = std::ldexp(1.0, t.bits - 1) - 1;
 }
 
-// `v` as scalar `s` can take it (rounded for integers, inside its type and stated bounds).
+// `v` as scalar `s` can take it (rounded down for integers, so that a threshold on data in [0, 1) is 0,
+// inside its type and stated bounds).
 double fitted(const ScalarArg &s, double v) {
     double lo, hi;
     type_limits(s.type, &lo, &hi);
     if (s.min) lo = std::max(lo, *s.min);
     if (s.max) hi = std::min(hi, *s.max);
-    if (!is_float(s.type)) v = std::round(v);
+    if (!is_float(s.type)) v = std::floor(v);
     return std::min(std::max(v, lo), hi);
 }
 
@@ -317,9 +318,10 @@ std::string guess_note(const std::vector<GuessUnit> &units, const GuessSearch &s
             // A stated value is only worth a word when the search moved it or found nothing better.
             const double first = u.candidates.front().front(), now = s.values.at(u.names[0]);
             if (now == first && s.why.empty()) continue;
-            list += (list.empty() ? "" : ", ") + u.names[0] + " = " + fmt_num(now) +
-                    (now == first ? " (its " + u.stated + ")" :
-                                    " (not its " + u.stated + " " + fmt_num(first) + ", which gives a degenerate output)");
+            list +=
+                (list.empty() ? "" : ", ") + u.names[0] + " = " + fmt_num(now) +
+                (now == first ? " (its " + u.stated + ")" :
+                                " (not its " + u.stated + " " + fmt_num(first) + ", which gives a degenerate output)");
             continue;
         }
         guessed = true;
@@ -333,7 +335,8 @@ std::string guess_note(const std::vector<GuessUnit> &units, const GuessSearch &s
     }
     if (list.empty()) return "";
     std::string note = guessed ? "scalars guessed (no estimate, default or range in the generator; a range's two ends "
-                                 "kept in order): " + list :
+                                 "kept in order): " +
+                                     list :
                                  "scalars searched (a value the generator states gave a degenerate output): " + list;
     if (!s.why.empty()) {
         const bool failed = degenerate_count(s.why) == kTrialFailed;

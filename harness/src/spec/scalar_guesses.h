@@ -46,7 +46,7 @@ struct GuessUnit {
     std::vector<std::string> names;               // 1, or 2 (lower end first)
     std::vector<std::vector<double>> candidates;  // each: a value per name; the first is tried first
     bool pair = false;
-    std::string stated;           // the scalar's value is stated (ScalarArg::stated): the first candidate
+    std::string stated;            // the scalar's value is stated (ScalarArg::stated): the first candidate
     std::vector<size_t> on_scale;  // per fill range: the index of the candidate on its scale (none: empty)
 };
 

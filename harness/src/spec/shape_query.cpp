@@ -90,11 +90,16 @@ bool widen(DimRegion &t, const DimRegion &r, bool pinned) {
     return changed;
 }
 
+// "64x48", or "24x64 from (-4, 0)" where a min is not 0.
 std::string shape_text(const BufferShape &s) {
-    std::string out;
-    for (const auto &d : s.dims)
+    std::string out, mins;
+    bool moved = false;
+    for (const auto &d : s.dims) {
         out += (out.empty() ? "" : "x") + std::to_string(d.extent);
-    return out;
+        mins += (mins.empty() ? "" : ", ") + std::to_string(d.min);
+        moved |= d.min != 0;
+    }
+    return moved ? out + " from (" + mins + ")" : out;
 }
 
 }  // namespace
