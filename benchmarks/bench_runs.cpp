@@ -25,13 +25,13 @@ std::map<std::string, double> g_npp_seconds;
 // Timed the way `aot-harness bench` times (harness/bench/timing.h): the OpenCV call as the body. The host
 // copies run on OpenCV's pool (opencv_parallel_for), as the OpenCV calls they are paired with (its size is
 // the profile's thread count, set before each benchmark).
-void run_baseline(benchmark::State &state, const Bench *b) {
+void run_peer(benchmark::State &state, const Bench *b) {
     const std::vector<Array> &inputs = cached_case_inputs(*b->c);
     opencv_set_threads(b->threads);
     harness::perf::PairedReference ref(work_of(*b->c).bytes, b->threads, "", {}, opencv_parallel_for);
     std::function<void()> call;
     try {
-        call = b->baseline->bind(*b->c, inputs).run;  // after opencv_set_threads: bands sized for the pool
+        call = b->opencv->bind(*b->c, inputs).run;  // after opencv_set_threads: bands sized for the pool
     } catch (const std::exception &e) {
         return fail(state, b->name, e.what());
     }
@@ -92,8 +92,8 @@ void run_pipeline(benchmark::State &state, const Bench *b) {
     opencv_set_threads(b->threads);
     harness::perf::PipelineBench pb{b->name, b->variant, b->c, b->roundtrip, b->threads, b->gpu_runtime};
     const auto paired = [&]() -> std::vector<harness::perf::PairedCall> {
-        if (!b->baseline || g_opt.no_opencv_pairing) return {};
-        return {{"opencv", b->baseline->bind(*b->c, inputs).run}};
+        if (!b->opencv || g_opt.no_opencv_pairing) return {};
+        return {{"opencv", b->opencv->bind(*b->c, inputs).run}};
     };
     harness::perf::KernelBreakdown kernels{g_opt.kernels && !b->gpu_runtime.empty() ? 20 : 0, b->gpu_runtime, nullptr};
     const auto r =

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "bench/copy.h"
-#include "baselines/opencv_baselines.h"
+#include "peers/opencv_peers.h"
 #include "bench_common.h"
 
 namespace bench {

@@ -109,11 +109,11 @@ Registered register_all() {
     benchmark::AddCustomContext(npp_reason.empty() ? "npp" : "skipped.npp",
                                 npp_reason.empty() ? npp_versions() : npp_reason);
 
-    // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Baselines
+    // Cases: make_case at every size, else the spec's `large` (`small` with --quick) case. Peers
     // are registered before the pipelines, one per (pipeline, size, thread count) that a profile uses.
     const XfailList xfails = XfailList::load(default_golden_dir() + "/xfail.json");
     static std::deque<CaseSpec> owned;
-    static std::deque<Bench> baselines, pipelines;
+    static std::deque<Bench> peers, pipelines;
     for (const auto &p : reg.pipelines()) {
         const PipelineSpec &spec = reg.spec(p);
         std::vector<std::pair<const CaseSpec *, bool>> cases;  // case, gpu_only
@@ -127,18 +127,18 @@ Registered register_all() {
             cases.emplace_back(&spec.find_case(g_opt.quick ? "small" : "large"), false);
         }
         // A strip-height candidate (generators/CMakeLists.txt, HARNESS_STRIP_CANDIDATES), <name>_strips<rows>,
-        // is paired with <name>'s baseline.
+        // is paired with <name>'s peer.
         const size_t strips_at = p.rfind("_strips");
         // A GPU schedule candidate, <name>_c<n>, shares <name>'s OpenCV and NPP peers (candidate_base).
-        const std::string base = opencv_baselines().count(p)    ? p :
+        const std::string base = opencv_peers().count(p)        ? p :
                                  strips_at != std::string::npos ? p.substr(0, strips_at) :
                                                                   candidate_base(p);
-        const auto cv_it = opencv_baselines().find(base);
-        const OpenCvBaseline *cv = cv_it == opencv_baselines().end() ? nullptr : &cv_it->second;
-        if (cv) benchmark::AddCustomContext("opencv_baseline." + p, cv->what);
-        const auto npp_it = npp_baselines().find(base);
-        const NppBaseline *npp = npp_it == npp_baselines().end() || !npp_reason.empty() ? nullptr : &npp_it->second;
-        if (npp && base == p) benchmark::AddCustomContext("npp_baseline." + p, npp->what);
+        const auto cv_it = opencv_peers().find(base);
+        const OpenCvPeer *cv = cv_it == opencv_peers().end() ? nullptr : &cv_it->second;
+        if (cv) benchmark::AddCustomContext("opencv_peer." + p, cv->what);
+        const auto npp_it = npp_peers().find(base);
+        const NppPeer *npp = npp_it == npp_peers().end() || !npp_reason.empty() ? nullptr : &npp_it->second;
+        if (npp && base == p) benchmark::AddCustomContext("npp_peer." + p, npp->what);
         for (const auto &[c, gpu_only] : cases) {
             for (const auto &prof_name : reg.profiles_of(p)) {
                 auto rit = runnable.find(prof_name);
@@ -172,9 +172,9 @@ Registered register_all() {
                 if (gpu_only && !prof.is_gpu()) continue;
                 const int t = profile_threads(prof);
                 const std::string base_name = "BM_opencv/" + base + "/" + c->name + "/threads:" + std::to_string(t);
-                if (cv && std::none_of(baselines.begin(), baselines.end(),
-                                       [&](const Bench &x) { return x.name == base_name; })) {
-                    baselines.push_back({base_name, nullptr, cv, nullptr, c, false, t, "", cpu_model, "", ""});
+                if (cv &&
+                    std::none_of(peers.begin(), peers.end(), [&](const Bench &x) { return x.name == base_name; })) {
+                    peers.push_back({base_name, nullptr, cv, nullptr, c, false, t, "", cpu_model, "", ""});
                 }
                 const std::string npp_bench = "BM_npp/" + base + "/" + c->name;
                 if (npp && prof.is_gpu() && std::none_of(pipelines.begin(), pipelines.end(), [&](const Bench &x) {
@@ -194,8 +194,8 @@ Registered register_all() {
             }
         }
     }
-    for (const Bench &b : baselines)
-        configure(benchmark::RegisterBenchmark(b.name.c_str(), run_baseline, &b));
+    for (const Bench &b : peers)
+        configure(benchmark::RegisterBenchmark(b.name.c_str(), run_peer, &b));
     for (const Bench &b : pipelines)
         configure(benchmark::RegisterBenchmark(b.name.c_str(), b.variant ? run_pipeline : run_npp, &b));
     register_harness_overhead(g_opt.quick);

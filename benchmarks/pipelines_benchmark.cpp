@@ -1,9 +1,9 @@
 // pipeline-benchmarks: its options and main(). It registers (pipeline_table.h), from the harness registry,
 // in this order (Google Benchmark runs
-// them in registration order, so rooflines and baselines are measured before the pipelines):
+// them in registration order, so rooflines and peers are measured before the pipelines):
 //
 //   BM_memcpy/...                          the copy rooflines (memcpy_benchmarks.h)
-//   BM_opencv/<pipeline>/<size>/threads:<n> the OpenCV equivalent (baselines/opencv_baselines.h)
+//   BM_opencv/<pipeline>/<size>/threads:<n> the OpenCV equivalent (peers/opencv_peers.h)
 //   BM_<pipeline>/<profile>/<size>/<mode>  every compiled variant whose profile can run here
 //   BM_harness_overhead/...                what the harness adds to a call (harness_overhead.h)
 //   BM_pool/...                            a parallel call on Halide's pool and OpenCV's (pool_overhead.h)
@@ -21,8 +21,8 @@
 // copy of the same bytes and the OpenCV call, as many rounds as calls after each repetition's loop, or after every
 // call with --pairing=iteration, so that both sides see the same machine),
 // pct_of_copy_bw (host memcpy with the profile's threads, device-to-device copy for GPU profiles) and
-// speedup_vs_opencv (OpenCV with the profile's thread count) where the pipeline has a baseline. Where NVIDIA NPP
-// loads (baselines/npp_baselines.h), BM_npp/<pipeline>/<size> times the NPP equivalent (device-resident buffers of its
+// speedup_vs_opencv (OpenCV with the profile's thread count) where the pipeline has a peer. Where NVIDIA NPP
+// loads (peers/npp_peers.h), BM_npp/<pipeline>/<size> times the NPP equivalent (device-resident buffers of its
 // own, launch + stream sync, paired with a cudart device-to-device copy) right before the GPU profiles' benchmarks of
 // the same case, and those get speedup_vs_npp (NPP's median over theirs). NPP is not interleaved with the pipeline: its
 // CUDA context is not Halide's (nor OpenCL's), and switching contexts after every iteration slowed the pipelines' own

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "baselines/opencv_baselines.h"
+#include "peers/opencv_peers.h"
 #include "bench/copy.h"
 
 namespace bench {

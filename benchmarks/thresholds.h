@@ -6,7 +6,7 @@
 //                 "driver": "<regex searched in the driver version>",   (default: any)
 //                 "min_mpix_per_s": {"<regex matching a whole benchmark name>": <Mpix/s>, ...}}]}
 //
-// A benchmark's device is the host CPU model for CPU profiles and baselines, and the OpenCL/CUDA
+// A benchmark's device is the host CPU model for CPU profiles and peers, and the OpenCL/CUDA
 // device Halide picked for GPU profiles. Every floor of every entry whose device and driver match
 // applies; the measured value is the median pixels_per_second over the run's repetitions.
 #pragma once

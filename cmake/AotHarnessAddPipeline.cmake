@@ -30,16 +30,12 @@
 #       AOT_HARNESS_PIPELINES (;-separated names, a cache value): only these pipelines are made, the
 #       others' calls do nothing (aot-harness bisect-commit builds one pipeline per commit so).
 #
-#   aot_harness_finalize([GOLDEN_DIR <dir>] [TIMEOUT <seconds>])
-#       Outside projects (the installed package): the `aot-harness` executable in the build tree's
-#       bin/, built from the pipelines added so far (with `bench` and the tools: nightly, compare, ...),
-#       one CTest test per pipeline x profile x case, and the targets `aot-harness bisect` builds on
-#       first use (AotHarnessBisect.cmake).
-#       GOLDEN_DIR defaults to golden/ beside the CMakeLists.txt of the first aot_harness_add_pipeline().
-#       The build checks every spec (a bad JSON spec fails it with one line naming file, key and fix).
+#   aot_harness_finalize([GOLDEN_DIR <dir>] [TIMEOUT <seconds>]): the `aot-harness` of the pipelines added
+#       so far (AotHarnessFinalize.cmake).
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessVariantInfo.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessGenerators.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/AotHarnessFinalize.cmake")
 
 # Loads the default profiles.json (the package's, or AOT_HARNESS_PROFILES_JSON) unless loaded.
 function(_aot_harness_ensure_profiles)
@@ -111,8 +107,8 @@ function(_aot_harness_guard_generator gen)
       set(${v} "")
     endif ()
   endforeach ()
-  set(compile ${guard} compile "${CMAKE_CXX_COMPILER}" ${compile_launcher})
-  set(link ${guard} link "${CMAKE_CXX_COMPILER}" ${link_launcher})
+  set(compile ${guard} compile "${CMAKE_CXX_COMPILER}" "${CMAKE_COMMAND}" ${compile_launcher})
+  set(link ${guard} link "${CMAKE_CXX_COMPILER}" "${CMAKE_COMMAND}" ${link_launcher})
   set_target_properties("${gen}" PROPERTIES CXX_COMPILER_LAUNCHER "${compile}" CXX_LINKER_LAUNCHER "${link}"
                         HARNESS_GUARDED TRUE)
 endfunction()
@@ -133,9 +129,9 @@ function(_aot_harness_estimates_probe_target out)
   endif ()
 endfunction()
 
-function(aot_harness_add_pipeline name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FROM;GENERATOR;SPEC;AUTOSCHEDULER;SUITE"
-                        "PROFILES;PARAMS;PROFILE_PARAMS;FEATURES;ALL_FEATURES;LINK_LIBRARIES")
+# The checks that need nothing loaded: no unknown keyword, a name that can name tests and C functions,
+# a FROM (reads the caller's ARG_UNPARSED_ARGUMENTS and ARG_FROM).
+function(_aot_harness_check_call name)
   if (ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "aot_harness_add_pipeline(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; "
                         "see the keywords at the top of AotHarnessAddPipeline.cmake")
@@ -148,20 +144,24 @@ function(aot_harness_add_pipeline name)
     message(FATAL_ERROR "aot_harness_add_pipeline(${name}): FROM <generator target> is required "
                         "(the target of add_halide_generator())")
   endif ()
-  if (AOT_HARNESS_PIPELINES AND NOT name IN_LIST AOT_HARNESS_PIPELINES)
-    return ()  # a build of some pipelines only (aot-harness bisect-commit builds the one it bisects)
-  endif ()
-  _aot_harness_ensure_profiles()
-  set(gen_target "${ARG_FROM}")
+endfunction()
+
+# The generator target that runs each variant's generator through harness_run_generator.sh (one per
+# generator, shared by the pipelines made from it; its HARNESS_DEPENDS property: what it runs).
+function(_aot_harness_safe_generator_of out name gen_target)
   if (NOT TARGET "${gen_target}" AND NOT TARGET "${PROJECT_NAME}::halide_generators::${gen_target}")
     message(FATAL_ERROR "aot_harness_add_pipeline(${name}): FROM '${gen_target}' is not a target; "
                         "create it first with add_halide_generator(${gen_target} SOURCES ...)")
   endif ()
-  set(gen_name "${ARG_GENERATOR}")
-  if (NOT gen_name)
-    set(gen_name "${name}")
+  set(safe ${gen_target}.safe)
+  if (NOT TARGET ${safe})
+    _harness_safe_generator(safe ${gen_target})
   endif ()
-  set(suite "${ARG_SUITE}")
+  set(${out} "${safe}" PARENT_SCOPE)
+endfunction()
+
+# The object library the harness executable links (SUITE, default harness_suite), created on first use.
+function(_aot_harness_suite out suite)
   if (NOT suite)
     set(suite harness_suite)
   endif ()
@@ -169,10 +169,15 @@ function(aot_harness_add_pipeline name)
     add_library(${suite} OBJECT)
     target_link_libraries(${suite} PUBLIC harness::harness)
   endif ()
-  get_property(all_profiles GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
+  set(${out} "${suite}" PARENT_SCOPE)
+endfunction()
+
+# The profiles to build (PROFILES, default every loaded one), of which cpu must be one, and the feature
+# names checked (reads the caller's ARG_PROFILES, ARG_FEATURES and ARG_ALL_FEATURES).
+function(_aot_harness_pipeline_profiles out name)
   set(profiles "${ARG_PROFILES}")
   if (NOT profiles)
-    set(profiles "${all_profiles}")
+    get_property(profiles GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
   endif ()
   if (NOT "cpu" IN_LIST profiles AND NOT HARNESS_OBJECTS_ONLY)
     message(FATAL_ERROR "aot_harness_add_pipeline(${name}): the cpu profile is required (it produces the goldens)")
@@ -182,8 +187,14 @@ function(aot_harness_add_pipeline name)
       message(FATAL_ERROR "aot_harness_add_pipeline(${name}): feature '${feature}' is not a Halide target feature name")
     endif ()
   endforeach ()
-  # PROFILE_PARAMS: <profile> <k=v>... groups.
+  set(${out} "${profiles}" PARENT_SCOPE)
+endfunction()
+
+# PROFILE_PARAMS (<profile> <k=v>... groups, the caller's ARG_PROFILE_PARAMS) as one variable a profile
+# in the caller: _params_<profile ident>.
+function(_aot_harness_profile_params name)
   set(current "")
+  set(idents "")
   foreach (word IN LISTS ARG_PROFILE_PARAMS)
     if (word MATCHES "=")
       if (NOT current)
@@ -193,138 +204,143 @@ function(aot_harness_add_pipeline name)
       list(APPEND _params_${current} "${word}")
     else ()
       string(REPLACE "-" "_" current "${word}")
-      set(_known_${current} "${word}")
+      list(APPEND idents "${current}")
     endif ()
   endforeach ()
+  foreach (ident IN LISTS idents)
+    set(_params_${ident} "${_params_${ident}}" PARENT_SCOPE)
+  endforeach ()
+endfunction()
 
-  if (NOT TARGET ${gen_target}.safe)
-    _harness_safe_generator(safe_gen ${gen_target})
+# The spec source compiled into the suite: the C++ SPEC (told its generator's sha), else a registration
+# of the JSON SPEC or of the generator's metadata (_aot_harness_derived_spec_source).
+function(_aot_harness_add_spec out name spec suite gen_hash)
+  set(spec_src "")
+  set(json_spec "")
+  if (spec)
+    cmake_path(ABSOLUTE_PATH spec OUTPUT_VARIABLE spec_src)
+    if (NOT EXISTS "${spec_src}")
+      message(FATAL_ERROR "aot_harness_add_pipeline(${name}): SPEC ${spec_src} does not exist; fix the path")
+    endif ()
+    if (spec_src MATCHES "\\.json$")
+      set(json_spec "${spec_src}")
+      set(spec_src "")
+    endif ()
+  endif ()
+  if (spec_src)
+    set_source_files_properties("${spec_src}" TARGET_DIRECTORY ${suite} PROPERTIES
+                                COMPILE_DEFINITIONS "HARNESS_GENERATOR_SHA256=\"${gen_hash}\"")
   else ()
-    set(safe_gen ${gen_target}.safe)
-    get_property(safe_gen_DEPENDS TARGET ${gen_target}.safe PROPERTY HARNESS_DEPENDS)
+    _aot_harness_derived_spec_source(spec_src ${name} "${json_spec}" "${gen_hash}")
   endif ()
-  _aot_harness_generator_sha(gen_hash ${gen_target})
-  _aot_harness_guard_generator(${gen_target})
+  target_sources(${suite} PRIVATE "${spec_src}")
+  set(${out} "${spec_src}" PARENT_SCOPE)
+endfunction()
 
-  if (NOT HARNESS_OBJECTS_ONLY)
-    set(spec_src "")
-    set(json_spec "")
-    if (ARG_SPEC)
-      cmake_path(ABSOLUTE_PATH ARG_SPEC OUTPUT_VARIABLE spec_src)
-      if (NOT EXISTS "${spec_src}")
-        message(FATAL_ERROR "aot_harness_add_pipeline(${name}): SPEC ${spec_src} does not exist; fix the path")
-      endif ()
-      if (spec_src MATCHES "\\.json$")
-        set(json_spec "${spec_src}")
-        set(spec_src "")
-      endif ()
+# A profile's Halide target with the pipeline's features: FEATURES on GPU profiles (cl_* only on OpenCL,
+# vk_* only on Vulkan), ALL_FEATURES on every profile (reads the caller's ARG_FEATURES, ARG_ALL_FEATURES).
+function(_aot_harness_profile_target out profile)
+  get_property(target GLOBAL PROPERTY HARNESS_PROFILE_${profile}_TARGET)
+  get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
+  set(gpu_features "")
+  foreach (feature IN LISTS ARG_FEATURES)
+    if (NOT (feature MATCHES "^cl_" AND NOT runtime STREQUAL "opencl") AND NOT (feature MATCHES "^vk_" AND NOT runtime STREQUAL "vulkan"))
+      list(APPEND gpu_features "${feature}")
     endif ()
-    if (spec_src)
-      set_source_files_properties("${spec_src}" TARGET_DIRECTORY ${suite} PROPERTIES
-                                  COMPILE_DEFINITIONS "HARNESS_GENERATOR_SHA256=\"${gen_hash}\"")
-    else ()
-      _aot_harness_derived_spec_source(spec_src ${name} "${json_spec}" "${gen_hash}")
-    endif ()
-    target_sources(${suite} PRIVATE "${spec_src}")
+  endforeach ()
+  if (gpu_features AND NOT runtime STREQUAL "none")
+    list(JOIN gpu_features "-" feature_str)
+    string(APPEND target "-${feature_str}")
   endif ()
+  if (ARG_ALL_FEATURES)
+    list(JOIN ARG_ALL_FEATURES "-" feature_str)
+    string(APPEND target "-${feature_str}")
+  endif ()
+  set(${out} "${target}" PARENT_SCOPE)
+endfunction()
 
+# add_halide_library(<lib>) from the safe generator for one target, on the harness's shared Halide runtime;
+# the other arguments (PARAMS, AUTOSCHEDULER, DEVICE_CODE dev_src) go to it as they are. Sets reg_src (the
+# registration source) and dev_src (the device code, with DEVICE_CODE) in the caller.
+function(_aot_harness_halide_library lib safe_gen gen_name target)
+  get_property(depends TARGET ${safe_gen} PROPERTY HARNESS_DEPENDS)
+  set(dev_src "")
+  add_halide_library(${lib} FROM ${safe_gen} GENERATOR ${gen_name} FUNCTION_NAME ${lib} TARGETS ${target}
+                     USE_RUNTIME harness_halide_runtime DEPENDS ${depends} REGISTRATION reg_src ${ARGN})
+  set(reg_src "${reg_src}" PARENT_SCOPE)
+  set(dev_src "${dev_src}" PARENT_SCOPE)
+endfunction()
+
+# A Halide library into the suite: its registration compiled into it, the library linked to it.
+function(_aot_harness_link_into_suite suite lib reg_src)
+  cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+  target_sources(${suite} PRIVATE "${reg_src}")
+  target_link_libraries(${suite} PUBLIC ${lib})
+endfunction()
+
+# One variant: the static library <name>__<profile ident> from the generator with the profile's target,
+# described for `aot-harness list` (AotHarnessVariantInfo.cmake) and linked into the suite (reads the
+# caller's ARG_PARAMS, ARG_AUTOSCHEDULER, ARG_FEATURES, ARG_ALL_FEATURES and _params_<profile ident>).
+function(_aot_harness_add_variant name profile suite gen_target gen_name safe_gen)
+  _aot_harness_profile_target(target "${profile}")
+  get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
+  harness_profile_ident(ident "${profile}")
+  set(lib "${name}__${ident}")
+  set(device_code "")
+  if (NOT runtime STREQUAL "none")
+    set(device_code DEVICE_CODE dev_src)  # the kernels as the driver gets them (aot-harness repro)
+  endif ()
   set(autoscheduler "")
   if (ARG_AUTOSCHEDULER)
     set(autoscheduler AUTOSCHEDULER "${ARG_AUTOSCHEDULER}")
   endif ()
-  foreach (profile IN LISTS profiles)
-    if (NOT profile IN_LIST all_profiles)
-      continue ()  # not built for this platform (or not selected)
-    endif ()
-    get_property(target GLOBAL PROPERTY HARNESS_PROFILE_${profile}_TARGET)
-    get_property(runtime GLOBAL PROPERTY HARNESS_PROFILE_${profile}_RUNTIME)
-    set(gpu_features "")
-    foreach (feature IN LISTS ARG_FEATURES)
-      # cl_* features only on OpenCL targets, vk_* only on Vulkan targets, the rest on every GPU target.
-      if (NOT (feature MATCHES "^cl_" AND NOT runtime STREQUAL "opencl") AND NOT (feature MATCHES "^vk_" AND NOT runtime STREQUAL "vulkan"))
-        list(APPEND gpu_features "${feature}")
-      endif ()
-    endforeach ()
-    if (gpu_features AND NOT runtime STREQUAL "none")
-      list(JOIN gpu_features "-" feature_str)
-      string(APPEND target "-${feature_str}")
-    endif ()
-    if (ARG_ALL_FEATURES)
-      list(JOIN ARG_ALL_FEATURES "-" feature_str)
-      string(APPEND target "-${feature_str}")
-    endif ()
-    harness_profile_ident(ident "${profile}")
-    set(lib "${name}__${ident}")
-    set(device_code "")
-    if (NOT runtime STREQUAL "none")
-      set(device_code DEVICE_CODE dev_src)  # the kernels as the driver gets them (aot-harness repro)
-    endif ()
-    set(dev_src "")
-    add_halide_library(${lib} FROM ${safe_gen}
-                       GENERATOR ${gen_name}
-                       FUNCTION_NAME ${lib}
-                       TARGETS ${target}
-                       USE_RUNTIME harness_halide_runtime
-                       PARAMS ${ARG_PARAMS} ${_params_${ident}}
-                       ${autoscheduler}
-                       DEPENDS ${safe_gen_DEPENDS}
-                       ${device_code}
-                       REGISTRATION reg_src)
-    string(REGEX REPLACE "\\.registration\\.cpp$" ".h" header_src "${reg_src}")  # add_halide_library's HEADER var is unset
-    set(optional "")
-    foreach (kw IN ITEMS DEVICE_CODE AUTOSCHEDULER)
-      set(value "${dev_src}")
-      if (kw STREQUAL "AUTOSCHEDULER")
-        set(value "${ARG_AUTOSCHEDULER}")
-      endif ()
-      if (value)
-        list(APPEND optional ${kw} "${value}")
-      endif ()
-    endforeach ()
-    _aot_harness_describe_variant(${lib} PIPELINE ${name} PROFILE ${profile} GENERATOR_TARGET ${gen_target}
-                                  GENERATOR ${gen_name} TARGET ${target} HEADER "${header_src}"
-                                  REGISTRATION "${reg_src}" PARAMS ${ARG_PARAMS} ${_params_${ident}} ${optional})
-    if (HARNESS_OBJECTS_ONLY)
-      set_property(GLOBAL APPEND PROPERTY HARNESS_OBJECT_LIBS "${lib}")
-      continue ()
-    endif ()
-    cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-    target_sources(${suite} PRIVATE "${reg_src}")
-    target_link_libraries(${suite} PUBLIC ${lib})
-  endforeach ()
-  set(probe FALSE)
-  if (spec_src MATCHES "\\.derived_spec\\.cpp$" AND NOT HARNESS_OBJECTS_ONLY AND NOT ARG_AUTOSCHEDULER AND
-      "cpu" IN_LIST profiles AND NOT AOT_HARNESS_NO_ESTIMATES_PROBE)
-    _aot_harness_estimates_probe_target(probe)
+  _aot_harness_halide_library(${lib} ${safe_gen} ${gen_name} ${target} PARAMS ${ARG_PARAMS} ${_params_${ident}}
+                              ${autoscheduler} ${device_code})
+  string(REGEX REPLACE "\\.registration\\.cpp$" ".h" header_src "${reg_src}")  # add_halide_library's HEADER var is unset
+  set(optional "")
+  if (dev_src)
+    list(APPEND optional DEVICE_CODE "${dev_src}")
   endif ()
-  if (NOT probe)
-    # A C++ spec states its cases; an autoscheduled pipeline's own variants carry the estimates.
+  if (ARG_AUTOSCHEDULER)
+    list(APPEND optional AUTOSCHEDULER "${ARG_AUTOSCHEDULER}")
+  endif ()
+  _aot_harness_describe_variant(${lib} PIPELINE ${name} PROFILE ${profile} GENERATOR_TARGET ${gen_target}
+                                GENERATOR ${gen_name} TARGET ${target} HEADER "${header_src}"
+                                REGISTRATION "${reg_src}" PARAMS ${ARG_PARAMS} ${_params_${ident}} ${optional})
+  if (HARNESS_OBJECTS_ONLY)
+    set_property(GLOBAL APPEND PROPERTY HARNESS_OBJECT_LIBS "${lib}")
   else ()
-    # The estimates probe: many generators state their estimates (input and output sizes, typical
-    # scalar values) only `if (using_autoscheduler())`. One extra build of the cpu variant with an
-    # autoscheduler records them in its metadata; metadata_spec.h reads them from there when the plain
-    # variants have none. Never run; a probe that fails to build is only a note. The autoscheduler is
-    # EstimatesOnly (harness_estimates_probe.cpp), which needs no estimate: Mullapudi2016 failed the
-    # probe of any generator that leaves one input or scalar without, losing the estimates it did state.
-    get_property(target GLOBAL PROPERTY HARNESS_PROFILE_cpu_TARGET)
-    set(lib "${name}__estimates")
-    add_halide_library(${lib} FROM ${safe_gen}
-                       GENERATOR ${gen_name}
-                       FUNCTION_NAME ${lib}
-                       TARGETS ${target}
-                       USE_RUNTIME harness_halide_runtime
-                       PARAMS ${ARG_PARAMS} ${_params_cpu}
-                       AUTOSCHEDULER AotHarnessProbe::EstimatesOnly
-                       DEPENDS ${safe_gen_DEPENDS}
-                       REGISTRATION reg_src)
-    cmake_path(ABSOLUTE_PATH reg_src BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-    target_sources(${suite} PRIVATE "${reg_src}")
-    target_link_libraries(${suite} PUBLIC ${lib})
+    _aot_harness_link_into_suite(${suite} ${lib} "${reg_src}")
   endif ()
-  if (ARG_LINK_LIBRARIES AND NOT HARNESS_OBJECTS_ONLY)
-    # After the variant libraries that call it: a static library is searched once, in link order.
-    target_link_libraries(${suite} PUBLIC ${ARG_LINK_LIBRARIES})
+endfunction()
+
+# The estimates probe: many generators state their estimates (input and output sizes, typical scalar
+# values) only `if (using_autoscheduler())`. One extra build of the cpu variant with an autoscheduler
+# records them in its metadata; metadata_spec.h reads them from there when the plain variants have none.
+# Never run; a probe that fails to build is only a note. The autoscheduler is EstimatesOnly
+# (harness_estimates_probe.cpp), which needs no estimate: Mullapudi2016 failed the probe of any generator
+# that leaves one input or scalar without, losing the estimates it did state. Only for a pipeline without
+# a C++ spec (which states its cases) and not autoscheduled (its own variants carry the estimates); reads
+# the caller's ARG_PARAMS and _params_cpu.
+function(_aot_harness_add_estimates_probe name suite gen_name safe_gen spec_src profiles)
+  if (NOT spec_src MATCHES "\\.derived_spec\\.cpp$" OR HARNESS_OBJECTS_ONLY OR ARG_AUTOSCHEDULER OR
+      NOT "cpu" IN_LIST profiles OR AOT_HARNESS_NO_ESTIMATES_PROBE)
+    return ()
   endif ()
+  _aot_harness_estimates_probe_target(probe)
+  if (NOT probe)
+    return ()
+  endif ()
+  get_property(target GLOBAL PROPERTY HARNESS_PROFILE_cpu_TARGET)
+  set(lib "${name}__estimates")
+  _aot_harness_halide_library(${lib} ${safe_gen} ${gen_name} ${target} PARAMS ${ARG_PARAMS} ${_params_cpu}
+                              AUTOSCHEDULER AotHarnessProbe::EstimatesOnly)
+  _aot_harness_link_into_suite(${suite} ${lib} "${reg_src}")
+endfunction()
+
+# The pipeline in the project's list (aot_harness_finalize), and the default golden dir: golden/ beside
+# the first pipeline's CMakeLists.txt.
+function(_aot_harness_record_pipeline name)
   get_property(golden_default GLOBAL PROPERTY HARNESS_DEFAULT_GOLDEN_DIR)
   if (NOT golden_default)
     set_property(GLOBAL PROPERTY HARNESS_DEFAULT_GOLDEN_DIR "${CMAKE_CURRENT_SOURCE_DIR}/golden")
@@ -332,68 +348,39 @@ function(aot_harness_add_pipeline name)
   set_property(GLOBAL APPEND PROPERTY HARNESS_PIPELINES "${name}")
 endfunction()
 
-# A macro: enable_testing() only takes effect at directory scope, not inside a function.
-macro(aot_harness_finalize)
-  enable_testing()
-  _aot_harness_finalize(${ARGN})
-endmacro()
-
-function(_aot_harness_finalize)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "GOLDEN_DIR;TIMEOUT" "")
-  if (NOT TARGET harness_suite AND AOT_HARNESS_PIPELINES)
-    message(FATAL_ERROR "aot_harness_finalize(): AOT_HARNESS_PIPELINES='${AOT_HARNESS_PIPELINES}' names no pipeline "
-                        "this project adds; name one of its aot_harness_add_pipeline() calls")
-  elseif (NOT TARGET harness_suite)
-    message(FATAL_ERROR "aot_harness_finalize(): call aot_harness_add_pipeline() first")
+function(aot_harness_add_pipeline name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "FROM;GENERATOR;SPEC;AUTOSCHEDULER;SUITE"
+                        "PROFILES;PARAMS;PROFILE_PARAMS;FEATURES;ALL_FEATURES;LINK_LIBRARIES")
+  _aot_harness_check_call("${name}")
+  if (AOT_HARNESS_PIPELINES AND NOT name IN_LIST AOT_HARNESS_PIPELINES)
+    return ()  # a build of some pipelines only (aot-harness bisect-commit builds the one it bisects)
   endif ()
-  set(golden "${ARG_GOLDEN_DIR}")
-  if (NOT golden)
-    get_property(golden GLOBAL PROPERTY HARNESS_DEFAULT_GOLDEN_DIR)
+  _aot_harness_ensure_profiles()
+  set(gen_target "${ARG_FROM}")
+  _aot_harness_safe_generator_of(safe_gen ${name} ${gen_target})
+  set(gen_name "${ARG_GENERATOR}")
+  if (NOT gen_name)
+    set(gen_name "${name}")
   endif ()
-  cmake_path(ABSOLUTE_PATH golden NORMALIZE)
-  set(timeout "${ARG_TIMEOUT}")
-  if (NOT timeout)
-    set(timeout 120)
+  _aot_harness_suite(suite "${ARG_SUITE}")
+  _aot_harness_pipeline_profiles(profiles ${name})
+  _aot_harness_profile_params(${name})
+  _aot_harness_generator_sha(gen_hash ${gen_target})
+  _aot_harness_guard_generator(${gen_target})
+  set(spec_src "")
+  if (NOT HARNESS_OBJECTS_ONLY)
+    _aot_harness_add_spec(spec_src ${name} "${ARG_SPEC}" ${suite} "${gen_hash}")
   endif ()
-  # The profiles, platform and golden dir compiled into this project's aot-harness.
-  get_property(json_file GLOBAL PROPERTY HARNESS_PROFILES_JSON)
-  get_property(platform GLOBAL PROPERTY HARNESS_PLATFORM)
-  file(READ "${json_file}" HARNESS_PROFILES_JSON_TEXT)
-  set(HARNESS_PLATFORM_VALUE "${platform}")
-  set(HARNESS_GOLDEN_DIR_VALUE "${golden}")
-  set(config "${CMAKE_CURRENT_BINARY_DIR}/aot_harness_config.cpp")
-  configure_file("${_HARNESS_CMAKE_DIR}/profiles_embedded.cpp.in" "${config}" @ONLY)
-  add_executable(aot-harness "${_HARNESS_CMAKE_DIR}/aot_harness_main.cpp" "${config}")
-  # `aot-harness bench` where the package has the bench library; the installed tools' location.
-  set(bench "")
-  if (TARGET harness::bench)
-    set(bench harness::bench)
-    target_compile_definitions(aot-harness PRIVATE HARNESS_WITH_BENCH)
+  get_property(all_profiles GLOBAL PROPERTY HARNESS_PROFILE_NAMES)
+  foreach (profile IN LISTS profiles)
+    if (profile IN_LIST all_profiles)  # else not built for this platform (or not selected)
+      _aot_harness_add_variant(${name} ${profile} ${suite} ${gen_target} ${gen_name} ${safe_gen})
+    endif ()
+  endforeach ()
+  _aot_harness_add_estimates_probe(${name} ${suite} ${gen_name} ${safe_gen} "${spec_src}" "${profiles}")
+  if (ARG_LINK_LIBRARIES AND NOT HARNESS_OBJECTS_ONLY)
+    # After the variant libraries that call it: a static library is searched once, in link order.
+    target_link_libraries(${suite} PUBLIC ${ARG_LINK_LIBRARIES})
   endif ()
-  include("${_HARNESS_CMAKE_DIR}/AotHarnessTools.cmake")
-  aot_harness_tool_locations(aot-harness "${_AOT_HARNESS_TOOLS_DIR}" "${CMAKE_SOURCE_DIR}" "${_HARNESS_CMAKE_DIR}")
-  # The runtime after the harness libraries, whose calls into it (OpenCL/CUDA wrapping, copies) it resolves.
-  target_link_libraries(aot-harness PRIVATE harness_suite ${bench} harness::harness harness_halide_runtime)
-  # A pipeline whose variants need code nobody gave the link is linked as a stub (its runs report
-  # ERROR), not a reason for every other pipeline to go without an aot-harness.
-  find_program(AOT_HARNESS_NM NAMES "${CMAKE_NM}" nm)
-  get_target_property(link_launcher aot-harness CXX_LINKER_LAUNCHER)
-  if (NOT link_launcher)
-    set(link_launcher "")
-  endif ()
-  set(guard sh "${_HARNESS_CMAKE_DIR}/harness_link_guard.sh" "${CMAKE_CXX_COMPILER}" "${AOT_HARNESS_NM}" ${link_launcher})
-  set_target_properties(aot-harness PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin"
-                        CXX_LINKER_LAUNCHER "${guard}")
-  # Every JSON spec is checked once at build time, so that a bad spec file fails the build with its
-  # one line. A generator without a derivable case does not: its pipeline's runs report ERROR.
-  add_custom_command(TARGET aot-harness POST_BUILD
-                     COMMAND sh -c "\"$0\" list >/dev/null" "$<TARGET_FILE:aot-harness>"
-                     COMMENT "aot-harness: checking the specs" VERBATIM)
-  # `aot-harness bisect`'s plugin and generator main, built against this project's Halide when bisect
-  # first needs them.
-  include("${_HARNESS_CMAKE_DIR}/AotHarnessBisect.cmake")
-  _aot_harness_add_bisect_tools("${_HARNESS_CMAKE_DIR}/bisect_plugin.cpp" "${_HARNESS_CMAKE_DIR}/bisect_generator_main.cpp"
-                                EXCLUDE_FROM_ALL)
-  harness_discover_cases(aot-harness TIMEOUT ${timeout})
-  message(STATUS "aot-harness: ${CMAKE_BINARY_DIR}/bin/aot-harness, goldens in ${golden}")
+  _aot_harness_record_pipeline(${name})
 endfunction()

@@ -2,9 +2,11 @@
 # project find_package(AotHarness CONFIG REQUIRED) with CMAKE_PREFIX_PATH=P;<Halide>.
 #   P/lib/libharness.a (its harness_version() / harness_git_commit() name the build), P/include/harness/*.h
 #   P/lib/cmake/AotHarness/: the config, version and targets files, HarnessPipeline.cmake,
-#     AotHarnessAddPipeline.cmake, HarnessWriteCaseTests.cmake, harness_run_generator.sh, the default
-#     profiles.json, profiles_embedded.cpp.in and aot_harness_main.cpp (what aot_harness_finalize() builds),
-#     AotHarnessBisect.cmake with bisect_plugin.cpp and bisect_generator_main.cpp (`aot-harness bisect`)
+#     AotHarnessAddPipeline.cmake, AotHarnessFinalize.cmake, HarnessWriteCaseTests.cmake, the launchers
+#     harness_run_generator.sh, harness_generator_guard.sh, harness_link_guard.sh with stubs/ (the templates
+#     of what they write when a generator or a link fails), the default profiles.json, profiles_embedded.cpp.in
+#     and aot_harness_main.cpp (what aot_harness_finalize() builds), AotHarnessBisect.cmake with
+#     bisect_plugin.cpp and bisect_generator_main.cpp (`aot-harness bisect`)
 #   P/lib/libharness_parallel.a and P/include/harness/parallel_pool.h: harness::parallel (harness::ParallelPool)
 #   P/lib/libharness_bench.a and P/lib/aot-harness/benchmark/ (Google Benchmark): `aot-harness bench`
 #   P/libexec/aot-harness/ and P/lib/aot-harness/python/harnesslib/: the tools (AotHarnessTools.cmake)
@@ -56,11 +58,14 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.
 install(FILES "${PROJECT_BINARY_DIR}/AotHarnessConfig.cmake" "${PROJECT_BINARY_DIR}/AotHarnessConfigVersion.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/HarnessPipeline.cmake" "${PROJECT_SOURCE_DIR}/cmake/AotHarnessAddPipeline.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/AotHarnessVariantInfo.cmake" "${PROJECT_SOURCE_DIR}/cmake/AotHarnessGenerators.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/AotHarnessFinalize.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/HarnessWriteCaseTests.cmake" "${PROJECT_SOURCE_DIR}/generators/profiles.json"
               "${PROJECT_SOURCE_DIR}/harness/src/base/profiles_embedded.cpp.in"
         DESTINATION "${_pkg_dir}")
 install(PROGRAMS "${PROJECT_SOURCE_DIR}/cmake/harness_run_generator.sh" "${PROJECT_SOURCE_DIR}/cmake/harness_generator_guard.sh"
                  "${PROJECT_SOURCE_DIR}/cmake/harness_link_guard.sh" DESTINATION "${_pkg_dir}")
+# The templates of the stubs those launchers write when a generator or a link fails.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/cmake/stubs" DESTINATION "${_pkg_dir}")
 # The tools (`aot-harness nightly`, ...): harnesslib and one entry point per tool (AotHarnessTools.cmake).
 install(FILES "${PROJECT_SOURCE_DIR}/cmake/AotHarnessTools.cmake" DESTINATION "${_pkg_dir}")
 include(AotHarnessTools)

@@ -16,7 +16,7 @@ include(GNUInstallDirs)
 
 # tool name -> harnesslib module (device-ctest is a shell script of its own). A global property: the
 # include guard keeps a variable set here from the other directories that call these functions.
-set_property(GLOBAL PROPERTY AOT_HARNESS_TOOLS "nightly=nightly;history=history;compare=compare;dashboard=dashboard;driver-diff=driverdiff;merge=merge;lava-job=lavajob;bisect-commit=bisectcommit;explore=explore")
+set_property(GLOBAL PROPERTY AOT_HARNESS_TOOLS "nightly=nightly.nightly;history=history.history;compare=runs.compare;dashboard=dashboard.dashboard;driver-diff=runs.driverdiff;merge=runs.merge;lava-job=lava.lavajob;bisect-commit=bisect.bisectcommit;explore=explore")
 
 function(aot_harness_tool_locations target tools_dir project_dir cmake_dir)
   cmake_path(ABSOLUTE_PATH tools_dir NORMALIZE)
@@ -74,8 +74,8 @@ function(aot_harness_install_tools python_dir device_ctest)
   set(py_dest "${CMAKE_INSTALL_LIBDIR}/aot-harness/python")
   set(tools_dest "${CMAKE_INSTALL_LIBEXECDIR}/aot-harness")
   install(DIRECTORY "${python_dir}/harnesslib" DESTINATION "${py_dest}"
-          FILES_MATCHING PATTERN "*.py" PATTERN "*.json" PATTERN "*_test.py" EXCLUDE PATTERN "fixtures.py" EXCLUDE PATTERN "ingest_bench.py" EXCLUDE
-          PATTERN "__pycache__" EXCLUDE)
+          FILES_MATCHING PATTERN "*.py" PATTERN "*.json" PATTERN "*_test.py" EXCLUDE PATTERN "testing" EXCLUDE
+          PATTERN "ingest_bench.py" EXCLUDE PATTERN "__pycache__" EXCLUDE)
   cmake_path(RELATIVE_PATH py_dest BASE_DIRECTORY "${tools_dest}" OUTPUT_VARIABLE rel)
   set(staging "${PROJECT_BINARY_DIR}/package-tools")
   _aot_harness_write_tools("${staging}" "$tools_dir/${rel}")

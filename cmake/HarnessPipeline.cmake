@@ -5,7 +5,8 @@
 #       picks the targets of HARNESS_PLATFORM and creates the shared runtime `harness_halide_runtime`
 #       carrying every GPU API the selected profiles use. Call once, before aot_harness_add_pipeline().
 #
-#   aot_harness_add_pipeline(), aot_harness_finalize(), harness_add_generator(): AotHarnessAddPipeline.cmake.
+#   aot_harness_add_pipeline(), harness_add_generator(): AotHarnessAddPipeline.cmake; aot_harness_finalize():
+#   AotHarnessFinalize.cmake.
 #       The generator runs through harness_run_generator.sh: if it fails for one profile, the build
 #       goes on with a stub variant whose every run is an ERROR carrying the generator's message.
 include_guard(GLOBAL)
@@ -190,7 +191,7 @@ function(_harness_safe_generator out gen_target)
   set(limits "AOT_HARNESS_GENERATOR_MEMORY_MB=${AOT_HARNESS_GENERATOR_MEMORY_MB} AOT_HARNESS_GENERATOR_TIMEOUT=${AOT_HARNESS_GENERATOR_TIMEOUT}")
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${gen_target}.safe.sh")
   file(GENERATE OUTPUT "${script}"
-       CONTENT "#!/bin/sh\nexport ${limits}\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"${gen_file}\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\"${stub_flags} -- \"$@\"\n"
+       CONTENT "#!/bin/sh\nexport ${limits}\nexec /bin/sh \"${_HARNESS_CMAKE_DIR}/harness_run_generator.sh\" \"${gen_file}\" \"${CMAKE_CXX_COMPILER}\" \"${CMAKE_AR}\" \"${CMAKE_COMMAND}\"${stub_flags} -- \"$@\"\n"
        FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   add_executable(${gen_target}.safe IMPORTED)
   set_target_properties(${gen_target}.safe PROPERTIES IMPORTED_LOCATION "${script}" HARNESS_DEPENDS "${depends}")
@@ -205,7 +206,8 @@ endfunction()
 #   the profile and `opencl` for OpenCL profiles, with SKIP_RETURN_CODE 77. Like
 #   gtest_discover_tests(... DISCOVERY_MODE PRE_TEST). Never an empty suite: a listing that fails stops
 #   ctest with an error (and is tried again by the next ctest), an executable not built yet is a failing
-#   test aot-harness/list, and a pipeline with no test a failing test <pipeline>/no-tests.
+#   test aot-harness/list, a pipeline with no test a failing test <pipeline>/no-tests, and an invocation
+#   whose every harness test was SKIP a failing test aot-harness/all-skipped-check (a fixture's cleanup).
 function(harness_discover_cases target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TIMEOUT;OCLGRIND_SCRIPT" "")
   if (NOT ARG_TIMEOUT)

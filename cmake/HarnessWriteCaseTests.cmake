@@ -10,12 +10,28 @@
 # Never an empty suite: a listing that fails or is not the JSON expected is a FATAL_ERROR (OUT removed,
 # so that ctest errors out instead of finding no tests), and a pipeline without a single test gets a
 # failing test <pipeline>/no-tests that every label selects.
+# Never green when nothing ran: every test that runs aot-harness requires a fixture whose setup test,
+# aot-harness/ctest-start, empties a state directory that the runs mark (AOT_HARNESS_CTEST_GUARD: a file per
+# run, <pid>.ran, or <pid>.skipped holding the skip's reason), and whose cleanup test,
+# aot-harness/all-skipped-check, fails when every harness test since that start was SKIP (exit 77, which
+# ctest counts as neither pass nor fail). CTest adds both to any selection (-R, -L) of a harness test, runs
+# the setup before and the cleanup after all of them (also under -j), and --rerun-failed re-runs the failed
+# check against the same state. A mix of passes and skips passes; so does a selection of no harness test.
 # Script mode sets no policies: empty list elements (an unset LABELS) are kept, then removed below, without
 # the CMP0007 warning in every device-ctest run.
 cmake_policy(SET CMP0007 NEW)
 set(EMULATOR_TEXT "${EMULATOR}")
 separate_arguments(EMULATOR)
 set(test_env "HARNESS_EXEC_WRAPPER=${EMULATOR_TEXT}")
+# The guard's state: beside OUT in a build tree; relative (to the directory ctest runs the tests in) in a
+# relocatable one.
+if (LIST_JSON)
+  set(guard "ctest-guard")
+else ()
+  set(guard "${OUT}.guard")
+endif ()
+set(guard_fixture "aot-harness-ran:${guard}")
+list(APPEND test_env "AOT_HARNESS_CTEST_GUARD=${guard}")
 file(REMOVE "${OUT}")
 if (LIST_JSON)
   set(listing "${LIST_JSON}")
@@ -69,6 +85,9 @@ if (GOLDEN_DIR)
   set(extra_args " --golden-dir [=[${GOLDEN_DIR}]=]")
 endif ()
 set(lines "# Generated from `aot-harness list --json`: one test per pipeline x profile x case.\n")
+string(APPEND lines
+  "add_test([=[aot-harness/ctest-start]=] sh -c [=[rm -rf \"$0\" && mkdir -p \"$0\"]=] [=[${guard}]=])\n"
+  "set_tests_properties([=[aot-harness/ctest-start]=] PROPERTIES FIXTURES_SETUP [=[${guard_fixture}]=])\n")
 # Known validation errors of the vklayer/* tests (harness/test/vulkan_repro/vklayer_known.txt).
 set(_vklayer_known "")
 if (EXISTS "${CMAKE_CURRENT_LIST_DIR}/../harness/test/vulkan_repro/vklayer_known.txt")
@@ -139,7 +158,7 @@ foreach (i RANGE ${plast})
         set(name "vklayer/${pname}/${prof}/${cname}")
         string(APPEND lines
           "add_test([=[${name}]=] ${EMULATOR} [=[${HARNESS_EXE}]=] run --pipeline ${pname} --profile ${prof} --case ${cname} --timeout 600 --fail-on-output [=[Validation Error]=]${extra_args})\n"
-          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[vklayer;nightly;${prof}]=] SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK ${prof} ENVIRONMENT [=[VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation]=])\n")
+          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[vklayer;nightly;${prof}]=] SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK ${prof} ENVIRONMENT [=[VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation;AOT_HARNESS_CTEST_GUARD=${guard}]=] FIXTURES_REQUIRED [=[${guard_fixture}]=])\n")
         foreach (known IN LISTS _vklayer_known)
           string(FIND "${known}" " " sp)
           string(SUBSTRING "${known}" 0 ${sp} known_variant)
@@ -155,7 +174,7 @@ foreach (i RANGE ${plast})
         set(name "oclgrind/${pname}/${prof}/${cname}")
         string(APPEND lines
           "add_test([=[${name}]=] sh [=[${OCLGRIND_SCRIPT}]=] [=[${HARNESS_EXE}]=] ${pname} ${prof} ${cname})\n"
-          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[oclgrind;nightly;${prof}]=] SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK ${prof})\n")
+          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[oclgrind;nightly;${prof}]=] SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK ${prof} ENVIRONMENT [=[AOT_HARNESS_CTEST_GUARD=${guard}]=] FIXTURES_REQUIRED [=[${guard_fixture}]=])\n")
       endif ()
       foreach (mode IN LISTS modes)
         set(name "${pname}/${prof}/${cname}")
@@ -174,10 +193,26 @@ foreach (i RANGE ${plast})
         endif ()
         string(APPEND lines
           "add_test([=[${name}]=] ${EMULATOR} [=[${HARNESS_EXE}]=] run --pipeline ${pname} --profile ${prof} --case ${cname} --mode ${mode} --timeout ${TIMEOUT}${args})\n"
-          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${mode_labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof} ENVIRONMENT [=[${test_env}]=])\n")
+          "set_tests_properties([=[${name}]=] PROPERTIES LABELS [=[${mode_labels}]=] SKIP_RETURN_CODE 77 TIMEOUT ${TIMEOUT} RESOURCE_LOCK ${prof} ENVIRONMENT [=[${test_env}]=] FIXTURES_REQUIRED [=[${guard_fixture}]=])\n")
       endforeach ()
     endforeach ()
   endforeach ()
 endforeach ()
+# The check: one line naming the cause (a skip's reason) and the fix when nothing but skips ran.
+set(check [=[ran=0 skipped=0 why=""
+for f in "$0"/*.ran; do [ -e "$f" ] && ran=$((ran + 1)); done
+for f in "$0"/*.skipped; do
+  [ -e "$f" ] || continue
+  skipped=$((skipped + 1))
+  [ -n "$why" ] || why=$(head -n 1 "$f")
+done
+if [ "$ran" = 0 ] && [ "$skipped" -gt 0 ]; then
+  echo "harness: all $skipped harness test(s) of this ctest were SKIP, so nothing was tested (e.g. $why); give them what the reason names, or select tests that run here (ctest -L cpu)" >&2
+  exit 1
+fi
+echo "harness: $ran harness test(s) ran, $skipped skipped"]=])
+string(APPEND lines
+  "add_test([=[aot-harness/all-skipped-check]=] sh -c [==[${check}]==] [=[${guard}]=])\n"
+  "set_tests_properties([=[aot-harness/all-skipped-check]=] PROPERTIES FIXTURES_CLEANUP [=[${guard_fixture}]=])\n")
 file(WRITE "${OUT}.tmp" "${lines}")
 file(RENAME "${OUT}.tmp" "${OUT}")

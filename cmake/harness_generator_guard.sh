@@ -7,16 +7,17 @@
 # variant of that pipeline becomes a stub (harness_run_generator.sh) whose runs report ERROR with the
 # message, and the user sees which generator failed and why in `aot-harness list` and every record.
 #
-# usage: harness_generator_guard.sh compile|link <c++ compiler> <the command CMake runs...>
+# usage: harness_generator_guard.sh compile|link <c++ compiler> <cmake> <the command CMake runs...>
 #   compile: the command has `-o <object>` and `-c <source>`; the stub is compiled with the same
 #            flags (so the depfile and the object land where the build expects them).
 #   link:    the command has `-o <executable>`; the stub is a program of its own.
+# The stub's source: stubs/generator_build_error.cpp.in beside this script, instantiated.
 set -u
-mode=$1 cxx=$2
-shift 2
+mode=$1 cxx=$2 cmake=$3
+shift 3
 while [ $# -gt 0 ] && [ -z "$1" ]; do shift; done  # an empty launcher list element
 log=$(mktemp "${TMPDIR:-/tmp}/harness_guard.XXXXXX")
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.msg"' EXIT
 "$@" 2>"$log"
 status=$?
 if [ "$status" -eq 0 ]; then
@@ -38,12 +39,11 @@ if [ -z "$out" ] || { [ "$mode" = compile ] && [ -z "$src" ]; }; then
   exit "$status"
 fi
 
-# The message: the compiler's or linker's error lines (else its first lines), at most 1500 bytes,
-# safe inside a raw string literal.
+# The message: the compiler's or linker's error lines (else its first lines), at most 1500 bytes.
 errors=$(grep -E "error|undefined reference" "$log" | head -n 8)
 [ -n "$errors" ] || errors=$(head -n 8 "$log")
 [ -n "$errors" ] || errors="exit status $status, no output"
-errors=$(printf '%s' "$errors" | sed -e 's/)harness_msg"/) harness_msg"/g' | head -c 1500)
+errors=$(printf '%s' "$errors" | head -c 1500)
 if [ "$mode" = compile ]; then
   what="the generator source ${src##*/} does not compile"
 else
@@ -53,20 +53,12 @@ cat "$log" >&2
 echo "harness: WARNING: $what; the build goes on with a stub generator, and every run of its pipelines reports ERROR" >&2
 
 stub="$out.harness_stub.cpp"
-cat >"$stub" <<EOF
-// Written by harness_generator_guard.sh: ${what}. This stub takes its place so that the other
-// pipelines still build; running it prints why and fails.
-#include <cstdio>
-#include <cstdlib>
-namespace {
-struct HarnessGeneratorBuildError {
-    HarnessGeneratorBuildError() {
-        std::fputs("${what}: " R"harness_msg(${errors})harness_msg" "\n", stderr);
-        std::exit(1);
-    }
-} harness_generator_build_error;
-}  // namespace
-EOF
+printf '%s: %s' "$what" "$errors" >"$log.msg"
+with_main=0
+[ "$mode" = link ] && with_main=1
+stubs=$(dirname "$0")/stubs
+"$cmake" "-DTEMPLATE=$stubs/generator_build_error.cpp.in" "-DOUTPUT=$stub" "-DMESSAGE_FILE=$log.msg" "-DWHAT=$what" \
+  "-DWITH_MAIN=$with_main" -P "$stubs/write_stub.cmake" || exit 1
 if [ "$mode" = compile ]; then
   # The same command with the source replaced: same flags, same object and depfile paths.
   n=$#
@@ -80,7 +72,6 @@ if [ "$mode" = compile ]; then
   shift "$n"
   "$@" || exit 1
 else
-  echo "int main() { return 1; }" >>"$stub"
   "$cxx" -x c++ "$stub" -o "$out" || exit 1
 fi
 exit 0

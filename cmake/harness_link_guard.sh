@@ -8,13 +8,15 @@
 # stub variant registers the linker's message (harness_register_build_error), so every run of such a
 # pipeline reports ERROR with it and the fix (LINK_LIBRARIES).
 #
-# usage: harness_link_guard.sh <c++ compiler> <nm> <the link command CMake runs...>
+# The stubs' source: stubs/link_error_variant.cpp.in beside this script, instantiated once a variant.
+#
+# usage: harness_link_guard.sh <c++ compiler> <nm> <cmake> <the link command CMake runs...>
 set -u
-cxx=$1 nm=$2
-shift 2
+cxx=$1 nm=$2 cmake=$3
+shift 3
 while [ $# -gt 0 ] && [ -z "$1" ]; do shift; done  # an empty launcher list element
 log=$(mktemp "${TMPDIR:-/tmp}/harness_link.XXXXXX")
-trap 'rm -f "$log" "$log.syms" "$log.bad"' EXIT
+trap 'rm -f "$log" "$log.syms" "$log.bad" "$log.msg"' EXIT
 "$@" 2>"$log"
 status=$?
 if [ "$status" -eq 0 ]; then
@@ -57,13 +59,8 @@ more=""
 [ "$count" -gt 1 ] && more=" and $((count - 1)) more"
 
 stub="$out.harness_link_stubs.cpp"
-{
-  echo "// Written by harness_link_guard.sh: pipelines whose variants do not link; see each message."
-  echo "extern \"C\" void harness_register_build_error(const char *function_name, const char *message);"
-  echo "namespace {"
-  echo "struct StubMetadata { int version, num_arguments; const void *arguments; const char *target, *name; };"
-  echo "}  // namespace"
-} >"$stub"
+stubs=$(dirname "$0")/stubs
+: >"$stub"
 n=$#
 prev=""
 for a in "$@"; do
@@ -78,28 +75,17 @@ for a in "$@"; do
         keep=0
         # A variant the generator already failed for is an empty archive whose registration file
         # defines the entry points (harness_run_generator.sh): nothing to stub.
-        linkage='extern "C" '
+        c_linkage=1
         if "$nm" -C --defined-only "$a" 2>/dev/null | grep -q " ${fn}_argv(void\*\*)\$"; then
-          linkage=""  # built with c_plus_plus_name_mangling: the entry points have C++ names
+          c_linkage=0  # built with c_plus_plus_name_mangling: the entry points have C++ names
         elif ! "$nm" --defined-only "$a" 2>/dev/null | grep -q " ${fn}_argv\$"; then
           [ "$prev" = -o ] && set -- "$@" "$stub.o"
           prev=$a
           continue
         fi
-        msg="pipeline $p does not link: undefined reference to \`$first'$more (code its generator calls but nobody gave the link); give it with aot_harness_add_pipeline($p ... LINK_LIBRARIES <target>)"
-        msg=$(printf '%s' "$msg" | sed -e 's/)harness_msg"/) harness_msg"/g')
-        cat >>"$stub" <<EOF
-${linkage}int ${fn}_argv(void **) { return -1; }
-${linkage}const StubMetadata *${fn}_metadata() {
-    static const StubMetadata md{1, 0, nullptr, "unknown", "${fn}"};
-    return &md;
-}
-namespace {
-struct Register_${fn} {
-    Register_${fn}() { harness_register_build_error("${fn}", R"harness_msg(${msg})harness_msg"); }
-} register_${fn};
-}  // namespace
-EOF
+        printf '%s' "pipeline $p does not link: undefined reference to \`$first'$more (code its generator calls but nobody gave the link); give it with aot_harness_add_pipeline($p ... LINK_LIBRARIES <target>)" >"$log.msg"
+        "$cmake" "-DTEMPLATE=$stubs/link_error_variant.cpp.in" "-DOUTPUT=$stub" -DMODE=APPEND "-DMESSAGE_FILE=$log.msg" \
+          "-DFN=$fn" "-DC_LINKAGE=$c_linkage" -P "$stubs/write_stub.cmake" || { cat "$log" >&2; exit "$status"; }
       fi
       ;;
   esac

@@ -5,24 +5,26 @@
 # run of it reports ERROR carrying the generator's message: one bad variant must not break the build
 # of the others.
 #
-# usage: harness_run_generator.sh <generator> <c++ compiler> <ar> [<compiler flag>...] -- <generator args>
+# usage: harness_run_generator.sh <generator> <c++ compiler> <ar> <cmake> [<compiler flag>...] -- <generator args>
 #   <generator args> are what add_halide_library passes: -n NAME -f FUNCTION -e OUTPUTS -o DIR target=T ...
-# Stubs written on failure (only those named in -e):
-#   NAME.h                 declarations of FUNCTION_argv / FUNCTION_metadata
+# Stubs written on failure (only those named in -e), from the templates in stubs/ beside this script:
+#   NAME.h                 declarations of FUNCTION_argv / FUNCTION_metadata (failed_variant.h.in)
 #   NAME.o | NAME.a        an empty object (or archive), so the static library still builds
 #   NAME.registration.cpp  defines FUNCTION_argv (raises the message as a Halide error and returns
 #                          halide_error_code_generic_error), FUNCTION_metadata (no arguments) and
-#                          registers them with extra key "harness_compile_error" = the message.
+#                          registers them with extra key "harness_compile_error" = the message
+#                          (failed_variant.registration.cpp.in).
 set -u
 prev=""
-gen=$1 cxx=$2 ar=$3
-shift 3
+gen=$1 cxx=$2 ar=$3 cmake=$4
+shift 4
+stubs=$(dirname "$0")/stubs
 cxxflags=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do cxxflags="$cxxflags $1"; shift; done
 [ $# -gt 0 ] && shift  # the --
 
 log=$(mktemp "${TMPDIR:-/tmp}/harness_gen.XXXXXX")
-trap 'rm -f "$log" "$log.cpp"' EXIT
+trap 'rm -f "$log" "$log.msg"' EXIT
 # Every generator invocation runs under a memory and a time limit (a generator whose defaults run away
 # must not take the machine down): AOT_HARNESS_GENERATOR_MEMORY_MB of address space and
 # AOT_HARNESS_GENERATOR_TIMEOUT seconds, set by aot_harness_add_pipeline() from the CMake variables of
@@ -93,8 +95,8 @@ if [ -z "$name" ] || [ -z "$emits" ]; then
   exit "$status"
 fi
 
-# The message: the generator's stderr, trimmed, at most 2000 bytes, safe inside a raw string literal.
-msg=$(sed -e 's/)harness_stub"/) harness_stub"/g' "$log" | head -c 2000)
+# The message: the generator's stderr, trimmed, at most 2000 bytes.
+msg=$(head -c 2000 "$log")
 [ -n "$msg" ] || msg="generator exited with status $status and printed nothing"
 [ -z "$missing_note" ] || msg=$missing_note
 msg="generator ${name} failed for target ${target}: ${limit_note}$msg"
@@ -108,55 +110,29 @@ case $name in
 esac
 
 ident=$(printf '%s' "$fn" | sed 's/[^A-Za-z0-9_]/_/g')
+printf '%s' "$msg" >"$log.msg"
+# write_stub TEMPLATE OUTPUT [-DNAME=VALUE...]: one of the templates in stubs/, instantiated.
+write_stub() {
+  template=$1 output=$2
+  shift 2
+  "$cmake" "-DTEMPLATE=$stubs/$template" "-DOUTPUT=$output" "-DMESSAGE_FILE=$log.msg" "-DNAME=$name" "-DFN=$fn" \
+    "-DIDENT=$ident" "-DTARGET=$target" -P "$stubs/write_stub.cmake"
+}
 for kind in $(printf '%s' "$emits" | tr ',' ' '); do
   case $kind in
-    c_header)
-      cat >"$outdir/$name.h" <<EOF
-// Stub written by harness_run_generator.sh: the generator failed; see ${name}.registration.cpp.
-#pragma once
-struct halide_filter_metadata_t;
-extern "C" int ${fn}_argv(void **args);
-extern "C" const struct halide_filter_metadata_t *${fn}_metadata();
-EOF
-      ;;
+    c_header) write_stub failed_variant.h.in "$outdir/$name.h" || exit 1 ;;
     object)
-      printf '// empty: %s failed to compile\n' "$name" >"$log.cpp"
       # shellcheck disable=SC2086
-      "$cxx" $cxxflags -c -x c++ "$log.cpp" -o "$outdir/$name.o" || exit 1
+      "$cxx" $cxxflags -c -x c++ /dev/null -o "$outdir/$name.o" || exit 1
       ;;
     static_library)
-      printf '// empty: %s failed to compile\n' "$name" >"$log.cpp"
       # shellcheck disable=SC2086
-      "$cxx" $cxxflags -c -x c++ "$log.cpp" -o "$outdir/$name.stub.o" || exit 1
+      "$cxx" $cxxflags -c -x c++ /dev/null -o "$outdir/$name.stub.o" || exit 1
       rm -f "$outdir/$name.a"
       "$ar" qc "$outdir/$name.a" "$outdir/$name.stub.o" || exit 1
       rm -f "$outdir/$name.stub.o"
       ;;
-    registration)
-      {
-        echo "// Stub written by harness_run_generator.sh: the generator failed for this target."
-        echo "#include \"HalideRuntime.h\""
-        echo "namespace {"
-        echo "const char kHarnessCompileError_${ident}[] = R\"harness_stub(${msg})harness_stub\";"
-        echo "const char *const kHarnessExtra_${ident}[] = {\"harness_compile_error\", kHarnessCompileError_${ident}, nullptr};"
-        echo "}  // namespace"
-        echo "extern \"C\" int ${fn}_argv(void **) {"
-        echo "    halide_error(nullptr, kHarnessCompileError_${ident});"
-        echo "    return halide_error_code_generic_error;"
-        echo "}"
-        echo "extern \"C\" const halide_filter_metadata_t *${fn}_metadata() {"
-        echo "    static const halide_filter_metadata_t md{halide_filter_metadata_t::VERSION, 0, nullptr, \"${target}\", \"${fn}\"};"
-        echo "    return &md;"
-        echo "}"
-        echo "namespace {"
-        echo "struct HarnessStubRegisterer_${ident} {"
-        echo "    HarnessStubRegisterer_${ident}() {"
-        echo "        halide_register_argv_and_metadata(${fn}_argv, ${fn}_metadata(), kHarnessExtra_${ident});"
-        echo "    }"
-        echo "} harness_stub_registerer_${ident};"
-        echo "}  // namespace"
-      } >"$outdir/$name.registration.cpp"
-      ;;
+    registration) write_stub failed_variant.registration.cpp.in "$outdir/$name.registration.cpp" || exit 1 ;;
     device_code) : >"$outdir/$name.device_code" ;;  # no kernels
     *) ;;  # other outputs (stmt, assembly, ...) are simply absent
   esac

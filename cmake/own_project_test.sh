@@ -68,6 +68,18 @@ if [ "$part" = core ]; then
   TAIL=4 step ctest "$ctest" --test-dir "$work/build" -L precommit -j2 --output-on-failure --no-tests=error ||
     { cat "$work/logs/ctest.log"; fail "ctest"; }
   echo "own-project: find_package to green ctest (install, configure, build, bless, ctest): $(($(date +%s) - start)) s"
+  # Never green when nothing ran: a selection whose every test is SKIP (no OpenCL platform of that name)
+  # fails, naming the reason, also when re-run; a mix of passes and skips does not.
+  if HL_OCL_PLATFORM_NAME=nope "$ctest" --test-dir "$work/build" -L precommit -R '^threshold/opencl/' -j2 \
+       --output-on-failure --no-tests=error > "$work/logs/ctest-skips.log" 2>&1; then
+    cat "$work/logs/ctest-skips.log"; fail "ctest exited 0 though every selected test was SKIP"
+  fi
+  grep -q "harness test(s) of this ctest were SKIP, so nothing was tested (e.g. threshold/opencl/" \
+    "$work/logs/ctest-skips.log" || { cat "$work/logs/ctest-skips.log"; fail "the all-skipped check does not say why"; }
+  HL_OCL_PLATFORM_NAME=nope "$ctest" --test-dir "$work/build" --rerun-failed > "$work/logs/ctest-rerun.log" 2>&1 &&
+    { cat "$work/logs/ctest-rerun.log"; fail "ctest --rerun-failed of an all-skipped run exited 0"; }
+  HL_OCL_PLATFORM_NAME=nope "$ctest" --test-dir "$work/build" -L precommit -R '^threshold/(cpu|opencl)/' \
+    --no-tests=error > "$work/logs/ctest-mix.log" 2>&1 || { cat "$work/logs/ctest-mix.log"; fail "passes and skips failed"; }
 
   for p in tone_curve box_blur threshold sharpen; do
     n=$(grep -c "^ *[0-9]*/[0-9]* Test *#[0-9]*: $p/" "$work/logs/ctest.log" || true)
@@ -185,7 +197,7 @@ fi
 step dashboard "$exe" dashboard || fail "dashboard"
 [ -f "$work/src/out/dashboard/index.html" ] || fail "no dashboard at the project's out/dashboard/"
 if command -v chromium >/dev/null 2>&1; then
-  TAIL=4 step dashboard-browser env PYTHONPATH="$src/scripts" python3 -m harnesslib.browser_test \
+  TAIL=4 step dashboard-browser env PYTHONPATH="$src/scripts" python3 -m harnesslib.dashboard.browser_test \
     --page "$work/src/out/dashboard/index.html" --keep "$work/browser" || fail "the dashboard in headless Chromium"
 fi
 rc=0; TAIL=40 step driver-diff "$exe" driver-diff latest~1 latest --out "$work/driver-diff" || rc=$?

@@ -1,5 +1,5 @@
-// What opencv_baselines_test and npp_baselines_test share: every output a baseline says it agrees on,
-// compared with the spec's reference under that Agreement (baselines/opencv_baselines.h), with the
+// What opencv_peers_test and npp_peers_test share: every output a peer says it agrees on,
+// compared with the spec's reference under that Agreement (peers/opencv_peers.h), with the
 // measured difference printed so that the agreement can be set from it.
 #pragma once
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "baselines/opencv_baselines.h"
+#include "peers/opencv_peers.h"
 #include "harness/spec.h"
 
 namespace bench {
@@ -44,7 +44,7 @@ inline void expect_agreement(const std::string &who, const std::string &name, co
             std::find_if(c.outputs.begin(), c.outputs.end(), [&](const auto &o) { return o.name == output; });
         ASSERT_NE(it, c.outputs.end()) << name << " has no output '" << output << "'";
         const harness::Array &want = reference.at(static_cast<size_t>(it - c.outputs.begin()));
-        ASSERT_EQ(results.count(output), 1u) << name << ": the baseline gives no '" << output << "'";
+        ASSERT_EQ(results.count(output), 1u) << name << ": the peer gives no '" << output << "'";
         const harness::Array &got = results.at(output);
         ASSERT_EQ(got.shape, want.shape) << name << "/" << output;
         ASSERT_EQ(got.type.code, want.type.code) << name << "/" << output;

@@ -1,8 +1,8 @@
-# cmake -DBENCH=<pipeline-benchmarks> -DJSON=<out.json> [-DBASELINES=p1,p2,...] -P check_smoke.cmake
+# cmake -DBENCH=<pipeline-benchmarks> -DJSON=<out.json> [-DPEERS=p1,p2,...] -P check_smoke.cmake
 # Runs every benchmark once (--quick) and checks the Google Benchmark JSON: at least one BM_memcpy,
 # BM_opencv and pipeline benchmark; none errored; every one carries pixels_per_second,
 # bytes_per_second and pct_of_copy_bw; every pipeline benchmark whose pipeline has a BM_opencv
-# baseline carries speedup_vs_opencv; every pipeline in BASELINES has a BM_opencv baseline and a
+# peer carries speedup_vs_opencv; every pipeline in PEERS has a BM_opencv peer and a
 # host benchmark with speedup_vs_opencv. Asserts no timing.
 cmake_minimum_required(VERSION 3.28)
 execute_process(COMMAND "${BENCH}" --quick --benchmark_format=json "--benchmark_out=${JSON}"
@@ -16,11 +16,11 @@ if (n EQUAL 0)
   message(FATAL_ERROR "${JSON}: no benchmarks ran")
 endif ()
 math(EXPR last "${n} - 1")
-set(baselined "")
+set(with_peer "")
 foreach (i RANGE ${last})
   string(JSON name GET "${json}" benchmarks ${i} name)
   if (name MATCHES "^BM_opencv/([^/]+)/")
-    list(APPEND baselined "${CMAKE_MATCH_1}")
+    list(APPEND with_peer "${CMAKE_MATCH_1}")
   endif ()
 endforeach ()
 set(problems "")
@@ -43,7 +43,7 @@ foreach (i RANGE ${last})
     list(APPEND kinds opencv)
   elseif (name MATCHES "^BM_([^/]+)/")
     list(APPEND kinds pipeline)
-    if (CMAKE_MATCH_1 IN_LIST baselined)
+    if (CMAKE_MATCH_1 IN_LIST with_peer)
       list(APPEND want speedup_vs_opencv)
     endif ()
   endif ()
@@ -54,10 +54,10 @@ foreach (i RANGE ${last})
     endif ()
   endforeach ()
 endforeach ()
-string(REPLACE "," ";" BASELINES "${BASELINES}")
-foreach (p IN LISTS BASELINES)
-  if (NOT p IN_LIST baselined)
-    list(APPEND problems "${p}: no BM_opencv baseline ran")
+string(REPLACE "," ";" PEERS "${PEERS}")
+foreach (p IN LISTS PEERS)
+  if (NOT p IN_LIST with_peer)
+    list(APPEND problems "${p}: no BM_opencv peer ran")
   endif ()
   set(found OFF)
   foreach (i RANGE ${last})

@@ -1,7 +1,7 @@
-// npp-resize-probe: where NPP's planar bilinear resize (nppiResize_8u_P3R, the resize_bilinear baseline's
+// npp-resize-probe: where NPP's planar bilinear resize (nppiResize_8u_P3R, the resize_bilinear peer's
 // call) stops working as the image grows. Each size runs in a child process of its own, so a crash is
-// reported with its signal and the next size still runs. For every size: the baseline's own bind + run
-// (benchmarks/baselines/npp_image_ops.cpp), then the same NPP call on freshly allocated planes, with
+// reported with its signal and the next size still runs. For every size: the peer's own bind + run
+// (benchmarks/peers/npp_image_ops.cpp), then the same NPP call on freshly allocated planes, with
 // the source ROI rows limited to 2^31 / pitch and not limited.
 //   npp-resize-probe [WxH[:OWxOH] ...]   (default: a ladder from 4096^2 to 16384^2, outputs 2/3)
 #include <sys/wait.h>
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "baselines/npp_baselines.h"
-#include "baselines/npp_util.h"
+#include "peers/npp_peers.h"
+#include "peers/npp_util.h"
 #include "harness/registry.h"
 #include "variant/invocation.h"
 
@@ -33,7 +33,7 @@ void step(const char *what, const Size &s) {
 
 void probe(const Size &s) {
     const npp::Api &api = nppb::api();
-    // 1. The NPP call on its own planes (no harness case): the call's arguments as the baseline builds them.
+    // 1. The NPP call on its own planes (no harness case): the call's arguments as the peer builds them.
     std::vector<nppb::ImagePtr> src, dst;
     for (int p = 0; p < 3; p++) {
         src.push_back(std::make_shared<nppb::Image>(s.w, s.h));
@@ -49,17 +49,17 @@ void probe(const Size &s) {
     nppb::sync();
     step("ok", s);
     src.clear(), dst.clear();
-    // 2. The baseline itself, on the harness case of that size.
+    // 2. The peer itself, on the harness case of that size.
     harness::Registry &reg = harness::Registry::instance();
     const harness::PipelineSpec &spec = reg.spec("resize_bilinear");
     harness::CaseSpec c = spec.make_case(s.w, s.h);
     c.outputs.at(0).shape = {s.ow, s.oh, 3};
     std::vector<harness::Array> inputs = harness::case_inputs(c);
-    step("baseline bind", s);
-    NppCall call = npp_baselines().at("resize_bilinear").bind(c, inputs);
-    step("baseline run", s);
+    step("peer bind", s);
+    NppCall call = npp_peers().at("resize_bilinear").bind(c, inputs);
+    step("peer run", s);
     call.run();
-    step("baseline ok", s);
+    step("peer ok", s);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // fast_atan2_test: sobel's fast_atan2 over every gradient pair sobel can produce (gx, gy in
 // [-1020, 1020]: 4,165,681 pairs), JIT-compiled the ways the profiles compile it (vectorized with the
-// host's features, scalar for the baseline target, strict_float), against std::atan2 in double (what the
+// host's features, scalar for the featureless target, strict_float), against std::atan2 in double (what the
 // spec's reference computes). Fails when any value is outside sobel's tolerance (AbsRel 1e-5 + 1e-5
 // |ref|, sobel_spec.cpp) or more than the stated 4e-7 rad from the reference.
 #include <cmath>
@@ -75,7 +75,7 @@ bool check_special(const Target &target) {
 int main() {
     const Target host = get_host_target();
     bool ok = check("host", host, host.natural_vector_size<float>());
-    ok = check("baseline", Target(host.os, host.arch, host.bits), 1) && ok;  // the cpu profile's: no features
+    ok = check("no features", Target(host.os, host.arch, host.bits), 1) && ok;  // the cpu profile's: no features
     ok = check("strict", host.with_feature(Target::StrictFloat), host.natural_vector_size<float>()) && ok;
     ok = check_special(host) && ok;
     return ok ? 0 : 1;

@@ -1,7 +1,7 @@
 // The calibration of a benchmark block: a fixed CPU workload, the host copy and the device copy of the
 // profile's runtime (the rooflines' copies, copy.h), measured at the block's start and end. A later
 // comparison of runs sets a change of the benchmarks beside the change of these: a machine that got busier,
-// slower or throttled moves them too, while a slower build does not (scripts/harnesslib/machine.py).
+// slower or throttled moves them too, while a slower build does not (scripts/harnesslib/runs/machine.py).
 #pragma once
 #include <nlohmann/json.hpp>
 

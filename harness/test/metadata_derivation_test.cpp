@@ -197,6 +197,23 @@ TEST(Derivation, ABufferBuiltIntoThePipelineBoundsTheOutput) {
     EXPECT_EQ(derive_spec({"fake", "", "", ""}, in).cases.at(0).outputs.at(0).shape, (std::vector<int>{64, 48}));
 }
 
+// An integer output of a pipeline with a float input is computed through float arithmetic: fma contraction
+// on one target and not another moves it by one, so it allows one unit; an integer-only pipeline stays
+// exact, and so does a bool output (1 would allow anything).
+TEST(Derivation, IntegerOutputsOfFloatInputsAllowOneUnit) {
+    Fake ints("ints", self_bounded, 2);
+    EXPECT_EQ(derive({&ints.v}).tolerance.name(), "Exact");
+    Fake f("float_in", self_bounded, 2);
+    f.args[0].type = kF32;
+    f.args[1].type = halide_type_t(halide_type_uint, 16, 1);
+    const PipelineSpec s = derive({&f.v});
+    EXPECT_EQ(s.tolerance.name(), "Absolute{atol=1}");
+    EXPECT_EQ(s.tolerance_reason.rfind("abs 1: integer output computed through float arithmetic", 0), 0u)
+        << s.tolerance_reason;
+    f.args[1].type = halide_type_t(halide_type_uint, 1, 1);
+    EXPECT_EQ(derive({&f.v}).tolerance.name(), "Exact");
+}
+
 TEST(Derivation, DegenerateOutputs) {
     Array constant(kU8, {64, 48});
     EXPECT_EQ(degenerate_outputs({constant}), "1 distinct value in 3072 elements");
@@ -204,39 +221,55 @@ TEST(Derivation, DegenerateOutputs) {
     for (size_t i = 0; i < varied.bytes.size(); i++)
         varied.bytes[i] = static_cast<uint8_t>(i * 7);
     EXPECT_EQ(degenerate_outputs({varied}), "");
+    // Few distinct values are no flaw: a 0/255 mask, a sign map of 0s and 2s with a few 1s.
     Array two(kU8, {64, 48});
     for (size_t i = 0; i < two.bytes.size(); i++)
         two.bytes[i] = i % 2 ? 255 : 0;
-    EXPECT_EQ(degenerate_outputs({two}), "2 distinct values in 3072 elements");
+    EXPECT_EQ(degenerate_outputs({two}), "");
+    Array sign(kU8, {64, 48});
+    for (size_t i = 0; i < sign.bytes.size(); i++)
+        sign.bytes[i] = i % 97 == 0 ? 1 : (i / 3) % 2 ? 2 : 0;
+    EXPECT_EQ(degenerate_outputs({sign}), "");
+    // One value in all but a handful of elements: a mask with 1 true pixel, 15 (0.5 %) but not 16 of 3072.
+    Array one_true(halide_type_t(halide_type_uint, 1, 1), {64, 48});
+    one_true.bytes[1234] = 1;
+    EXPECT_EQ(degenerate_outputs({one_true}), "all but 1 of 3072 elements hold one value");
+    Array sparse(kU8, {64, 48});
+    for (size_t i = 0; i < 15; i++)
+        sparse.bytes[i * 200] = static_cast<uint8_t>(i + 1);
+    EXPECT_EQ(degenerate_outputs({sparse}), "all but 15 of 3072 elements hold one value");
+    sparse.bytes[3071] = 9;
+    EXPECT_EQ(degenerate_outputs({sparse}), "");
     Array tiny(kU8, {2, 2});
     tiny.bytes = {0, 1, 0, 1};
     EXPECT_EQ(degenerate_outputs({tiny}), "");  // small outputs may hold few values
 }
 
 TEST(Derivation, DegenerateOutputsOfAnyRankAndSize) {
-    // 1-D, 64 elements, 2 values: few for its size (the rule once needed 1024 elements).
+    // 1-D, 64 elements: all but 2 one value is degenerate (a handful), all but 3 is not; 2 values split
+    // 40/24 are not.
     Array line(kU8, {64});
     for (size_t i = 0; i < 64; i++)
         line.bytes[i] = i < 40 ? 0 : 1;
-    EXPECT_EQ(degenerate_outputs({line}), "2 distinct values in 64 elements");
+    EXPECT_EQ(degenerate_outputs({line}), "");
+    Array nearly(kU8, {64});
+    nearly.bytes[5] = nearly.bytes[9] = 1;
+    EXPECT_EQ(degenerate_outputs({nearly}), "all but 2 of 64 elements hold one value");
+    nearly.bytes[11] = 1;
+    EXPECT_EQ(degenerate_outputs({nearly}), "");
     Array three(kF32, {48});
     for (size_t i = 0; i < 48; i++)
         three.data<float>()[i] = float(i % 3);
-    EXPECT_EQ(degenerate_outputs({three}), "3 distinct values in 48 elements");
-    Array four(kF32, {64});
-    for (size_t i = 0; i < 64; i++)
-        four.data<float>()[i] = float(i % 4);
-    EXPECT_EQ(degenerate_outputs({four}), "");
-    Array short_line(kU8, {20});
-    for (size_t i = 0; i < 20; i++)
-        short_line.bytes[i] = i % 2;
-    EXPECT_EQ(degenerate_outputs({short_line}), "");  // 10 elements per value: too few to tell
+    EXPECT_EQ(degenerate_outputs({three}), "");
+    Array few(kF32, {48});  // under 64 elements only a constant output is judged
+    few.data<float>()[0] = 1;
+    EXPECT_EQ(degenerate_outputs({few}), "");
     // Constant: always, in any rank, from 2 elements on; one element is no evidence.
     EXPECT_EQ(degenerate_outputs({Array(kF32, {2})}), "1 distinct value in 2 elements");
     EXPECT_EQ(degenerate_outputs({Array(kU8, {4, 3, 2, 2})}), "1 distinct value in 48 elements");
     EXPECT_EQ(degenerate_outputs({Array(kF32, {1})}), "");
     EXPECT_EQ(degenerate_outputs({Array(kF32, {})}), "");
-    // A bool's two values are all it has.
+    // A bool half true is meaningful; a constant one is not.
     Array mask(halide_type_t(halide_type_uint, 1, 1), {64, 48});
     for (size_t i = 0; i < mask.bytes.size(); i++)
         mask.bytes[i] = (i / 7) % 2;
@@ -247,10 +280,11 @@ TEST(Derivation, DegenerateOutputsOfAnyRankAndSize) {
     Array varied(kU8, {64, 48});
     for (size_t i = 0; i < varied.bytes.size(); i++)
         varied.bytes[i] = static_cast<uint8_t>(i * 7);
-    const std::string why = degenerate_outputs({varied, Array(kU8, {64, 48}), line}, {"image", "zero", "flags"});
-    EXPECT_EQ(why,
-              "output 'zero': 1 distinct value in 3072 elements; output 'flags': 2 distinct values in 64 elements");
-    EXPECT_EQ(degenerate_count(why), 3 + 2);  // constant, then 2 values
+    nearly.bytes[11] = 0;
+    const std::string why = degenerate_outputs({varied, Array(kU8, {64, 48}), nearly}, {"image", "zero", "flags"});
+    EXPECT_EQ(why, "output 'zero': 1 distinct value in 3072 elements; output 'flags': all but 2 of 64 elements "
+                   "hold one value");
+    EXPECT_EQ(degenerate_count(why), 2 + 1);  // constant, then all but a handful
     EXPECT_EQ(degenerate_count(""), 0);
     EXPECT_EQ(degenerate_count("the cpu variant failed: Input buffer b0 is accessed at 63"), kTrialFailed);
 }

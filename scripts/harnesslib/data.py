@@ -168,7 +168,7 @@ def add_document(side, doc, path):
         nb = normalise_bench(doc)
         side["bench_context"] = nb["context"]
         side["bench"].update(nb["bench"])
-        from . import machine
+        from .runs import machine
         try:
             side["machine"].update(machine.blocks_of(nb["context"]))
         except InputError as e:

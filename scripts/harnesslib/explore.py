@@ -27,8 +27,13 @@ build directory, and run there with --prebuilt (divergences are shrunk only wher
 --generate-only writes the project's files into the work dir and stops; --exe EXE runs the pipelines
 an executable built from them already has (this repository's explore sample).
 
+--remote-shrink DIR --ingest RESULTS shrinks what such a machine found in few round trips: each call packs
+the candidates the shrink needs next (and those a step further) into DIR/shrink-<n>.tar.gz with a runner
+for that machine, and exits 3; given their verdicts, the next call goes on or reports (explore_remote.py).
+
 Exit 0: every pipeline ran and none diverged (but in ways --known lists); 1: other divergences, or
-pipelines whose oracle failed; 2: bad input, or nothing could be built or run.
+pipelines whose oracle failed; 2: bad input, or nothing could be built or run; 3: a bundle of shrink
+candidates waits to be run on the other machine (--remote-shrink).
 """
 import json
 import os
@@ -36,8 +41,9 @@ import random
 import sys
 import time
 
-from . import (data, explore_build, explore_report, explore_rounds, explore_sample, explore_sched, explore_triage,
-               explore_verdict, jsonio, merge, paths, toolmain)
+from . import (data, explore_build, explore_remote, explore_report, explore_rounds, explore_sample, explore_sched,
+               explore_triage, explore_verdict, jsonio, paths, toolmain)
+from .runs import merge
 
 
 def profile_runtimes():
@@ -85,6 +91,8 @@ class Explorer:
                 if not args.prebuilt:
                     raise
                 self.no_build = str(e)   # a machine without Halide: run what was built, shrink nothing
+        if args.prebuilt or args.remote_shrink:   # a project built for more profiles has these profiles' variants
+            key = explore_build.built_key(self.work, args.seed, args.profiles)
         self.project = explore_build.Project(os.path.join(self.work, key), self.tc, args.per_file, exe=args.exe)
         self.log = os.path.join(self.project.work, "explore.log")
         self.run_args = ["--device", args.device] if args.device else []
@@ -174,7 +182,7 @@ class Explorer:
                              "signature": explore_verdict.signature(v[0], v[1], r["profile"])})
         self.say("%d runs, %d divergences" % (len(results["runs"]), len(divs)))
         if divs and not a.no_shrink and self.tc is not None and not a.exe:
-            explore_rounds.shrink_all(self, divs)
+            divs = explore_rounds.shrink_all(self, divs)
         elif divs and not a.no_shrink:
             for d in divs:
                 d["shrink_stopped"] = "not shrunk: %s" % (self.no_build or "--exe builds nothing")
@@ -217,7 +225,8 @@ def main(argv=None):
     ap.add_argument("--no-shrink", action="store_true", help="report divergences as they are")
     ap.add_argument("--no-triage", action="store_true", help="no bisect, repro bundle or second driver")
     ap.add_argument("--shrink-rounds", default=40, type=toolmain.whole(0, 1000))
-    ap.add_argument("--shrink-width", default=6, type=toolmain.whole(1, 200), help="candidates per round per divergence")
+    ap.add_argument("--shrink-width", type=toolmain.whole(1, 200),
+                    help="candidates per round (per bundle with --remote-shrink) per divergence (default 6)")
     ap.add_argument("--second-driver", action="append", default=[], metavar="NAME=WRAPPER",
                     help="another driver to confirm findings with: a command that runs its arguments on it")
     ap.add_argument("--max-threads", default=256, type=toolmain.whole(1, 4096), help="GPU threads per block at most")
@@ -229,9 +238,20 @@ def main(argv=None):
     mode.add_argument("--prebuilt", action="store_true", help="run what --build-only built; build nothing")
     mode.add_argument("--exe", help="an aot-harness that has the pipelines already (build nothing)")
     mode.add_argument("--generate-only", action="store_true", help="write the project's files into --work and stop")
+    mode.add_argument("--remote-shrink", metavar="DIR", help="shrink the divergences of runs made on a machine without "
+                      "Halide: --ingest their results, get DIR/shrink-<n>.tar.gz to run there (explore_remote.py)")
+    ap.add_argument("--ingest", action="append", default=[], metavar="RESULTS",
+                    help="with --remote-shrink: a results file of runs made there (explore's results.json, verdicts-*.json)")
+    ap.add_argument("--lookahead", default=2, type=toolmain.whole(0, 100),
+                    help="with --remote-shrink: steps further along whose candidates go in the same bundle (default 2)")
     a = ap.parse_args(argv)
     if a.exe:
         a.prebuilt = True
+    if a.ingest and not a.remote_shrink:
+        raise jsonio.InputError("--ingest needs --remote-shrink DIR (where the verdicts and bundles are kept)")
+    if a.remote_shrink:
+        a.remote_shrink = os.path.abspath(a.remote_shrink)
+    a.shrink_width = a.shrink_width or 6
     if a.generate_only and not a.work:
         raise jsonio.InputError("--generate-only needs --work DIR (where the files go)")
     runtimes = profile_runtimes()
@@ -252,7 +272,13 @@ def main(argv=None):
                        "s%d" % a.seed)
         print("explore: %d pipelines of seed %d in %s" % (a.count, a.seed, ex.project.src))
         return 0
-    results, divs = ex.explore()
+    if a.remote_shrink:
+        results, divs = explore_remote.run(ex, [plan(a.seed, i, a.profiles, runtimes, a.max_threads)
+                                                for i in range(a.first, a.first + a.count)])
+        if results is None:
+            return 3
+    else:
+        results, divs = ex.explore()
     if a.build_only:
         secs = time.time() - ex.t0
         print("explore: %d pipelines built and blessed in %s (%.0f s, %.1f per minute); run them with --prebuilt"

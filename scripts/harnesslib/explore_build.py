@@ -10,6 +10,7 @@ project, so that ninja rebuilds only what is new and every variant built before 
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -74,6 +75,30 @@ class Toolchain:
         return prefix
 
 
+def content_hash(p):
+    """What a pipeline is (its C++, spec and target features: these are in pipelines.cmake, not the C++)."""
+    text = explore_cpp.generator_source(p) + explore_cpp.spec(p) + " ".join(explore_cpp.features(p))
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def built_key(work, seed, profiles):
+    """The project in work to run `profiles` of `seed` from: its own (s<seed>-<profiles>) when built, else one
+    built for more profiles (each profile's schedules come from its own rng: the variants are the same)."""
+    own = "s%d-%s" % (seed, "-".join(profiles))
+    if os.path.exists(os.path.join(work, own, "project", "pipelines.json")):
+        return own
+    for key in sorted(os.listdir(work)) if os.path.isdir(work) else []:
+        index = os.path.join(work, key, "project", "pipelines.json")
+        if not key.startswith("s%d-" % seed) or not os.path.exists(index):
+            continue
+        sampled = [e["cmake"] for n, e in jsonio.load(index, "delete it")["pipelines"].items()
+                   if re.match(r"ex%d_\d+$" % seed, n)]
+        built = [set(re.search(r" PROFILES (.*?) PROFILE_PARAMS", c).group(1).split()) for c in sampled]
+        if built and all(set(profiles) <= b for b in built):
+            return key
+    return own
+
+
 def run(cmd, log, what, env=None, timeout=None, cwd=None):
     """Runs cmd with its output in log; a failure is an InputError naming the log."""
     with open(log, "a") as f:
@@ -115,8 +140,7 @@ class Project:
         new = []
         for p in pipelines:
             source, spec = explore_cpp.generator_source(p), explore_cpp.spec(p)
-            # the target features are in pipelines.cmake, not the C++: they count in the hash too
-            h = hashlib.sha1((source + spec + " ".join(explore_cpp.features(p))).encode()).hexdigest()[:12]
+            h = content_hash(p)
             if entries.get(p.name, {}).get("hash") != h:
                 new.append((p, h, source, spec))
         for k in range(0, len(new), self.per_file):

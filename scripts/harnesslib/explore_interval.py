@@ -109,6 +109,9 @@ def _cast(e, x, sat, problems):
         return float(x.lo), float(x.hi), x.err + extra
     tlo, thi = trange(t)
     if isf(x.t):
+        if not (math.isfinite(x.lo) and math.isfinite(x.hi) and math.isfinite(x.err)):
+            problems.append("float->%s cast of a value without a finite bound" % t)
+            return tlo, thi, INF
         lo, hi = math.trunc(x.lo), math.trunc(x.hi)
         err = 0 if not x.err else math.floor(x.err) + 1
         if sat:

@@ -8,7 +8,7 @@ with one shape, class and backend are one finding.
 """
 import re
 
-from . import explore_coverage, explore_cpp, explore_sched, jsonio
+from . import explore_build, explore_coverage, explore_cpp, explore_sched, explore_shrink, explore_verdict, jsonio
 
 SPEC_ERROR = re.compile(r"specs/([a-z][a-z0-9_]*)\.json: ([^\n]*)")
 
@@ -75,24 +75,32 @@ def group(ex, divs):
 
 
 def load_known(path):
-    """The entries of a known-findings file, their message patterns compiled."""
+    """The entries of a known-findings file, their message (and shape) patterns compiled."""
     doc = jsonio.load(path, "write {\"findings\": [{\"runtime\", \"class\", \"message\", \"blame\", \"evidence\"}]}")
     at = jsonio.At(doc, path, "see harness/test/explore/known_findings.json")
     out = []
     for e in at.get("findings").items():
         for k in ("runtime", "class", "message", "blame", "evidence"):
             e.get(k).str()
-        try:
-            pattern = re.compile(e.value["message"])
-        except re.error as err:
-            e.get("message").fail("is not a regular expression (%s)" % err, "fix the pattern")
-        out.append(dict(e.value, pattern=pattern))
+        entry = dict(e.value)
+        for k in ("message", "shape"):
+            if k == "shape" and k not in e.value:
+                continue
+            e.get(k).str()
+            try:
+                entry[k + "_pattern"] = re.compile(e.value[k])
+            except re.error as err:
+                e.get(k).fail("is not a regular expression (%s)" % err, "fix the pattern")
+        out.append(entry)
     return out
 
 
 def _known(f, known):
+    """The known entry a finding is: its runtime and class, its message matches, and its minimized shape
+    too where the entry names one (wrong values say nothing in their message: the shape tells them apart)."""
     for k in known:
-        if k["runtime"] == f["runtime"] and k["class"] == f["class"] and k["pattern"].search(f["message"] or ""):
+        if (k["runtime"] == f["runtime"] and k["class"] == f["class"] and k["message_pattern"].search(f["message"] or "")
+                and ("shape_pattern" not in k or k["shape_pattern"].search(f["shape"] or ""))):
             return {x: k[x] for x in ("blame", "evidence", "reproducer") if x in k}
     return None
 
@@ -103,7 +111,9 @@ def document(ex, results, divs, known=()):
         k = _known(f, known)
         if k:
             f["known"] = k
-    by_key = {(d["pipeline"], d["profile"]): d for d in divs}
+    by_key = {}
+    for d in divs:   # a divergence split by wrong output: the record names its first finding
+        by_key.setdefault((d["pipeline"], d["profile"]), d)
     for r in results["runs"]:
         d = by_key.get((r.get("pipeline"), r.get("profile")))
         if d:
@@ -120,7 +130,12 @@ def document(ex, results, divs, known=()):
         "seconds_build": round(ex.stats.get("build_seconds", 0.0), 1),
         "pipelines_per_minute": round(built / minutes, 2), "oracle_failed": oracle,
         "harness_refused": ex.stats["harness_errors"],
+        "beyond_device": sorted("%s/%s" % (r.get("pipeline"), r.get("profile")) for r in results["runs"]
+                                if explore_verdict.beyond_device(r)),
         "coverage": explore_coverage.coverage(list(ex.pipelines.values())[:built], ex.a.profiles, ex.runtimes),
+        # what each pipeline was on each profile, so that results made elsewhere are shrunk from the same ones
+        "content": {"%s|%s" % (n, prof): explore_build.content_hash(explore_shrink.only_profile(p, prof))
+                    for n, p in ex.pipelines.items() for prof in ex.a.profiles},
         "findings": findings}
     return results
 
@@ -148,6 +163,8 @@ def markdown(doc):
                                        if k not in ("total", "worst")),
              "| oracle failed (cpu variant) | %s |" % ("; ".join("%s: %s" % kv for kv in sorted(e["oracle_failed"].items()))
                                                       or "none"),
+             "| beyond the emulated device's limits (not divergences) | %s |" % (
+                 ", ".join(e.get("beyond_device", [])) or "none"),
              "| refused by the harness | %s |" % ("; ".join("%s: %s" % kv for kv in sorted(e["harness_refused"].items()))
                                                 or "none"),
              "| grammar coverage | %d of %d features (%.0f %%) |" % (e["coverage"]["covered"], e["coverage"]["features"],

@@ -5,7 +5,10 @@ first, explore_shrink.candidates), builds them all in one go (cpu and the diverg
 them, and keeps for each divergence the cheapest candidate that diverges the same way (same class; for a
 build, runtime or crash failure also the same message). A divergence whose candidates are all tried
 without one that diverges is minimal. At most `PER_SIGNATURE` divergences with the same profile, class
-and message are shrunk; the rest join their group as they are.
+and message (a build, driver or crash message) are shrunk; the rest join their group as they are. Wrong
+values say nothing of their cause, so every such divergence is shrunk, and one with several wrong outputs
+once per wrong output (its `focus`: a candidate counts only while that output stays wrong), so that two
+bugs in one pipeline end as two reproducers rather than the one the greedy search happens to keep.
 
 Then, for the report's evidence, each minimized pipeline is built once more with its schedule on every
 other GPU profile explored (cross_backends): the same code shape on another backend.
@@ -17,19 +20,41 @@ from . import explore_shrink, explore_verdict
 PER_SIGNATURE = 2
 
 
-def same(v, d):
+MESSAGE_CLASSES = ("compile-rejected", "runtime-error", "crash")
+
+
+def wrong_outputs(rec):
+    """The outputs a run record says are wrong (metrics.outputs[name].passed false)."""
+    outs = ((rec or {}).get("metrics") or {}).get("outputs") or {}
+    return sorted(k for k, v in outs.items() if isinstance(v, dict) and v.get("passed") is False)
+
+
+def same(v, d, rec=None):
     if v is None or v[0] != d["class"]:
         return False
-    return d["class"] not in ("compile-rejected", "runtime-error", "crash") or v[1] == d["detail"]
+    if d.get("focus"):
+        return d["focus"] in wrong_outputs(rec)
+    return d["class"] not in MESSAGE_CLASSES or v[1] == d["detail"]
+
+
+def by_output(divs):
+    """divs with each wrong-values divergence of several wrong outputs split into one per output."""
+    out = []
+    for d in divs:
+        wrong = wrong_outputs(d["record"]) if d["class"] == "wrong-values" else []
+        out += [dict(d, focus=o) for o in wrong] if len(wrong) > 1 else [d]
+    return out
 
 
 def shrink_all(ex, divs):
+    """Shrinks divs (split by wrong output first); returns them."""
+    divs = by_output(divs)
     seen = {}
     active = []
     for d in divs:
         sig = d["signature"]
         seen[sig] = seen.get(sig, 0) + 1
-        if seen[sig] > PER_SIGNATURE:
+        if d["class"] in MESSAGE_CLASSES and seen[sig] > PER_SIGNATURE:
             d["not_shrunk"] = "%d others with the same profile, class and message were shrunk" % PER_SIGNATURE
             continue
         d["cur"] = explore_shrink.only_profile(ex.pipelines[d["pipeline"]], d["profile"])
@@ -60,7 +85,7 @@ def shrink_all(ex, divs):
             for what, q in take:
                 r = recs.get((q.name, d["profile"]))
                 v = explore_verdict.divergence(r) if r else None
-                if same(v, d):
+                if same(v, d, r):
                     d["cur"], d["pending"], d["min_record"] = q, None, r
                     d["steps"].append(what)
                     break
@@ -68,6 +93,7 @@ def shrink_all(ex, divs):
     for d in divs:
         if d.get("steps"):
             d["minimized"] = d["cur"].name
+    return divs
 
 
 def run_by_profile(ex, pairs, tag):

@@ -15,7 +15,7 @@ element-wise stage with that one consumer, itself element-wise and scheduled at 
 exist); a loop between GPU block and thread loops is never made; the parallel loop is never inside storage
 that outlives it. A schedule is data (explore_model.Sched), so the shrinker can simplify it field by field.
 """
-from .explore_model import Sched, TABLES
+from .explore_model import Sched, TABLES, reads
 
 GPU_RUNTIMES = ("opencl", "cuda", "vulkan")
 
@@ -69,6 +69,8 @@ def _gpu(p, s, out, rng, max_threads, runtime):
                 c.gpu = (0,)                         # its loops on the block's threads
                 c.vec = rng.choice([0, 0, 2, 4])
                 c.cinner = p.dims == 3
+                if block_threads(p, s.name, out[cons.name], c.vec) > max_threads:
+                    c = Sched(where="thread", at=cons.name)   # the consumer's tile and halo: too many threads
             else:
                 c.where = "thread"
             return c
@@ -102,6 +104,19 @@ def _gpu(p, s, out, rng, max_threads, runtime):
         if rng.random() < 0.1:
             c.gpu = ()                               # the initialisation on the host, the sum on the GPU
     return c
+
+
+def block_threads(p, name, cc, vec):
+    """GPU threads of stage `name` computed at its consumer's block on the block's threads (its loops over the
+    region the consumer's tile cc reads of it, vectorized by vec): the tile widened by the reads' offsets,
+    doubled by a read at 2x."""
+    cons = next(q for q in p.stages if name in reads(q))
+    loads = [n for n in cons.expr.nodes() if n.op == "load" and n.a.get("src") == name]
+    dx = max([abs(n.a.get("dx", 0)) for n in loads] + [0])
+    dy = max([abs(n.a.get("dy", 0)) for n in loads] + [0])
+    cols = cc.gpu[0] * max(cc.vec, 1) * (2 if any(n.a.get("scale") == "down" for n in loads) else 1) + 2 * dx + 1
+    rows = cc.gpu[1] * max(cc.unroll, 1) + 2 * dy if len(cc.gpu) > 1 else 1
+    return -(-cols // max(vec, 1)) * rows
 
 
 def _table_like(p):

@@ -1,6 +1,8 @@
-"""Smaller versions of a diverging pipeline, for `explore`'s shrinker: fewer outputs, fewer stages, fewer
-inputs and parameters, smaller expressions, smaller sizes, and a simpler schedule on the diverging
-profile (each field of each stage's Sched back towards the cpu oracle's: at the root, no vectors, no
+"""Smaller versions of a diverging pipeline, for `explore`'s shrinker: fewer outputs, fewer stages (a map
+inlined into its readers, which keeps every value; a stage read as a new input of its type and range), fewer
+inputs and parameters, smaller expressions (a subexpression replaced by an operand, a constant, or a new input
+of its type and range, so that the operation above it still sees the same kind of values), smaller sizes,
+and a simpler schedule on the diverging profile (each field of each stage's Sched back towards the cpu oracle's: at the root, no vectors, no
 unrolling, smaller tiles, no shared memory, nothing atomic).
 
 candidates(p, profile) lists them cheapest first (cost(): stages, then outputs, expression nodes, schedule
@@ -11,11 +13,14 @@ a round of them at once and keeps the cheapest that still diverges.
 import hashlib
 import math
 
-from . import explore_cpp
+from . import explore_cpp, explore_sched
 from . import explore_expr as ex
 from .explore_expr import X
-from .explore_model import Sched, check, reads, tolerance
+from .explore_model import Input, Sched, check, reads, tolerance
 from .explore_sample import prune
+
+MAX_THREADS = 256     # explore's default --max-threads: no candidate needs a larger work-group
+FILLABLE = 2 ** 53    # an input's fill range is two doubles: integers beyond this are not exact
 
 
 def cost(p, profile):
@@ -52,6 +57,8 @@ def sched_problems(p, profile):
                 out.append("%s computed at %s, which is not its only element-wise consumer at the root" % (s.name, c.at))
             elif c.where in ("block", "thread") and not sc[c.at].gpu:
                 out.append("%s at %s's GPU loops, but %s is not on the GPU" % (s.name, c.at, c.at))
+            elif c.where == "block" and explore_sched.block_threads(p, s.name, sc[c.at], c.vec) > MAX_THREADS:
+                out.append("%s at %s's block: more than %d threads" % (s.name, c.at, MAX_THREADS))
             if c.store == "root" and sc[c.at].par:
                 out.append("%s stored outside its consumer's parallel loop" % s.name)
             if c.store == "strip" and not (sc[c.at].par and sc[c.at].strip):
@@ -68,6 +75,7 @@ def _valid(p, profile):
 def candidates(p, profile, base):
     """[(what, pipeline)] smaller than p, defined, cheapest first."""
     out, seen = [], set()
+    check(p)   # every node's interval (a copy forgets them): a cut gives its new input the cut node's range
     for what, q in _moves(p, profile):
         prune(q)
         for prof in q.sched:
@@ -92,6 +100,10 @@ def _moves(p, profile):
             q.stage(o.name).output = False
             yield "drop output %s" % o.name, q
     for s in p.stages:
+        if _inlinable(p, s):
+            yield "inline %s into its readers" % s.name, _inline(p, s)
+        if not s.output and s.kind in ("map", "conv") and s.dims == p.dims and _fillable(s.t, *p.bounds[s.name][:2]):
+            yield "%s as an input" % s.name, _as_input(p, s.name, s.t, *p.bounds[s.name][:2])
         if not s.output and not any(c.kind == "cdf" and c.src == s.name for c in p.stages):
             yield "bypass stage %s" % s.name, _bypass(p, s.name)
     for i in p.inputs[1:]:
@@ -145,6 +157,56 @@ def _bypass(p, name):
     return q
 
 
+def _fillable(t, lo, hi):
+    return t != "bool" and max(abs(lo), abs(hi)) <= (ex.FLIMIT if ex.isf(t) else FILLABLE)
+
+
+def _new_input(q, t, lo, hi):
+    used = {i.name for i in q.inputs}
+    name = next("in%d" % k for k in range(len(used) + 1) if "in%d" % k not in used)
+    q.inputs.append(Input(name=name, t=t, lo=lo if ex.isf(t) else int(lo), hi=hi if ex.isf(t) else int(hi)))
+    return name
+
+
+def _as_input(p, stage, t, lo, hi):
+    """Every read of `stage` reads a new input of its type and range instead (at the same offsets)."""
+    q = p.copy()
+    name = _new_input(q, t, lo, hi)
+    q = _replace_nodes(q, lambda n: n.op == "load" and n.a.get("src") == stage,
+                       lambda n: X("load", n.t, src=name, **{k: v for k, v in n.a.items() if k != "src"}))
+    for s in q.stages:
+        if s.src == stage:
+            s.src = name
+    return q
+
+
+def _cut(p, stage, index, node):
+    """Node `index` of stage's expression replaced by a read of a new input of the node's type and range."""
+    q = p.copy()
+    name = _new_input(q, node.t, node.lo, node.hi)
+    st = q.stage(stage)
+    target = st.expr.nodes()[index]
+    st.expr = _subst(st.expr, lambda n: n is target, lambda n: X("load", node.t, src=name))
+    return q
+
+
+def _centre_loads(p, name):
+    return [n for s in p.stages if s.expr is not None for n in s.expr.nodes() if n.a.get("src") == name]
+
+
+def _inlinable(p, s):
+    """A map whose every reader reads it at the centre: its expression can replace the reads (same values)."""
+    if s.output or s.kind != "map" or s.dims != p.dims or any(c.src == s.name for c in p.stages):
+        return False
+    loads = _centre_loads(p, s.name)
+    return bool(loads) and all(n.op == "load" and not (n.a.get("dx") or n.a.get("dy") or n.a.get("scale") or
+                                                       n.a.get("at")) and n.a.get("ch") is None for n in loads)
+
+
+def _inline(p, s):
+    return _replace_nodes(p, lambda n: n.op == "load" and n.a.get("src") == s.name, lambda n: ex.cast(n.t, s.expr.copy()))
+
+
 def _replace_input(p, name):
     first = p.inputs[0]
 
@@ -185,6 +247,10 @@ def _conv_moves(p, s):
 def _expr_moves(p, s):
     nodes = s.expr.nodes()
     for i, n in enumerate(nodes):
+        if (i > 0 and s.kind in ("map", "conv") and n.op not in ("const", "coord", "param", "load") and
+                n.t != "bool" and n.lo is not None and _fillable(n.t, n.lo, n.hi)):
+            # the operation above it sees values of the same type and range, from data instead of arithmetic
+            yield "%s: %s as an input" % (s.name, n.op), _cut(p, s.name, i, n)
         if n.op in ("const", "coord", "param") or (n.op == "load" and not n.a.get("dx") and not n.a.get("dy")
                                                     and not n.a.get("scale") and n.a.get("ch") is None):
             continue

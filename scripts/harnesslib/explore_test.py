@@ -144,6 +144,10 @@ class Soundness(unittest.TestCase):
             problems = []
             iv.analyze(e, env, problems)
             self.assertTrue(any(want in x for x in problems), "%s: %s" % (want, problems))
+        # a float whose error has no bound (a shrink candidate can make one), cast to an integer: a problem, not a crash
+        problems = []
+        iv.analyze(X("cast", "int32", [X("load", "float32", src="in0")]), lambda n: (0.0, 1.0, math.inf), problems)
+        self.assertTrue(any("without a finite bound" in x for x in problems), problems)
         ok = X("bin", "uint8", [ex.cast("uint8", load), ex.const("uint8", 200)], fn="add")   # wraps: defined
         problems = []
         iv.analyze(ok, env, problems)
@@ -183,6 +187,23 @@ class HalideWorkarounds(unittest.TestCase):
         for i in (27, 43, 44):
             self.assertIn("vk_int64", explore_cpp.features(plan(1, i, ("vulkan",))), i)
         self.assertFalse(explore_cpp._wide_lowered(X("bin", "int32", [ex.const("int32", 1)] * 2, fn="add")))
+
+
+class Schedules(unittest.TestCase):
+    def test_a_producer_at_its_consumers_block_fits_the_thread_limit(self):
+        # a 64x2 tile unrolled by 8 reading its producer 1 row up and down: a 65x18 block of producer threads
+        # (1170 > 1024: "Failed to setup compute pipeline" on every driver, beyond a Mali-G52's 384)
+        from . import explore_sched
+        seen = 0
+        for i in range(300):
+            p = plan(7, i, ("opencl",))
+            for s in p.stages:
+                c = p.sched["opencl"][s.name]
+                if c.where == "block":
+                    seen += 1
+                    self.assertLessEqual(explore_sched.block_threads(p, s.name, p.sched["opencl"][c.at], c.vec), 256,
+                                         (p.name, s.name))
+        self.assertGreater(seen, 10)
 
 
 class Shrink(unittest.TestCase):
@@ -227,6 +248,16 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(d({"outcome": "ERROR", "message": "CL: clBuildProgram failed\nBuild Log:\nerror: /t/x.cl:78:24: "
                             "too many elements in vector initialization (expected 8 elements, have 11)"}),
                          ("runtime-error", "too many elements in vector initialization (expected N elements, have N)"))
+        # an emulated device refusing what is beyond its limits is what that device would do
+        self.assertIsNone(d({"outcome": "ERROR", "message": "error -1: device limit: kernel 'k' needs a 64x18 work-group "
+                             "(1152 invocations); Mali-G52 (mali-g52) allows at most 384"}))
+        # a failed assertion inside Halide names its function after a long first line (the known findings match it)
+        v = d({"outcome": "ERROR", "message": "variant ex2_0005__host failed to compile (the build kept a stub): generator "
+               "ex2_0005__host failed for target host-no_runtime: it aborted on an assertion inside Halide's compiler "
+               "(signal 6): a Halide bug for this schedule and target; gen_b0_6.generator: /ws/llvm/lib/IR/IRBuilder.cpp:"
+               "524: llvm::CallInst* llvm::IRBuilderBase::CreateMaskedStore(llvm::Value*): Assertion `x' failed."})
+        self.assertEqual(v[0], "compile-rejected")
+        self.assertTrue(v[1].startswith("assertion in IRBuilder.cpp: llvm::CallInst* llvm::IRBuilderBase::CreateMaskedStore"), v)
 
     def test_blame(self):
         same = [{"driver": "Oclgrind", "same": True, "outcome": "FAIL"}]
@@ -262,7 +293,7 @@ class Report(unittest.TestCase):
         from . import explore_report
         ex, results, divs = self.fake()
         known = [{"runtime": "opencl", "class": "wrong-values", "message": "max abs", "blame": "halide",
-                  "evidence": "x", "pattern": __import__("re").compile("nothing")}]
+                  "evidence": "x", "message_pattern": __import__("re").compile("nothing")}]
         doc = explore_report.document(ex, results, divs, known)
         fs = doc["explore"]["findings"]
         self.assertEqual(len(fs), 1)   # the unshrunk one joins the shrunk one of its signature
@@ -279,7 +310,8 @@ class Report(unittest.TestCase):
         self.assertIn("| build and run | 60 s (45 s of it building), 3.0 pipelines per minute |", md)
 
     def test_driver_diff_lists_each_sides_findings(self):
-        from . import data, driverdiff, explore_report
+        from . import data, explore_report
+        from .runs import driverdiff
         ex, results, divs = self.fake()
         doc = explore_report.document(ex, results, divs)
         old, new = data.empty_side("old"), data.empty_side("new")

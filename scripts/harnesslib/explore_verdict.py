@@ -7,7 +7,7 @@ no-write (canary left, guard band broken), compile-rejected (the generator faile
 the cpu variant built: Halide refused the pipeline for this target), runtime-error (ERROR while running:
 the driver refused the kernel or the runtime failed), crash, timeout, teardown. A pipeline whose cpu
 variant cannot make a golden is `oracle-failed`: not a divergence (explore's or Halide's CPU backend's
-problem), counted apart.
+problem), counted apart; so is a run an emulated device refused as beyond its limits (`beyond-device`).
 """
 import re
 
@@ -35,11 +35,17 @@ def divergence(rec):
         if "canary" in low or "guard" in low or "never written" in low:
             return ("no-write", _first(msg))
         return ("wrong-values", _first(msg))
-    if oracle_failed(rec):
+    if oracle_failed(rec) or beyond_device(rec):
         return None
     if _build_failure(msg):
         return ("compile-rejected", halide_error(msg))
     return ("runtime-error", driver_error(msg))
+
+
+def beyond_device(rec):
+    """A run an emulated device (run --device, a profile's personality) refused as beyond its limits (a work-group
+    too large, float64 it lacks): what that device would do, not a divergence."""
+    return rec.get("outcome") == "ERROR" and bool(re.match(r"(error -?\d+: )?device limit: ", rec.get("message") or ""))
 
 
 def oracle_failed(rec):
@@ -54,7 +60,11 @@ def _build_failure(msg):
 
 
 def halide_error(msg):
-    """Halide's own words in a generator failure ("Unhandled intrinsic in C backend: ...")."""
+    """Halide's own words in a generator failure ("Unhandled intrinsic in C backend: ..."), or where an
+    assertion inside it (LLVM's) failed: the file and function, which a long first line would cut off."""
+    m = re.search(r"aborted on an assertion[^\n]*?([\w.+-]+\.(?:cpp|h|hpp)):\d+: ([^\n]*)", msg)
+    if m:
+        return _scrub("assertion in %s: %s" % (m.group(1), m.group(2)))
     m = re.search(r"(Internal Error[^\n]*|Error: [^\n]*|Unhandled exception: [^\n]*)", msg)
     text = m.group(1) if m else _first(msg)
     text = re.sub(r"^Unhandled exception: ", "", text)

@@ -211,19 +211,30 @@ class Check(unittest.TestCase):
         self.assertEqual(rc, 1)
 
     def test_degenerate_rule_is_the_harness_s_per_output(self):
-        # 2 values in 64 elements is few (the harness flags it since it needs 16 elements per value, not 1024);
-        # a bool's 2 values are not; one constant output of two makes the case degenerate.
-        self.assertTrue(zerospec.is_degenerate(2, 64))
-        self.assertFalse(zerospec.is_degenerate(2, 64, is_bool=True))
-        self.assertFalse(zerospec.is_degenerate(3, 47))
-        self.assertFalse(zerospec.is_degenerate(4, 10 ** 6))
+        # Constant, or all but a handful (2, or 0.5 %) one value in 64 elements or more; few distinct values
+        # alone (a 0/1/2 sign map, a half-true mask) are no flaw.
+        self.assertTrue(zerospec.is_degenerate(64, 0))
+        self.assertTrue(zerospec.is_degenerate(64, 2))
+        self.assertFalse(zerospec.is_degenerate(64, 3))
+        self.assertTrue(zerospec.is_degenerate(3072, 15))
+        self.assertFalse(zerospec.is_degenerate(3072, 16))
+        self.assertFalse(zerospec.is_degenerate(47, 1))
+        self.assertTrue(zerospec.is_degenerate(2, 0))
+        self.assertFalse(zerospec.is_degenerate(1, 0))
+        one_true = np.zeros(3072, bool)
+        one_true[1234] = True
+        self.assertTrue(zerospec.any_degenerate([one_true]))
+        sign = np.where(np.arange(3072) % 97 == 0, 1, np.where((np.arange(3072) // 3) % 2, 2, 0)).astype(np.uint8)
+        self.assertFalse(zerospec.any_degenerate([sign]))
         rich = np.arange(64, dtype=np.float32)
         self.assertTrue(zerospec.any_degenerate([rich, np.full(8, 3, np.int16)]))
         self.assertFalse(zerospec.any_degenerate([rich, np.arange(8, dtype=np.int16) % 2 == 0]))
         self.planted[self.names[0]]["bool_outputs"] = []
         for n in self.names:
             self.record(n, "PASS", "matches golden")
-        np.save(os.path.join(self.work, "golden", self.names[0], "small.npy"), np.arange(64 * 48) % 2)
+        nearly = np.zeros(64 * 48, np.int32)
+        nearly[7] = 1
+        np.save(os.path.join(self.work, "golden", self.names[0], "small.npy"), nearly)
         rc, s = self.check()
         self.assertEqual((s["meaningful"], s["no_verdict"]["false"]), (2, [self.names[0]]))
 

@@ -3,9 +3,9 @@
 (harness/test/corpus/corpus_table.py) and the generator fuzzer's check (genfuzz_check.py).
 
 A pipeline has a meaningful verdict when each profile gave PASS or FAIL (or XFAIL, XPASS, FLAKE) on at
-least one case whose golden is not degenerate: no output of it constant (2 elements or more) or holding at
-most 3 distinct values with 16 elements or more per value (a bool's 2 values excepted), the harness's
-rule (degenerate_outputs()); a nightly-size golden, not stored, counts when no run flagged it.
+least one case whose golden is not degenerate: no output of it constant (2 elements or more) or, in 64
+elements or more, one value everywhere but in at most 2 elements or 0.5 % of them, whichever is more, the
+harness's rule (degenerate_outputs()); a nightly-size golden, not stored, counts when no run flagged it.
 NONDET (the golden's maker, the cpu variant, gives different outputs for the same inputs) is not a
 verdict: it is a flag with its reason, as an ERROR is.
 """
@@ -20,24 +20,32 @@ def load(path):
         return json.load(f)
 
 
-FEW_VALUES, ELEMENTS_PER_VALUE = 3, 16
+HANDFUL, RARE_SHARE, MIN_ELEMENTS = 2, 200, 64
 
 
-def is_degenerate(distinct, n, is_bool=False):
-    """The harness's rule (degenerate_outputs()), for one output of n elements holding `distinct` values:
-    constant, or at most 3 distinct values with at least 16 elements per value; a bool's 2 values are all
-    it has, not few."""
-    few = distinct <= FEW_VALUES and n >= ELEMENTS_PER_VALUE * distinct and not (is_bool and distinct == 2)
-    return (n > 1 and distinct == 1) or few
+def is_degenerate(n, others):
+    """The harness's rule (degenerate_outputs()), for one output of n elements of which `others` do not
+    hold its most common value: constant (2 elements or more), or, in 64 elements or more, all but at most
+    2 or 0.5 % of them (whichever is more) one value. How many distinct values it holds does not matter."""
+    if n < 2:
+        return False
+    return others == 0 or (n >= MIN_ELEMENTS and others <= max(HANDFUL, n // RARE_SHARE))
+
+
+def others_than_most_common(a):
+    """How many elements of array `a` (compared by bit pattern) do not hold its most common value."""
+    import numpy as np
+
+    flat = np.ascontiguousarray(a).reshape(-1)
+    if flat.size == 0:
+        return 0
+    _, counts = np.unique(flat.view(np.dtype((np.void, flat.dtype.itemsize))), return_counts=True)
+    return int(flat.size - counts.max())
 
 
 def any_degenerate(arrays):
     """Whether any of the outputs is degenerate by is_degenerate(), each judged on its own."""
-    for a in arrays:
-        k, n = distinct_values([a], FEW_VALUES + 1)
-        if is_degenerate(k, n, a.dtype == bool):
-            return True
-    return False
+    return any(is_degenerate(a.size, others_than_most_common(a)) for a in arrays)
 
 
 def distinct_values(arrays, most):

@@ -29,4 +29,9 @@ struct ToolLocations {
 };
 void set_tool_locations(const ToolLocations &where);
 
+// The default of run's --timeout (seconds): the limit of the build's ctest tests, which main() sets from
+// its build (HARNESS_CASE_TIMEOUT: aot_harness_finalize(TIMEOUT), 120 unless given), so that a case does
+// not PASS under ctest and TIMEOUT under `aot-harness run`.
+void set_default_run_timeout(double seconds);
+
 }  // namespace harness

@@ -123,6 +123,14 @@ Args parse_command_args(const std::string &command, const std::vector<std::strin
     return args;
 }
 
+namespace {
+double g_default_run_timeout = 120;  // set_default_run_timeout(): the build's ctest limit
+}  // namespace
+
+void set_default_run_timeout(double seconds) {
+    if (seconds > 0) g_default_run_timeout = seconds;
+}
+
 RunOptions run_options(const Args &args) {
     RunOptions r;
     r.pipeline = args.get("pipeline");
@@ -135,7 +143,7 @@ RunOptions run_options(const Args &args) {
     r.json = args.get("json");
     r.junit = args.get("junit");
     r.report = args.get("report");
-    r.timeout = args.number("timeout");
+    r.timeout = args.has("timeout") ? args.number("timeout") : g_default_run_timeout;
     r.repeats = static_cast<int>(args.whole("repeats"));
     r.fail_on_output = args.get("fail-on-output");
     if (!r.fail_on_output.empty()) OutputPattern check(r.fail_on_output);

@@ -133,7 +133,8 @@ const std::vector<CommandSpec> &commands() {
           kRunMode,
           O::text("json", "FILE", "write {environment, runs, summary} to FILE; '-' writes it to stdout"),
           O::text("junit", "FILE", "write JUnit XML (one testcase per run) to FILE, for CI test reports"),
-          O::number("timeout", "SECONDS", "per run; the child's whole process group is killed", 60, 1, 86400),
+          O::number("timeout", "SECONDS", "per run; the child's process group is killed", 120, 1, 86400)
+              .default_text("this build's ctest limit, 120 unless aot_harness_finalize(TIMEOUT)"),
           repeats_option(),
           O::text("fallback", "cpu", "when a GPU run does not PASS, also run the cpu variant as a separate record"),
           kGoldenDir,

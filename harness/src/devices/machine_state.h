@@ -3,7 +3,7 @@
 // devfreq; /proc: load average, CPU pressure, busy time; NVIDIA's NVML, dlopen()ed, so nothing NVIDIA is
 // needed to build), "not exposed" otherwise. Benchmarks record it before and after each profile's block,
 // with a sampler in between (MachineSampler), so that a comparison of runs can tell a slower build from a
-// busier or hotter machine (scripts/harnesslib/machine.py judges; docs say how).
+// busier or hotter machine (scripts/harnesslib/runs/machine.py judges; docs say how).
 //
 // The roots are parameters so that a test can plant a fake /sys and /proc (and a fake libnvidia-ml);
 // HARNESS_SYSFS_ROOT, HARNESS_PROCFS_ROOT and HARNESS_NVML_LIBRARY override the defaults for a whole run.

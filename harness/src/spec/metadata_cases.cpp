@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cmath>
 #include <cstring>
-#include <unordered_set>
 
 #include "values/scalar_value.h"
 
@@ -16,9 +15,11 @@ namespace {
 
 constexpr int kKeep = 16;                 // dimensions estimated at or below this keep their estimate
 constexpr double kSmallBudget = 64 * 48;  // elements of the shrunk dimensions together, small case
-// An output holding at most this many distinct values in at least kElementsPerValue elements per value
-// tests next to nothing (2 values in 64 elements, 3 in 48; a constant one in 2 or more).
-constexpr size_t kFewValues = 3, kElementsPerValue = 16;
+// An output tests next to nothing when one value covers all of it (2 elements or more), or all but a
+// handful of its elements: at most kHandful or 1/kRareShare of them (0.5 %), in kMinElements or more.
+// How many distinct values it holds does not matter: a sign map of 0s, 1s and 2s, a 0/255 mask or a bool
+// half true tests the comparison it computes; a mask with 1 true element in 3072 does not.
+constexpr size_t kHandful = 2, kRareShare = 200, kMinElements = 64;
 
 std::vector<DimRegion> estimates_of(const halide_filter_argument_t &a) {
     std::vector<DimRegion> out;
@@ -187,18 +188,33 @@ std::string degenerate_outputs(const std::vector<Array> &outputs, const std::vec
     std::string why;
     for (size_t o = 0; o < outputs.size(); o++) {
         const Array &a = outputs[o];
-        const size_t eb = a.element_bytes(), n = a.bytes.size() / std::max<size_t>(eb, 1);
-        std::unordered_set<std::string> distinct;
-        for (size_t i = 0; i < n && distinct.size() <= kFewValues; i++)
-            distinct.insert(std::string(reinterpret_cast<const char *>(a.bytes.data() + i * eb), eb));
-        const size_t d = distinct.size();
-        // A bool output can hold two values at most: two is all it has, not few.
-        const bool few = d <= kFewValues && n >= kElementsPerValue * d && !(a.type.bits == 1 && d == 2);
-        if (!((n > 1 && d == 1) || few)) continue;
+        const size_t eb = std::max<size_t>(a.element_bytes(), 1), n = a.bytes.size() / eb;
+        if (n < 2) continue;
+        const uint8_t *p = a.bytes.data();
+        // The most common value when one covers more than half (majority vote), then how many others.
+        size_t cand = 0, votes = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (votes == 0) {
+                cand = i, votes = 1;
+            } else if (std::memcmp(p + i * eb, p + cand * eb, eb) == 0) {
+                votes++;
+            } else {
+                votes--;
+            }
+        }
+        size_t others = 0;
+        for (size_t i = 0; i < n; i++)
+            others += std::memcmp(p + i * eb, p + cand * eb, eb) != 0;
+        std::string what;
+        if (others == 0) {
+            what = "1 distinct value in " + std::to_string(n) + " elements";
+        } else if (n >= kMinElements && others <= std::max(kHandful, n / kRareShare)) {
+            what = "all but " + std::to_string(others) + " of " + std::to_string(n) + " elements hold one value";
+        } else {
+            continue;
+        }
         const std::string name = o < names.size() ? names[o] : "#" + std::to_string(o);
-        why += (why.empty() ? "" : "; ") + (outputs.size() > 1 ? "output '" + name + "': " : std::string()) +
-               std::to_string(d) + (d == 1 ? " distinct value in " : " distinct values in ") + std::to_string(n) +
-               " elements";
+        why += (why.empty() ? "" : "; ") + (outputs.size() > 1 ? "output '" + name + "': " : std::string()) + what;
     }
     return why;
 }
@@ -206,14 +222,14 @@ std::string degenerate_outputs(const std::vector<Array> &outputs, const std::vec
 int degenerate_count(const std::string &why) {
     if (why.empty()) return 0;
     int score = 0;
-    const std::string key = " distinct value";
-    for (size_t at = why.find(key); at != std::string::npos; at = why.find(key, at + 1)) {
-        size_t start = at;
-        while (start > 0 && std::isdigit(static_cast<unsigned char>(why[start - 1])))
-            start--;
-        const int values = std::atoi(why.c_str() + start);
-        score += std::max(1, int(kFewValues) + 1 - values);  // a constant output is the worst
-    }
+    const auto count = [&](const std::string &key) {
+        int k = 0;
+        for (size_t at = why.find(key); at != std::string::npos; at = why.find(key, at + 1))
+            k++;
+        return k;
+    };
+    score += 2 * count(" distinct value in ");   // constant: the worst
+    score += count(" elements hold one value");  // all but a handful
     return score == 0 ? kTrialFailed : score;
 }
 

@@ -53,14 +53,15 @@ ScalarChoice choose_scalar(const halide_filter_argument_t &a, const halide_filte
 Recipe default_recipe(halide_type_t t, uint64_t seed);
 
 // "" if every output looks like a meaningful result, else why not, per output, whatever its number of
-// dimensions: constant ("1 distinct value in 3072 elements", any output of 2 elements or more), or at
-// most 3 distinct values with at least 16 elements per value ("2 distinct values in 64 elements"; a
-// bool output's two values are not few). With several outputs each reason names its output
+// dimensions and element type: constant ("1 distinct value in 3072 elements", any output of 2 elements or
+// more), or, in 64 elements or more, one value everywhere but in at most 2 of them or 0.5 % of them,
+// whichever is more ("all but 1 of 3072 elements hold one value"). How many distinct values an output holds
+// does not matter (a 0/1/2 sign map is meaningful). With several outputs each reason names its output
 // ("output 'mask': ..."; `names` in the outputs' order).
 std::string degenerate_outputs(const std::vector<Array> &outputs, const std::vector<std::string> &names = {});
 // How bad a trial's result is, for choosing between guesses: 0 meaningful; for degenerate_outputs()'
-// reason, per degenerate output 3 (constant), 2 (2 values) or 1 (3 values); kTrialFailed for anything
-// else (an error).
+// reason, per degenerate output 2 (constant) or 1 (all but a handful of elements one value); kTrialFailed
+// for anything else (an error).
 inline constexpr int kTrialFailed = 1000;
 int degenerate_count(const std::string &why);
 

@@ -280,6 +280,13 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
         return spec;
     }
     const halide_filter_metadata_t *md = in.cpu->metadata;
+    // Integer outputs of a pipeline with float inputs get one unit (default_tolerance.h).
+    bool float_inputs = false;
+    for (int i = 0; i < md->num_arguments; i++) {
+        const halide_filter_argument_t &a = md->arguments[i];
+        float_inputs |= a.kind != halide_argument_kind_output_buffer &&
+                        (a.type.code == halide_type_float || a.type.code == halide_type_bfloat);
+    }
     Names names;
     std::map<std::string, double> scalars;
     std::vector<ScalarArg> scalar_args;
@@ -304,7 +311,7 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
         } else {
             names.outputs.push_back(a.name);
             std::string reason;
-            const Tolerance t = js.tolerance ? *js.tolerance : default_tolerance(a.type, &reason);
+            const Tolerance t = js.tolerance ? *js.tolerance : default_tolerance(a.type, &reason, float_inputs);
             if (js.tolerance) reason = js.tolerance_reason;
             if (spec.output_tolerances.empty()) spec.tolerance = t, spec.tolerance_reason = reason;
             spec.output_tolerances[a.name] = t;

@@ -1,9 +1,9 @@
 #!/bin/sh
 # What a failed generator's stub says (cmake/harness_run_generator.sh): an abort on Halide's or LLVM's own
 # assertion is named as such, not as the memory limit it ran under; an abort without one still names the limit.
-# Usage: messages_test.sh <harness_run_generator.sh>   (exit 0 pass, 1 fail)
+# Usage: messages_test.sh <harness_run_generator.sh> <cmake>   (exit 0 pass, 1 fail)
 set -u
-script=$1
+script=$1 cmake=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/run-generator-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "run_generator/messages: FAIL: $*" >&2; exit 1; }
@@ -12,7 +12,7 @@ printf '#!/bin/sh\necho "gen: something went wrong" >&2\nkill -ABRT $$\n' >"$wor
 chmod +x "$work/assert.sh" "$work/abort.sh"
 for kind in assert abort; do
   mkdir -p "$work/$kind"
-  sh "$script" "$work/$kind.sh" c++ ar -- -n p__cuda -f p__cuda -e registration -o "$work/$kind" target=host-cuda \
+  sh "$script" "$work/$kind.sh" c++ ar "$cmake" -- -n p__cuda -f p__cuda -e registration -o "$work/$kind" target=host-cuda \
     >/dev/null 2>&1
   [ -s "$work/$kind/p__cuda.registration.cpp" ] || fail "$kind: no stub registration written"
 done

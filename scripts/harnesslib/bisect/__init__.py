@@ -1,0 +1,1 @@
+"""harnesslib.bisect: bisect-commit (bisectcommit) and its search over commits (bisectsearch)."""
