@@ -34,7 +34,7 @@ Tolerance default_tolerance(halide_type_t t, std::string *reason, bool float_inp
     }
     // NaN where the golden has NaN is the same result (a 0/0 both computed), not an error; an output that is
     // all NaN is still flagged by the degenerate-golden check.
-    if (tol.kind != Tolerance::Kind::Exact) tol.nan_equal = true, why += "; NaN equals NaN";
+    if (t.code == halide_type_float || t.code == halide_type_bfloat) tol.nan_equal = true, why += "; NaN equals NaN";
     if (reason) *reason = why;
     return tol;
 }
