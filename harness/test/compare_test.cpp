@@ -144,10 +144,10 @@ TEST(Compare, SixteenBitFloatsUnderTheirDefaultTolerances) {
     const halide_type_t half = dtype_from_name("float16"), brain = dtype_from_name("bfloat16");
     std::string why;
     const Tolerance th = default_tolerance(half, &why);
-    EXPECT_EQ(th.name(), "AbsRel{atol=0.001, rtol=0.01}");
+    EXPECT_EQ(th.name(), "AbsRel{atol=0.001, rtol=0.01, nan_equal}");
     EXPECT_NE(why.find("float16"), std::string::npos) << why;
     const Tolerance tb = default_tolerance(brain, &why);
-    EXPECT_EQ(tb.name(), "AbsRel{atol=0.01, rtol=0.05}");
+    EXPECT_EQ(tb.name(), "AbsRel{atol=0.01, rtol=0.05, nan_equal}");
     EXPECT_NE(why.find("bfloat16"), std::string::npos) << why;
     // float16: one ULP at 1 (2^-10) passes, 0.05 at 1 does not; the message reads the halves.
     CompareResult r = compare(f16({1.0, 2.0, -0.5}), f16({1.0 + 0x1p-10, 2.0, -0.5}), th);

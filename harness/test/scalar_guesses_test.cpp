@@ -135,6 +135,86 @@ TEST(ScalarGuesses, TheSearchTriesCombinationsUntilOneMeansSomething) {
         << guess_note(units, s);
 }
 
+// A gain whose default is 0 (Input<int16_t> gain{"gain", 0, 0, 16}) makes out = in * gain constant: the default
+// is tried first, then values inside its range, and the note says which value replaced it and why.
+TEST(ScalarGuesses, AStatedDefaultThatGivesADegenerateOutputIsSearchedInsideItsRange) {
+    ScalarArg gain = scalar_arg("gain", halide_type_t(halide_type_int, 16, 1));
+    gain.value = 0, gain.min = 0, gain.max = 16, gain.stated = "default";
+    const std::vector<GuessUnit> units = guess_units({gain});
+    ASSERT_EQ(units.size(), 1u);
+    EXPECT_EQ(units[0].candidates.front(), std::vector<double>{0});
+    for (const auto &c : units[0].candidates) {
+        EXPECT_GE(c[0], 0);
+        EXPECT_LE(c[0], 16);
+    }
+    std::vector<double> tried;
+    const auto trial = [&](const std::map<std::string, double> &v) {
+        tried.push_back(v.at("gain"));
+        return v.at("gain") == 0 ? std::string("1 distinct value in 3072 elements") : std::string();
+    };
+    GuessSearch s = search_guesses(units, {}, trial, 16);
+    EXPECT_EQ(s.why, "");
+    EXPECT_EQ(tried, (std::vector<double>{0, 8}));
+    EXPECT_NE(guess_note(units, s).find("gain = 8 (not its default 0, which gives a degenerate output)"),
+              std::string::npos)
+        << guess_note(units, s);
+    // A default that gives a meaningful output is kept, with one trial and no note.
+    tried.clear();
+    gain.value = 3;
+    const std::vector<GuessUnit> kept = guess_units({gain});
+    s = search_guesses(kept, {}, trial, 16);
+    EXPECT_EQ(tried, std::vector<double>{3});
+    EXPECT_EQ(guess_note(kept, s), "");
+}
+
+// clamp(v, a, b) with a and b named as no range (db_a, db_b), on 16-bit data filled in [0, 4095]: the
+// usual guesses (0.5, 1, ...) are far below the data, so the output is constant; on the fill's scale both
+// lie inside it, in order (a < b), tried together right after the first guesses. A threshold on float
+// data filled in [0, 1) gets 0 as an integer (every guess 1 and up lies above the data).
+TEST(ScalarGuesses, GuessesOnTheScaleOfTheInputFills) {
+    const std::vector<GuessUnit> units =
+        guess_units({guessed_scalar("db_a", kF32), guessed_scalar("db_b", kF32)}, {{0, 4095}});
+    ASSERT_EQ(units.size(), 2u);
+    ASSERT_EQ(units[0].on_scale.size(), 1u);
+    const double a = units[0].candidates[units[0].on_scale[0]][0], b = units[1].candidates[units[1].on_scale[0]][0];
+    EXPECT_DOUBLE_EQ(a, 1365);
+    EXPECT_DOUBLE_EQ(b, 2730);
+    std::vector<std::map<std::string, double>> tried;
+    const auto clamp_trial = [&](const std::map<std::string, double> &v) {
+        tried.push_back(v);
+        const double lo = v.at("db_a"), hi = v.at("db_b");
+        return hi - lo > 100 && lo < 4000 && hi > 100 ? std::string() :
+                                                        std::string("1 distinct value in 3072 elements");
+    };
+    GuessSearch s = search_guesses(units, {}, clamp_trial, 16);
+    EXPECT_EQ(s.why, "");
+    EXPECT_EQ(tried.size(), 2u);  // the first guesses, then both on the data's scale
+    // Without the fills the coordinate search never gets both ends inside the data.
+    tried.clear();
+    s = search_guesses(guess_units({guessed_scalar("db_a", kF32), guessed_scalar("db_b", kF32)}), {}, clamp_trial, 16);
+    EXPECT_NE(s.why, "");
+    // A named pair gets both ends on the scale too, in order; an integer threshold on [0, 1) data gets 0.
+    const std::vector<GuessUnit> mixed =
+        guess_units({guessed_scalar("t", halide_type_t(halide_type_int, 32, 1)), guessed_scalar("lo", kF32),
+                     guessed_scalar("hi", kF32), guessed_scalar("on", halide_type_t(halide_type_uint, 1, 1))},
+                    {{0, 1}, {0, 255}});
+    ASSERT_EQ(mixed.size(), 3u);
+    ASSERT_EQ(mixed[0].on_scale.size(), 2u);
+    EXPECT_EQ(mixed[0].candidates[mixed[0].on_scale[0]], std::vector<double>{0});
+    EXPECT_EQ(mixed[0].candidates[mixed[0].on_scale[1]], std::vector<double>{63});
+    // Alone on [0, 1) data (fz1_143: select(in > t, ...) with t an int8), the threshold is 0, not 1.
+    const std::vector<GuessUnit> alone =
+        guess_units({guessed_scalar("t", halide_type_t(halide_type_int, 8, 1))}, {{0, 1}});
+    EXPECT_EQ(alone[0].candidates[alone[0].on_scale[0]], std::vector<double>{0});
+    ASSERT_TRUE(mixed[1].pair);
+    EXPECT_EQ(mixed[1].candidates[mixed[1].on_scale[0]], (std::vector<double>{0.5, 0.75}));
+    EXPECT_TRUE(mixed[2].on_scale.empty());  // a bool has no scale
+    // A uint8 scalar on a wider fill stays inside its type.
+    const std::vector<GuessUnit> narrow =
+        guess_units({guessed_scalar("k", halide_type_t(halide_type_uint, 8, 1))}, {{0, 4095}});
+    EXPECT_EQ(narrow[0].candidates[narrow[0].on_scale[0]], std::vector<double>{255});
+}
+
 // A fake generator: output = (in - lo) / (hi - lo) with scalars dB_min and dB_max, both without estimates.
 halide_buffer_t *fake_buffer(void **args, int i) {
     return static_cast<halide_buffer_t *>(args[i]);

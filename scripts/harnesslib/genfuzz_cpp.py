@@ -2,214 +2,11 @@
 outputs, boundary conditions, intermediate stages (stencils, Tuples, RDom updates, histogram look-ups),
 reductions, the constraints it states (fixed bounds, strides), its estimates and its schedule.
 
-The expressions are sampled here, in the working type (float or int32) with an interval per expression:
-integer products only where the interval stays far inside int32, no division by a value that can be
-zero, and every output is its carrier (an input read element by element) combined with the rest, mapped
-onto the output type's range. The rng is the model's, continued, so a seed gives the same text.
+Expressions come from genfuzz_expr.py; every output is its carrier (an input read element by element)
+combined with the rest, mapped onto the output type's range.
 """
-import random
-
-from .genfuzz_model import TYPES, VARS, Stage, plant, is_float, value_range
-
-INT_LIMIT = 1 << 24
-
-
-class E:
-    """An expression: C++ text (working type), interval, and whether it depends on a buffer input."""
-
-    def __init__(self, text, lo, hi, data=False, lin=None):
-        self.text, self.lo, self.hi, self.data = text, lo, hi, data
-        # The expression as a sum of atoms with integer coefficients ({atom text: coefficient}); an expression
-        # that is no sum or difference is one atom, itself.
-        self.lin = lin if lin is not None else {text: 1}
-
-
-def _sum(a, b, sign):
-    """The atoms of a + sign * b, and whether an atom of either cancelled out (b + (a - b) is a alone: with
-    abs() around it and a - abs(a) beside it, an output is constant for every non-negative fill)."""
-    lin = dict(a.lin)
-    for k, v in b.lin.items():
-        lin[k] = lin.get(k, 0) + sign * v
-    cancelled = any(v == 0 for v in lin.values())
-    return {k: v for k, v in lin.items() if v}, cancelled
-
-
-def _num(v, work):
-    if work == "float":
-        return repr(float(v)) + "f"
-    return str(int(v))
-
-
-def _lit(t, v):
-    """A C++ literal of scalar type t."""
-    if t == "bool":
-        return "true" if v else "false"
-    if t == "float32":
-        return repr(float(v)) + "f"
-    if t == "float64":
-        return repr(float(v))
-    return "(%s)%d" % (TYPES[t][0], int(v))
-
-
-class Writer:
-    def __init__(self, g, rng=None):
-        self.g = g
-        self.rng = rng or random.Random(g.seed + ":body")
-        self.w = "float" if g.work == "float" else "int32_t"
-        self.decl, self.body, self.sched, self.est = [], [], [], []
-        self.n_funcs = 0
-
-    # ---- leaves -------------------------------------------------------------------------------------
-    def conv(self, text, t):
-        """A value of type t as the working type, clamped where it is wide (int work)."""
-        lo, hi = value_range(t)
-        if self.g.work == "float":
-            return E("cast<float>(%s)" % text, lo, hi, True)
-        bits = TYPES[t][3]
-        if bits <= 8:
-            return E("cast<int32_t>(%s)" % text, lo, hi, True)
-        if bits >= 32 and not TYPES[t][4]:
-            # Halide 21 bounds min(u, 4095) of a 32/64-bit unsigned u from above only, so a histogram
-            # indexed by it is "accessed over an unbounded domain"; the remainder is bounded both ways.
-            return E("cast<int32_t>(%s %% 4096)" % text, 0, 4095, True)
-        return E("cast<int32_t>(clamp(%s, %s, %s))" % (text, lo if TYPES[t][4] else 0, hi), lo, hi, True)
-
-    def coords(self, dims, offsets, consumer_dims, rdom=None):
-        args = []
-        for k in range(dims):
-            if k < consumer_dims:
-                v = VARS[k]
-                off = offsets[k] if k < len(offsets) else 0
-                if rdom is not None and k == 0:
-                    v = "%s + %s" % (v, rdom)
-                scale = self.rng.random()
-                if k < 2 and scale < 0.08:
-                    v = "2 * %s" % v            # a downsampling read
-                elif k < 2 and scale < 0.14:
-                    v = "%s / 2" % v            # an upsampling read
-                args.append("%s%+d" % (v, off) if off else v)
-            else:
-                args.append("0")
-        return ", ".join(args)
-
-    def input_leaf(self, b, consumer_dims, jitter=True):
-        src = b.name + "_bc" if b.boundary else b.name
-        offs = list(b.offsets) or [0] * b.dims
-        if b.boundary and jitter:
-            offs = [self.rng.choice([-2, -1, 0, 0, 1, 2]) if k < 2 else 0 for k in range(b.dims)]
-        return self.conv("%s(%s)" % (src, self.coords(b.dims, offs, consumer_dims)), b.type)
-
-    def scalar(self, s):
-        t = s.type
-        if self.g.work == "float":
-            return E("cast<float>(%s)" % s.name, 0.5, 2.0)
-        if is_float(t):
-            return E("cast<int32_t>(clamp(cast<float>(%s), -16.0f, 16.0f))" % s.name, -16, 16)
-        lo = -16 if TYPES[t][4] else 0
-        return E("cast<int32_t>(clamp(%s, %d, 16))" % (s.name, lo), lo, 16)
-
-    # ---- expressions --------------------------------------------------------------------------------
-    def combine(self, a, b):
-        r = self.rng.random()
-        if r < 0.55:
-            sign = 1 if r < 0.35 else -1
-            lin, cancelled = _sum(a, b, sign)
-            if not cancelled:  # (a - a), b + (a - b): an atom gone, often a constant output
-                return E("(%s %s %s)" % (a.text, "+" if sign > 0 else "-", b.text),
-                         a.lo + b.lo if sign > 0 else a.lo - b.hi, a.hi + b.hi if sign > 0 else a.hi - b.lo,
-                         a.data or b.data, lin)
-            return E("max(%s, %s)" % (a.text, b.text), max(a.lo, b.lo), max(a.hi, b.hi), a.data or b.data)
-        if r < 0.7:
-            ps = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
-            if self.g.work == "float" or max(abs(p) for p in ps) < INT_LIMIT:
-                return E("(%s * %s)" % (a.text, b.text), min(ps), max(ps), a.data or b.data)
-            return E("(%s + %s)" % (a.text, b.text), a.lo + b.lo, a.hi + b.hi, a.data or b.data)
-        if r < 0.8:
-            f = self.rng.choice(["min", "max"])
-            return E("%s(%s, %s)" % (f, a.text, b.text), min(a.lo, b.lo), max(a.hi, b.hi), a.data or b.data)
-        if r < 0.9:
-            return E("select(%s > %s, %s, %s)" % (a.text, b.text, a.text, b.text), min(a.lo, b.lo),
-                     max(a.hi, b.hi), a.data or b.data)
-        if self.g.work == "float":
-            return E("(%s / (abs(%s) + 1.0f))" % (a.text, b.text), -max(abs(a.lo), abs(a.hi)),
-                     max(abs(a.lo), abs(a.hi)), a.data or b.data)
-        k = self.rng.choice([2, 3, 5])
-        return E("((%s * %d + %s) / %d)" % (a.text, k, b.text, k + 1), (a.lo * k + b.lo) // (k + 1) - 1,
-                 (a.hi * k + b.hi) // (k + 1) + 1, a.data or b.data)
-
-    def unary(self, a):
-        if self.g.work == "float" and self.rng.random() < 0.3:
-            m = max(abs(a.lo), abs(a.hi))
-            return E("sqrt(abs(%s) + 1.0f)" % a.text, 1.0, (m + 1) ** 0.5, a.data)
-        if self.rng.random() < 0.5:
-            m = max(abs(a.lo), abs(a.hi))
-            return E("cast<%s>(abs(%s))" % (self.w, a.text), 0, m, a.data)
-        return a
-
-    def apply_scalar(self, carrier, s, other):
-        c = self.scalar(s)
-        if s.role == "gain":  # any gain but 0 keeps the carrier
-            lo, hi = _mul(carrier, c)
-            return E("(%s * %s + %s)" % (carrier.text, c.text, other.text), lo + other.lo, hi + other.hi, True)
-        if s.role == "offset":
-            return E("(%s + %s)" % (carrier.text, c.text), carrier.lo + c.lo, carrier.hi + c.hi, True)
-        if s.role == "threshold":
-            return E("select(%s > %s, %s, %s)" % (carrier.text, c.text, carrier.text, other.text),
-                     min(carrier.lo, other.lo), max(carrier.hi, other.hi), True)
-        if s.role == "flag":
-            return E("select(%s, %s, %s)" % (s.name, carrier.text, other.text), min(carrier.lo, other.lo),
-                     max(carrier.hi, other.hi), True)
-        if s.role == "shift":
-            return E("(%s >> clamp(cast<int32_t>(%s), 0, 7))" % (carrier.text, s.name), min(carrier.lo, 0),
-                     max(carrier.hi, 0), True)
-        return carrier
-
-    def clamp_pair(self, carrier, lo_s, hi_s):
-        """clamp(v, lo, hi): the result lies between the two scalars, so its interval (what the output is
-        scaled by) is where such scalars are likely to be, not the carrier's."""
-        if self.g.work == "float":
-            lo, hi = "cast<float>(%s)" % lo_s.name, "cast<float>(%s)" % hi_s.name
-            return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), 0.0, 2.0, True)
-        # Cast first: Halide's clamp wants one type, and -4096 is no uint8 (an 8-bit pair failed to build).
-        lo = "clamp(cast<int32_t>(%s), -4096, 4095)" % lo_s.name
-        hi = "clamp(cast<int32_t>(%s), -4096, 4095)" % hi_s.name
-        return E("clamp(%s, %s, %s)" % (carrier.text, lo, hi), -16, 16, True)
-
-    def leaf(self, consumer_dims, sources):
-        r = self.rng.random()
-        if r < 0.7 or not self.g.stages:
-            kind, obj = self.rng.choice(sources)
-        else:
-            kind, obj = "stage", self.rng.choice(self.g.stages)
-        if kind == "input":
-            return self.input_leaf(obj, consumer_dims)
-        if kind == "total":
-            return obj
-        st = obj
-        offs = [self.rng.choice([-1, 0, 1]) if k < 2 else 0 for k in range(st.dims)]
-        args = self.coords(st.dims, offs, consumer_dims)
-        if st.tuple2:
-            i = self.rng.randrange(2)
-            lo, hi = self.stage_range[st.name][i]
-            return E("%s(%s)[%d]" % (st.name, args, i), lo, hi, True)
-        lo, hi = self.stage_range[st.name]
-        return E("%s(%s)" % (st.name, args), lo, hi, True)
-
-    def tree(self, consumer_dims, sources, depth):
-        if depth == 0 or self.rng.random() < 0.3:
-            if self.rng.random() < 0.12:
-                v = self.rng.choice(VARS[:max(consumer_dims, 1)]) if consumer_dims else None
-                if v:
-                    return E("cast<%s>(%s %% 7)" % (self.w, v), 0, 6)
-            return self.leaf(consumer_dims, sources)
-        a = self.tree(consumer_dims, sources, depth - 1)
-        b = self.tree(consumer_dims, sources, depth - 1)
-        return self.unary(self.combine(a, b))
-
-
-def _mul(a, b):
-    ps = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
-    return min(ps), max(ps)
+from .genfuzz_expr import E, INT_LIMIT, Writer, _lit, _mul, _num
+from .genfuzz_model import TYPES, VARS, Stage, plant, is_float
 
 
 class Body(Writer):
@@ -219,7 +16,8 @@ class Body(Writer):
         """An int bin in [0, bins) of a working-type value with interval [v.lo, v.hi]."""
         lo, hi = v.lo, max(v.hi, v.lo + 1)
         if self.g.work == "float":
-            e = "cast<int32_t>((%s - %s) * %s)" % (v.text, _num(lo, "float"), _num(bins / (hi - lo), "float"))
+            e = "cast<int32_t>(%s)" % self.strict("(%s - %s) * %s" % (v.text, _num(lo, "float"),
+                                                                     _num(bins / (hi - lo), "float")))
         else:
             e = "((%s - %d) * %d / %d)" % (v.text, lo, bins, hi - lo + 1)
         return "clamp(%s, 0, %d)" % (e, bins - 1)
@@ -242,7 +40,7 @@ class Body(Writer):
         flt = self.g.work == "float"
         if t == "bool":  # the parity of the value: about half true whatever its distribution
             if flt:
-                return "((floor(%s * 257.0f) %% 2.0f) < 1.0f)" % root.text
+                return "(%s < 1.0f)" % self.strict("floor(%s * 257.0f) %% 2.0f" % root.text)
             return "((%s %% 2) == 0)" % root.text
         if is_float(t):
             if t in ("float16", "bfloat16") or not flt:
@@ -253,8 +51,8 @@ class Body(Writer):
         span = 200 if bits == 8 else 4000 if bits == 16 else 10000
         base = -(span // 2) if signed else 0
         if flt:
-            return "saturating_cast<%s>((%s - %s) * %s + %s)" % (ct, root.text, _num(lo, "float"),
-                                                                _num(span / (hi - lo), "float"), _num(base, "float"))
+            return "saturating_cast<%s>(%s)" % (ct, self.strict("(%s - %s) * %s + %s" % (
+                root.text, _num(lo, "float"), _num(span / (hi - lo), "float"), _num(base, "float"))))
         if hi - lo > span:
             d = -(-(hi - lo) // span)
             return "saturating_cast<%s>((%s - %d) / %d + %d)" % (ct, root.text, lo, d, base)
@@ -319,13 +117,13 @@ class Body(Writer):
             st.name = self.new_func("stencil")
             _, b = rng.choice(data)
             taps = [self.input_leaf(b, dims) for _ in range(3)]
-            self.body.append("%s(%s) = %s;" % (st.name, vs, " + ".join(t.text for t in taps)))
+            self.body.append("%s(%s) = %s;" % (st.name, vs, self.strict(" + ".join(t.text for t in taps))))
             self.stage_range[st.name] = (sum(t.lo for t in taps), sum(t.hi for t in taps))
             f.append("stencil")
         elif kind == "tuple":
             st.name = self.new_func("pair")
             a, b = self.tree(dims, data, 1), self.tree(dims, data, 1)
-            self.body.append("%s(%s) = Tuple(%s, %s);" % (st.name, vs, a.text, b.text))
+            self.body.append("%s(%s) = Tuple(%s, %s);" % (st.name, vs, self.strict(a.text), self.strict(b.text)))
             self.stage_range[st.name] = [(a.lo, a.hi), (b.lo, b.hi)]
             f.append("tuple_stage")
         elif kind == "acc":

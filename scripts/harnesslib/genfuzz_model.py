@@ -282,6 +282,8 @@ def _sample_output(rng, name, dims, channels, g, index):
         elif rng.random() < 0.15:
             k = rng.randrange(d)
             o.fixed[k] = (rng.choice([0, 0, -4, 16]), rng.choice([24, 32, 50]))
+            # Read at c in dimension 2: an input that fixes its channels (interleaved) fixes the output's too.
+            o.fixed[k] = next((i.fixed[k] for i in g.inputs if k == 2 and k in i.fixed), o.fixed[k])
     o.estimates = _estimate_mode(rng)
     if o.estimates != "none":
         o.est = _estimate_extents(rng, d, channels)

@@ -12,14 +12,14 @@ import unittest
 
 import numpy as np
 
-from . import genfuzz, genfuzz_check, genfuzz_cpp, zerospec
+from . import genfuzz, genfuzz_check, genfuzz_cpp, genfuzz_expr, genfuzz_model, zerospec
 from .genfuzz_model import TYPES
 
 
 class Generate(unittest.TestCase):
     def test_no_atom_cancels_in_a_sum(self):
         # b + (a - b) is a alone: beside a - abs(a) it made fz7_005's out0 constant for every non-negative fill
-        a, b = genfuzz_cpp.E("A", 0, 10), genfuzz_cpp.E("B", 0, 10)
+        a, b = genfuzz_expr.E("A", 0, 10), genfuzz_expr.E("B", 0, 10)
 
         class Fixed:  # the rng of Writer.combine: "+" (r < 0.35), then "-" (0.35 <= r < 0.55)
             def __init__(self, r):
@@ -27,7 +27,7 @@ class Generate(unittest.TestCase):
 
             def random(self):
                 return self.r
-        w = genfuzz_cpp.Writer.__new__(genfuzz_cpp.Writer)
+        w = genfuzz_expr.Writer.__new__(genfuzz_expr.Writer)
         w.rng = Fixed(0.4)
         diff = w.combine(a, b)
         self.assertEqual(diff.text, "(A - B)")
@@ -36,6 +36,43 @@ class Generate(unittest.TestCase):
         self.assertEqual(w.combine(a, diff).text, "(A + (A - B))")
         w.rng = Fixed(0.4)
         self.assertEqual(w.combine(a, a).text, "max(A, A)")
+
+    def test_float_values_truncated_to_integers_are_strict(self):
+        # Without strict_float, host (fma) and cpu truncated (v + 4097) * k, distributed by Halide's simplifier
+        # into v * k + c and contracted into an fma on host only, to integers 1 apart (27 FAIL of seed 1)
+        class G:
+            work, name = "float", "g"
+        w = genfuzz_cpp.Body.__new__(genfuzz_cpp.Body)
+        w.g = G()
+        v = genfuzz_expr.E("V", 0, 10)
+        for t in ("uint8", "int16", "uint32", "bool"):
+            self.assertIn("strict_float(", w.map_out(v, t), t)
+        self.assertIn("strict_float(", w.bins(v, 16))
+        G.work = "int"
+        self.assertNotIn("strict_float(", w.map_out(v, "uint8"))
+
+    def test_a_clamp_by_a_range_pair_is_scaled_by_the_data(self):
+        # Scaled by [-16, 16] instead, clamp(v, lo, hi) of data in [0, 1000] saturated the output for any lo < hi
+        # inside the data (fz7_001): no guess could make it mean anything
+        for work in ("int", "float"):
+            class G:
+                pass
+            G.work = work
+            w = genfuzz_expr.Writer.__new__(genfuzz_expr.Writer)
+            w.g = G()
+            lo, hi = genfuzz_model.ScalarInput("a_lo", "int32", "lo"), genfuzz_model.ScalarInput("a_hi", "int32", "hi")
+            e = w.clamp_pair(genfuzz_expr.E("V", 0, 1000, True), lo, hi)
+            self.assertEqual((e.lo, e.hi), (0, 1000), work)
+
+    def test_fixed_channels_agree(self):
+        # fz2_057: in0 interleaved (channels fixed to [0, 3)) read at c, the output fixed to [-4, +50) in
+        # dimension 2: no case can exist
+        for i in range(400):
+            g = genfuzz_model.sample_generator(2, i)
+            fixed = {b.fixed[2] for b in g.inputs if 2 in b.fixed}
+            for o in g.outputs:
+                if 2 in o.fixed and fixed:
+                    self.assertIn(o.fixed[2], fixed, g.name)
 
     def test_same_seed_same_files(self):
         a, _ = genfuzz.generate(5, 12, 5)

@@ -28,6 +28,19 @@ std::string trial_key(const Variant &cpu, const CaseSpec &c) {
     return k;
 }
 
+// The distinct ranges the case's inputs are filled with (at most two: the first inputs'), for guesses on
+// the data's scale.
+std::vector<FillRange> fill_ranges(const CaseSpec &c) {
+    std::vector<FillRange> out;
+    for (const auto &b : c.inputs) {
+        const Recipe &r = b.recipe;
+        if (r.kind == Recipe::Kind::Image || r.kind == Recipe::Kind::Constant || r.hi <= r.lo) continue;
+        const FillRange f{r.lo, r.hi};
+        if (std::find(out.begin(), out.end(), f) == out.end() && out.size() < 2) out.push_back(f);
+    }
+    return out;
+}
+
 }  // namespace
 
 TrialFindings run_derivation_trials(const DerivationInput &in, const std::vector<ScalarArg> &scalar_args,
@@ -35,7 +48,7 @@ TrialFindings run_derivation_trials(const DerivationInput &in, const std::vector
                                     const SettleCase &settle) {
     TrialFindings f;
     f.outputs = small_outputs;
-    const std::vector<GuessUnit> units = guess_units(scalar_args);
+    std::vector<GuessUnit> units = guess_units(scalar_args);
     for (const auto &u : units) {
         for (size_t i = 0; i < u.names.size(); i++)
             scalars[u.names[i]] = u.candidates.front()[i];
@@ -60,6 +73,8 @@ TrialFindings run_derivation_trials(const DerivationInput &in, const std::vector
             if (err.empty() || !clamp_to_built_in_buffer(err, call, f.outputs, f.clamp_notes)) break;
         }
         if (!units.empty()) {
+            const CaseSpec c = settle(f.outputs, scalars);
+            units = guess_units(scalar_args, fill_ranges(c));  // the same first candidates, more after them
             search = search_guesses(
                 units, scalars, [&](const std::map<std::string, double> &values) { return trial(f.outputs, values); },
                 kGuessBudget);

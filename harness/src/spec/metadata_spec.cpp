@@ -301,6 +301,8 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
             arg.type = a.type;
             arg.guessed = !sc.alternatives.empty() && !(has_json && js.scalars.count(a.name));
             arg.value = has_json && js.scalars.count(a.name) ? js.scalars.at(a.name) : sc.value;
+            if (!(has_json && js.scalars.count(a.name)) && (sc.source == "default" || sc.source == "inside [min, max]"))
+                arg.stated = sc.source == "default" ? "default" : "range's middle";
             if (a.scalar_min) arg.min = scalar_as_double(*a.scalar_min, a.type);
             if (a.scalar_max) arg.max = scalar_as_double(*a.scalar_max, a.type);
             scalar_args.push_back(arg);

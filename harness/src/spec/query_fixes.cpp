@@ -32,6 +32,7 @@ struct OutOfBounds {
     long at = 0, limit = 0;
     bool beyond = false;  // beyond the max, else before the min
     int dimension = 0;
+    bool fixed = false;  // an input argument whose bounds the generator fixes, not a buffer built in
     // The same buffer and dimension read past the same side of its bounds (at any position).
     std::string key() const {
         return buffer + " is accessed at |" + (beyond ? "beyond the max (" : "before the min (") +
@@ -39,7 +40,37 @@ struct OutOfBounds {
     }
 };
 
+// "Applying the constraints on Input buffer in0 to the required region made it smaller in dimension 0.
+// Required size: 0 to 62. Constrained size: 0 to 38.": an input whose bounds the generator fixes
+// (in0.dim(0).set_bounds(0, 39)), read further than that, as if it were a buffer built in.
+bool parse_fixed_input(const std::string &err, OutOfBounds *o) {
+    const std::string lead = "constraints on Input buffer ", region = " to the required region";
+    const size_t b = err.find(lead);
+    const size_t r = b == std::string::npos ? b : err.find(region, b);
+    if (r == std::string::npos) return false;
+    o->buffer = err.substr(b + lead.size(), r - b - lead.size());
+    const size_t dim = err.find("in dimension ", r), req = err.find("Required size: ", r),
+                 con = err.find("Constrained size: ", r);
+    if (dim == std::string::npos || req == std::string::npos || con == std::string::npos) return false;
+    o->dimension = std::atoi(err.c_str() + dim + 13);
+    long range[2][2];
+    for (int i = 0; i < 2; i++) {
+        const char *p = err.c_str() + (i == 0 ? req + 15 : con + 18);
+        char *end = nullptr;
+        range[i][0] = std::strtol(p, &end, 10);
+        const std::string to = " to ";
+        if (std::string(end).compare(0, to.size(), to) != 0) return false;
+        range[i][1] = std::strtol(end + to.size(), nullptr, 10);
+    }
+    o->beyond = range[0][1] > range[1][1];
+    o->at = o->beyond ? range[0][1] : range[0][0];
+    o->limit = o->beyond ? range[1][1] : range[1][0];
+    o->fixed = true;
+    return o->beyond || range[0][0] < range[1][0];
+}
+
 bool parse_out_of_bounds(const std::string &err, OutOfBounds *o) {
+    if (parse_fixed_input(err, o)) return true;
     const std::string lead = "Input buffer ", accessed = " is accessed at ";
     const size_t b = err.find(lead), a = err.find(accessed);
     if (b == std::string::npos || a == std::string::npos || a < b) return false;
@@ -105,7 +136,8 @@ bool clamp_to_built_in_buffer(const std::string &err, const OutputQuery &query, 
             notes.push_back("output '" + name + "' " + (o.beyond ? "extent " : "min ") +
                             std::to_string(o.beyond ? shape.dims[d].extent : shape.dims[d].min) + " in dimension " +
                             std::to_string(d) + ", not " + std::to_string(o.beyond ? before.extent : before.min) +
-                            ": the pipeline reads " + o.buffer + ", a buffer built into it, " +
+                            ": the pipeline reads " + o.buffer +
+                            (o.fixed ? ", an input whose bounds the generator fixes, " : ", a buffer built into it, ") +
                             (o.beyond ? "up to " : "from ") + std::to_string(o.limit) + " in its dimension " +
                             std::to_string(o.dimension) + " (" + err + ")");
             return true;

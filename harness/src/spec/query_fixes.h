@@ -7,6 +7,10 @@
 //     can only be as large as that buffer covers. The output dimension whose extent moves the access is
 //     clamped to the largest extent whose query no longer reads past M (a 4x4 table read at (x, y) makes
 //     a 4x4 output). "... before the min (m) ...": that output dimension's min moves up instead.
+//   - "Applying the constraints on Input buffer <b> to the required region made it smaller in dimension
+//     d. Required size: A to B. Constrained size: C to D.": an input whose bounds the generator fixes
+//     (in.dim(0).set_bounds(0, 40)) is read further than that; the outputs shrink (or their mins move
+//     up) the same way, to what the fixed input covers.
 #pragma once
 #include <functional>
 #include <string>

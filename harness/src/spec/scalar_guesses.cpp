@@ -79,6 +79,55 @@ std::vector<double> plain_candidates(const ScalarArg &s, size_t k) {
     return out;
 }
 
+// Candidates of a scalar whose value is stated (a default, or the middle of its range): that value
+// first, then others inside the range (its middle, ends and quarters), else the usual guesses fitted
+// inside a one-sided bound.
+std::vector<double> stated_candidates(const ScalarArg &s) {
+    std::vector<double> out{s.value};
+    const auto add = [&](double v) {
+        if (!is_float(s.type)) v = std::round(v);
+        if ((s.min && v < *s.min) || (s.max && v > *s.max)) return;
+        if (std::find(out.begin(), out.end(), v) == out.end() && out.size() < kAlternatives + 1) out.push_back(v);
+    };
+    if (is_bool(s.type)) {
+        add(1 - s.value);
+    } else if (s.min && s.max) {
+        const double lo = *s.min, hi = *s.max;
+        for (double f : {0.5, 1.0, 0.0, 0.25, 0.75})
+            add(lo + f * (hi - lo));
+    } else {
+        for (double g : plain_candidates(s, 0))
+            add(g);
+    }
+    return out;
+}
+
+// The values a scalar of type t can hold (floats: any).
+void type_limits(halide_type_t t, double *lo, double *hi) {
+    *lo = -HUGE_VAL, *hi = HUGE_VAL;
+    if (t.code == halide_type_uint) *lo = 0, *hi = std::ldexp(1.0, t.bits) - 1;
+    if (t.code == halide_type_int) *lo = -std::ldexp(1.0, t.bits - 1), *hi = std::ldexp(1.0, t.bits - 1) - 1;
+}
+
+// `v` as scalar `s` can take it (rounded down for integers, so that a threshold on data in [0, 1) is 0,
+// inside its type and stated bounds).
+double fitted(const ScalarArg &s, double v) {
+    double lo, hi;
+    type_limits(s.type, &lo, &hi);
+    if (s.min) lo = std::max(lo, *s.min);
+    if (s.max) hi = std::min(hi, *s.max);
+    if (!is_float(s.type)) v = std::floor(v);
+    return std::min(std::max(v, lo), hi);
+}
+
+// Adds `c` to u's candidates unless it is there; its index.
+size_t candidate_index(GuessUnit &u, const std::vector<double> &c) {
+    const auto it = std::find(u.candidates.begin(), u.candidates.end(), c);
+    if (it != u.candidates.end()) return size_t(it - u.candidates.begin());
+    u.candidates.push_back(c);
+    return u.candidates.size() - 1;
+}
+
 bool fits(const ScalarArg &s, double v) {
     return (!s.min || v >= *s.min) && (!s.max || v <= *s.max);
 }
@@ -131,7 +180,7 @@ std::string range_upper_partner(const std::string &name, const std::vector<std::
     return "";
 }
 
-std::vector<GuessUnit> guess_units(const std::vector<ScalarArg> &scalars) {
+std::vector<GuessUnit> guess_units(const std::vector<ScalarArg> &scalars, const std::vector<FillRange> &fills) {
     std::vector<std::string> names;
     for (const auto &s : scalars)
         names.push_back(s.name);
@@ -166,10 +215,30 @@ std::vector<GuessUnit> guess_units(const std::vector<ScalarArg> &scalars) {
             u.names = {s.name};
             for (double v : plain_candidates(s, k++))
                 u.candidates.push_back({v});
+        } else if (!s.stated.empty() && std::find(in_pair.begin(), in_pair.end(), s.name) == in_pair.end()) {
+            u.names = {s.name};
+            u.stated = s.stated;
+            for (double v : stated_candidates(s))
+                u.candidates.push_back({v});
         } else {
             continue;
         }
         units.push_back(u);
+    }
+    // On the scale of each fill: the numeric scalars spread over it in order.
+    size_t slots = 0;
+    for (const auto &u : units)
+        slots += is_bool(find(u.names[0])->type) ? 0 : u.names.size();
+    for (const auto &[lo, hi] : fills) {
+        size_t k = 0;
+        for (auto &u : units) {
+            if (is_bool(find(u.names[0])->type)) continue;
+            std::vector<double> c;
+            for (const auto &n : u.names)
+                c.push_back(fitted(*find(n), lo + double(++k) / double(slots + 1) * (hi - lo)));
+            if (u.pair && !(c[0] < c[1])) continue;  // rounded onto one value: no range
+            u.on_scale.push_back(candidate_index(u, c));
+        }
     }
     return units;
 }
@@ -203,6 +272,16 @@ GuessSearch search_guesses(const std::vector<GuessUnit> &units, const std::map<s
         return true;
     };
     attempt(pick);
+    // Every unit on the scale of one fill at once (a clamp's two ends inside the data need each other).
+    const std::vector<size_t> first = pick;
+    for (size_t j = 0; best > 0; j++) {
+        std::vector<size_t> p = first;
+        bool any = false;
+        for (size_t u = 0; u < units.size(); u++) {
+            if (j < units[u].on_scale.size()) p[u] = units[u].on_scale[j], any = true;
+        }
+        if (!any || !attempt(p)) break;
+    }
     // Each unit's alternatives in turn, the others at the best so far; again while that improves.
     for (int round = 0; round < 3 && best > 0; round++) {
         const int before = best;
@@ -233,7 +312,19 @@ GuessSearch search_guesses(const std::vector<GuessUnit> &units, const std::map<s
 
 std::string guess_note(const std::vector<GuessUnit> &units, const GuessSearch &s) {
     std::string list;
+    bool guessed = false;
     for (const auto &u : units) {
+        if (!u.stated.empty()) {
+            // A stated value is only worth a word when the search moved it or found nothing better.
+            const double first = u.candidates.front().front(), now = s.values.at(u.names[0]);
+            if (now == first && s.why.empty()) continue;
+            list +=
+                (list.empty() ? "" : ", ") + u.names[0] + " = " + fmt_num(now) +
+                (now == first ? " (its " + u.stated + ")" :
+                                " (not its " + u.stated + " " + fmt_num(first) + ", which gives a degenerate output)");
+            continue;
+        }
+        guessed = true;
         list += list.empty() ? "" : ", ";
         if (u.pair) {
             list += u.names[0] + " = " + fmt_num(s.values.at(u.names[0])) + " < " + u.names[1] + " = " +
@@ -242,9 +333,11 @@ std::string guess_note(const std::vector<GuessUnit> &units, const GuessSearch &s
             list += u.names[0] + " = " + fmt_num(s.values.at(u.names[0]));
         }
     }
-    std::string note = "scalars guessed (no estimate, default or range in the generator; a range's two ends "
-                       "kept in order): " +
-                       list;
+    if (list.empty()) return "";
+    std::string note = guessed ? "scalars guessed (no estimate, default or range in the generator; a range's two ends "
+                                 "kept in order): " +
+                                     list :
+                                 "scalars searched (a value the generator states gave a degenerate output): " + list;
     if (!s.why.empty()) {
         const bool failed = degenerate_count(s.why) == kTrialFailed;
         const std::string what = failed ? "runs on the cpu variant" : "gives a meaningful output";

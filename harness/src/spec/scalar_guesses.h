@@ -5,8 +5,11 @@
 //   - two scalars whose names bound a range (x_min/x_max, min_x/max_x, lo/hi, low/high, lower/upper,
 //     start/end, begin/end, xmin/xmax, dB_min/dB_max) are one unit whose candidates keep min < max,
 //     also when one of them is stated and only the other guessed;
-//   - the search: the first values, then each unit's alternatives in turn with the others held at the
-//     best so far, until a trial gives a meaningful output or the budget is spent.
+//   - a scalar with a default, or a range and no default, keeps that value unless it gives a degenerate
+//     output; then other values inside its range are tried like guesses (a gain whose default is 0);
+//   - the search: the first values, then every unit on the scale of each input fill at once (a threshold
+//     or a clamp's two ends inside the data), then each unit's alternatives in turn with the others held
+//     at the best so far, until a trial gives a meaningful output or the budget is spent.
 #pragma once
 #include <functional>
 #include <map>
@@ -24,8 +27,15 @@ struct ScalarArg {
     halide_type_t type;
     bool guessed = false;            // no estimate, default or range: the search chooses it
     double value = 0;                // the stated value (not guessed) or the first plain guess
-    std::optional<double> min, max;  // a one-sided bound the generator states
+    std::optional<double> min, max;  // a bound the generator states
+    // A default or a value inside [min, max] (not an estimate, nor a JSON spec's): tried first, and other
+    // values (inside the range) only when it gives a degenerate output (a gain whose default is 0).
+    std::string stated;  // "default", "inside [min, max]"; "" for an estimate or a guess
 };
+
+// The range [lo, hi] of values an input fill holds: guesses on the data's scale (a threshold, or the two
+// ends of a clamp) come from it.
+using FillRange = std::pair<double, double>;
 
 // The partner of `name` that bounds the same range from above when `name` is its lower end
 // (x_min -> x_max, lo -> hi, dB_min -> dB_max), among `names`; "" if none.
@@ -36,10 +46,15 @@ struct GuessUnit {
     std::vector<std::string> names;               // 1, or 2 (lower end first)
     std::vector<std::vector<double>> candidates;  // each: a value per name; the first is tried first
     bool pair = false;
+    std::string stated;            // the scalar's value is stated (ScalarArg::stated): the first candidate
+    std::vector<size_t> on_scale;  // per fill range: the index of the candidate on its scale (none: empty)
 };
 
-// The units of `scalars` (in the generator's order) with their candidates.
-std::vector<GuessUnit> guess_units(const std::vector<ScalarArg> &scalars);
+// The units of `scalars` (in the generator's order) with their candidates. Per range in `fills`, every
+// unit gets a candidate on that scale: the numeric scalars (a pair's two ends too) spread over it in
+// the generator's order (k-th of n at lo + (k + 1) / (n + 1) * (hi - lo)), so that unrelated
+// scalars differ and a pair's ends, or two scalars a clamp takes, lie inside the data in order.
+std::vector<GuessUnit> guess_units(const std::vector<ScalarArg> &scalars, const std::vector<FillRange> &fills = {});
 
 struct GuessSearch {
     std::map<std::string, double> values;  // every scalar's value: the best combination tried

@@ -74,10 +74,11 @@ DimRegion hull(const DimRegion &a, const DimRegion &b) {
 
 // Every variant's query of the same case: one output dimension moves to what it asks for. A variant
 // whose schedule starts before the output's min (ShiftInwards on a short output) widens it, keeping
-// the min; a constraint on the min or the extent is taken as stated.
-bool widen(DimRegion &t, const DimRegion &r) {
+// the min; a constraint on the min or the extent is taken as stated, and so is a min below the
+// proposed one that the generator fixes (`pinned`: set_min(-4), set_bounds(-4, 32)).
+bool widen(DimRegion &t, const DimRegion &r, bool pinned) {
     DimRegion n = t;
-    if (r.min > t.min) {
+    if (r.min > t.min || (pinned && r.min != t.min)) {
         n = r;  // a constraint moves the min (set_min / set_bounds)
     } else {
         if (r.min < t.min) n.extent = std::max(n.extent, r.extent);
@@ -89,11 +90,16 @@ bool widen(DimRegion &t, const DimRegion &r) {
     return changed;
 }
 
+// "64x48", or "24x64 from (-4, 0)" where a min is not 0.
 std::string shape_text(const BufferShape &s) {
-    std::string out;
-    for (const auto &d : s.dims)
+    std::string out, mins;
+    bool moved = false;
+    for (const auto &d : s.dims) {
         out += (out.empty() ? "" : "x") + std::to_string(d.extent);
-    return out;
+        mins += (mins.empty() ? "" : ", ") + std::to_string(d.min);
+        moved |= d.min != 0;
+    }
+    return moved ? out + " from (" + mins + ")" : out;
 }
 
 }  // namespace
@@ -168,6 +174,28 @@ SettledShapes settle_here(const std::vector<const Variant *> &variants, const st
     }
     const bool have_tiny =
         !usable.empty() && query_variant(*usable[0], scalars, proposals, tiny, &tiny_in, &tiny_out) == "";
+    // A min the generator fixes comes back the same for a 1- and a 2-element output; a schedule's shift
+    // (ShiftInwards: the last vector ends at the max) moves with the extent.
+    std::map<std::string, std::vector<bool>> pinned;
+    ShapeMap tiny2 = tiny, tiny2_in, tiny2_out;
+    for (auto &[name, shape] : tiny2) {
+        for (auto &d : shape.dims)
+            d = {0, 2};
+    }
+    if (have_tiny && query_variant(*usable[0], scalars, proposals, tiny2, &tiny2_in, &tiny2_out) == "") {
+        for (const auto &[name, shape] : tiny_out) {
+            auto &p = pinned[name];
+            const auto two = tiny2_out.find(name);
+            for (size_t d = 0; d < shape.dims.size(); d++) {
+                p.push_back(two != tiny2_out.end() && d < two->second.dims.size() && shape.dims[d].min != 0 &&
+                            two->second.dims[d].min == shape.dims[d].min);
+            }
+        }
+    }
+    const auto is_pinned = [&](const std::string &name, size_t d) {
+        const auto p = pinned.find(name);
+        return p != pinned.end() && d < p->second.size() && p->second[d];
+    };
     bool settled = false;
     std::string trace;  // the first output's shape per round, for the message when it never settles
     for (int iter = 0; iter < 12 && !settled; iter++) {
@@ -209,7 +237,7 @@ SettledShapes settle_here(const std::vector<const Variant *> &variants, const st
                 const BufferShape &r = out_req[name];
                 for (size_t d = 0; d < shape.dims.size() && d < r.dims.size(); d++) {
                     const DimRegion before = shape.dims[d];
-                    if (!widen(shape.dims[d], r.dims[d])) continue;
+                    if (!widen(shape.dims[d], r.dims[d], is_pinned(name, d))) continue;
                     settled = false;
                     // An input proposed at the output's old size in that dimension follows it: a
                     // generator may bound its output by its input (output.bound(x, 0, input.width())).

@@ -32,6 +32,9 @@ Tolerance default_tolerance(halide_type_t t, std::string *reason, bool float_inp
         why = "default for float32 outputs: GPU math libraries, fma contraction and reassociated sums "
               "(about 840 ULP relative); state a tolerance in a spec to tighten it";
     }
+    // NaN where the golden has NaN is the same result (a 0/0 both computed), not an error; an output that is
+    // all NaN is still flagged by the degenerate-golden check.
+    if (t.code == halide_type_float || t.code == halide_type_bfloat) tol.nan_equal = true, why += "; NaN equals NaN";
     if (reason) *reason = why;
     return tol;
 }

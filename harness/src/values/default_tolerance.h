@@ -10,6 +10,7 @@
 //   float32:  AbsRel{atol=1e-05, rtol=0.0001}          -- ~840 ULP relative: GPU math libraries, fma
 //                                                         contraction and reassociated sums
 //   float64:  AbsRel{atol=1e-12, rtol=1e-09}
+// Float tolerances take NaN == NaN (nan_equal): NaN at the same position in both is the same result.
 #pragma once
 #include <string>
 
