@@ -11,6 +11,7 @@ the pipeline's). Resident mode only. Prints the context's `npp` (versions) or `s
 did not run) line first.
 Exit 2 on a missing or unreadable file.
 """
+
 import json
 import sys
 
@@ -70,8 +71,9 @@ def main(argv):
         with open(path) as f:
             doc = json.load(f)
     except (OSError, TypeError, json.JSONDecodeError) as e:
-        print(f"npp_table.py: cannot read {path}: {e}; pass a pipeline-benchmarks --benchmark_out file",
-              file=sys.stderr)
+        print(
+            f"npp_table.py: cannot read {path}: {e}; pass a pipeline-benchmarks --benchmark_out file", file=sys.stderr
+        )
         return 2
     ctx = doc.get("context", {})
     if "npp" in ctx:

@@ -20,6 +20,7 @@ first, BENCH_JSON last; each column named after its file): PROFILE's time and sp
 run, then each run's geometric means. For old-vs-new tables of a schedule change.
 Exit 2 on a missing or unreadable file.
 """
+
 import json
 import math
 import re
@@ -55,8 +56,10 @@ def table(doc, profiles):
             line = f"| `{name}` | error: {b.get('error_message', '')} | | | |"
         else:
             speed = b.get("speedup_vs_opencv")
-            line = (f"| `{name}` | {fmt_time(b)} | {b.get('pixels_per_second', 0) / 1e6:.0f} | "
-                    f"{b.get('pct_of_copy_bw', 0):.0f} % | {'' if speed is None else f'{speed:.2f}x'} |")
+            line = (
+                f"| `{name}` | {fmt_time(b)} | {b.get('pixels_per_second', 0) / 1e6:.0f} | "
+                f"{b.get('pct_of_copy_bw', 0):.0f} % | {'' if speed is None else f'{speed:.2f}x'} |"
+            )
         if parts[0] in ("BM_memcpy", "BM_opencv"):
             refs.append(line)
         elif not profiles or (len(parts) > 1 and parts[1] in profiles):
@@ -73,16 +76,23 @@ def resident(by_name, profile):
     """(pipeline, size, entry) for PROFILE's resident pipeline benchmarks (not the copy or OpenCV rows)."""
     for name, b in by_name.items():
         parts = name.split("/")
-        if len(parts) == 4 and parts[1] == profile and parts[3] == "resident" and parts[0] not in ("BM_memcpy",
-                                                                                                   "BM_opencv"):
+        if (
+            len(parts) == 4
+            and parts[1] == profile
+            and parts[3] == "resident"
+            and parts[0] not in ("BM_memcpy", "BM_opencv")
+        ):
             yield parts[0][3:], parts[2], b
 
 
 def summary(doc, profile, ref_profile):
     """Per pipeline and size: PROFILE vs the reference profile and OpenCV, with geometric means."""
     by_name = rows(doc)
-    out = [f"| pipeline | size | {profile} time | {ref_profile} time | {profile} Mpix/s | % of copy bw | "
-           "speed-up vs OpenCV |", "|---|---|---:|---:|---:|---:|---:|"]
+    out = [
+        f"| pipeline | size | {profile} time | {ref_profile} time | {profile} Mpix/s | % of copy bw | "
+        "speed-up vs OpenCV |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     speedups, per_pipeline = [], {}
     for pipeline, size, b in resident(by_name, profile):
         ref = by_name.get(f"BM_{pipeline}/{ref_profile}/{size}/resident")
@@ -94,16 +104,20 @@ def summary(doc, profile, ref_profile):
         if speed is not None:
             speedups.append(speed)
             per_pipeline.setdefault(pipeline, []).append(speed)
-        out.append(f"| {pipeline} | {size} | {fmt_time(b)} | {ref_time} | {b.get('pixels_per_second', 0) / 1e6:.0f} | "
-                   f"{b.get('pct_of_copy_bw', 0):.0f} % | {'' if speed is None else f'{speed:.2f}x'} |")
+        out.append(
+            f"| {pipeline} | {size} | {fmt_time(b)} | {ref_time} | {b.get('pixels_per_second', 0) / 1e6:.0f} | "
+            f"{b.get('pct_of_copy_bw', 0):.0f} % | {'' if speed is None else f'{speed:.2f}x'} |"
+        )
     g_bench = geomean(speedups)
     g_pipe = geomean([geomean(v) for v in per_pipeline.values()])
     out.append("")
     if g_bench is None:
         out.append(f"geomean speed-up vs OpenCV ({profile}): none (no benchmark has speedup_vs_opencv)")
     else:
-        out.append(f"geomean speed-up vs OpenCV ({profile}): {g_bench:.2f}x over {len(speedups)} benchmarks, "
-                   f"{g_pipe:.2f}x over {len(per_pipeline)} pipelines")
+        out.append(
+            f"geomean speed-up vs OpenCV ({profile}): {g_bench:.2f}x over {len(speedups)} benchmarks, "
+            f"{g_pipe:.2f}x over {len(per_pipeline)} pipelines"
+        )
     return "\n".join(out)
 
 
@@ -128,8 +142,10 @@ def versus(docs, labels, profile):
     out.append("")
     for label, pipes in zip(labels, per_run):
         g = geomean([geomean(v) for v in pipes.values()])
-        out.append(f"{label}: geomean speed-up vs OpenCV ({profile}) " +
-                   ("none" if g is None else f"{g:.2f}x over {len(pipes)} pipelines"))
+        out.append(
+            f"{label}: geomean speed-up vs OpenCV ({profile}) "
+            + ("none" if g is None else f"{g:.2f}x over {len(pipes)} pipelines")
+        )
     return "\n".join(out)
 
 
@@ -150,12 +166,12 @@ def main(argv):
                 olds = argv[i + 1].split(",")
             else:
                 ref_profile = argv[i + 1]
-            argv = argv[:i] + argv[i + 2:]
+            argv = argv[:i] + argv[i + 2 :]
     profiles = []
     if "--profiles" in argv:
         i = argv.index("--profiles")
         profiles = argv[i + 1].split(",")
-        argv = argv[:i] + argv[i + 2:]
+        argv = argv[:i] + argv[i + 2 :]
     if olds and not summary_profile:
         print("results_table.py: --versus needs --summary PROFILE (the profile to compare)", file=sys.stderr)
         return 2

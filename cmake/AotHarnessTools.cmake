@@ -16,7 +16,7 @@ include(GNUInstallDirs)
 
 # tool name -> harnesslib module (device-ctest is a shell script of its own). A global property: the
 # include guard keeps a variable set here from the other directories that call these functions.
-set_property(GLOBAL PROPERTY AOT_HARNESS_TOOLS "nightly=nightly.nightly;history=history.history;compare=runs.compare;dashboard=dashboard.dashboard;driver-diff=runs.driverdiff;merge=runs.merge;lava-job=lava.lavajob;bisect-commit=bisect.bisectcommit;explore=explore")
+set_property(GLOBAL PROPERTY AOT_HARNESS_TOOLS "nightly=nightly.nightly;history=history.history;compare=runs.compare;dashboard=dashboard.dashboard;driver-diff=runs.driverdiff;merge=runs.merge;lava-job=lava.lavajob;bisect-commit=bisect.bisectcommit;explore=explore.explore")
 
 function(aot_harness_tool_locations target tools_dir project_dir cmake_dir)
   cmake_path(ABSOLUTE_PATH tools_dir NORMALIZE)

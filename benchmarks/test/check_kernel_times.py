@@ -2,6 +2,7 @@
 JSON has a per-kernel breakdown whose kernels ran and were timed, the sum of their device times is at most the
 wall time of the same calls, and on a CPU OpenCL driver (PoCL, where a kernel is most of a call) at least a tenth
 of it. Usage: check_kernel_times.py BENCH_JSON EXPECTED_BENCHMARK..."""
+
 import json
 import sys
 
@@ -28,8 +29,10 @@ def main():
         profile = name.split("/")[1]
         pocl = "Portable Computing Language" in context.get("device." + profile, "")
         floor = 0.1 * wall if pocl else 0.0
-        print(f"{name}: {len(b['kernels'])} kernel(s), device {dev:.4f} ms of wall {wall:.4f} ms per call "
-              f"({100 * dev / wall:.0f} %), floor {floor:.4f} ms")
+        print(
+            f"{name}: {len(b['kernels'])} kernel(s), device {dev:.4f} ms of wall {wall:.4f} ms per call "
+            f"({100 * dev / wall:.0f} %), floor {floor:.4f} ms"
+        )
         if not (floor < dev <= wall):
             problems.append(f"{name}: kernel time {dev:.4f} ms per call is not within ({floor:.4f}, {wall:.4f}] ms")
     for p in problems:

@@ -9,6 +9,7 @@ b32, b64, b128, .v2/.v4 vectors), and of `.local` accesses (spills, or a registe
 A u8 pipeline whose accesses are all `b8` is one byte per instruction: the schedule, or Halide's alignment
 knowledge (a buffer's declared host alignment), keeps it from wider ones. Exit 2 on an unreadable file.
 """
+
 import re
 import sys
 from collections import Counter

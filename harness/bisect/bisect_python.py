@@ -5,6 +5,7 @@ which instruments and compiles it in C++.
 
 usage: python bisect_python.py GENERATOR.py NAME TARGET OUT.hlpipe OUT.json [param=value ...]
 """
+
 import importlib.util
 import json
 import sys
@@ -20,8 +21,10 @@ def main(argv):
     spec.loader.exec_module(module)  # registers its generators; its `if __name__ == "__main__"` does not run
     generator = helpers._create_python_generator(name, hl.GeneratorContext(hl.Target(target)))
     if generator is None:
-        sys.exit("bisect: %s registers no generator named %s (it has: %s)"
-                 % (source, name, ", ".join(sorted(helpers._get_python_generator_names())) or "none"))
+        sys.exit(
+            "bisect: %s registers no generator named %s (it has: %s)"
+            % (source, name, ", ".join(sorted(helpers._get_python_generator_names())) or "none")
+        )
     for param in argv[6:]:
         key, _, value = param.partition("=")
         generator._set_generatorparam_value(key, value)
@@ -30,11 +33,19 @@ def main(argv):
     hl.serialize_pipeline(pipeline, pipeline_file)
     kinds = {hl.ArgInfoKind.Buffer: "buffer", hl.ArgInfoKind.Function: "function", hl.ArgInfoKind.Scalar: "scalar"}
     with open(args_file, "w") as out:
-        json.dump([{"name": a.name,
+        json.dump(
+            [
+                {
+                    "name": a.name,
                     "dir": "output" if a.dir == hl.ArgInfoDirection.Output else "input",
                     "kind": kinds[a.kind],
                     "types": [[int(t.code()), t.bits(), t.lanes()] for t in a.types],
-                    "dimensions": a.dimensions} for a in infos], out)
+                    "dimensions": a.dimensions,
+                }
+                for a in infos
+            ],
+            out,
+        )
 
 
 if __name__ == "__main__":

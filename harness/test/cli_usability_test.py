@@ -4,6 +4,7 @@ the filters (a typo is a one-line error), --junit FILE (well-formed, a named sui
 
 Usage: python3 cli_usability_test.py AOT_HARNESS GOLDEN_DIR SCENARIO   (exit 0 pass, 1 fail)
 """
+
 import json
 import os
 import subprocess
@@ -18,15 +19,22 @@ def run(exe, *args, timeout=120):
 
 def check(cond, what, r=None):
     if not cond:
-        detail = "" if r is None else "\nexit %d\nstdout: %s\nstderr: %s" % (r.returncode, r.stdout[-3000:], r.stderr[-3000:])
+        detail = (
+            ""
+            if r is None
+            else "\nexit %d\nstdout: %s\nstderr: %s" % (r.returncode, r.stdout[-3000:], r.stderr[-3000:])
+        )
         raise AssertionError(what + detail)
 
 
 def one_line_error(r, needle):
     check(r.returncode == 2, "expected exit 2", r)
     lines = r.stderr.strip().splitlines()
-    check(len(lines) == 1 and lines[0].startswith("aot-harness: error: ") and needle in lines[0],
-          "expected one error line with %r" % needle, r)
+    check(
+        len(lines) == 1 and lines[0].startswith("aot-harness: error: ") and needle in lines[0],
+        "expected one error line with %r" % needle,
+        r,
+    )
 
 
 def scenario(name, exe, golden):
@@ -42,7 +50,9 @@ def scenario(name, exe, golden):
             check("Halide 21." in r.stdout, "the Halide version", r)
         r = run(exe, "env", "--json")
         env = json.loads(r.stdout)
-        check(env.get("harness_git_commit") == commit and env.get("harness_version"), "env --json has the same commit", r)
+        check(
+            env.get("harness_git_commit") == commit and env.get("harness_version"), "env --json has the same commit", r
+        )
     elif name == "json_stdout":
         r = run(exe, "run", "--pipeline", "brighten", "--profile", "cpu", "--case", "small", "--json", "-", *g)
         check(r.returncode == 0, "exit 0", r)
@@ -52,8 +62,13 @@ def scenario(name, exe, golden):
         check(doc["environment"].get("started", "").endswith("+00:00"), "the run's start time in the results", r)
         check(not os.path.exists("-"), "no file named '-'")
         # Every command whose --json is a flag prints its document on stdout, where scripts read it.
-        for cmd in (["list", "--json"], ["env", "--json"], ["machine", "--json"], ["outcomes", "--json"],
-                    ["describe", "brighten", "--json"]):
+        for cmd in (
+            ["list", "--json"],
+            ["env", "--json"],
+            ["machine", "--json"],
+            ["outcomes", "--json"],
+            ["describe", "brighten", "--json"],
+        ):
             r = run(exe, *cmd)
             check(r.returncode == 0, "%s: exit 0" % " ".join(cmd), r)
             try:
@@ -73,7 +88,9 @@ def scenario(name, exe, golden):
     elif name == "junit":
         with tempfile.TemporaryDirectory() as t:
             junit = os.path.join(t, "sub", "junit.xml")
-            r = run(exe, "run", "--pipeline", "brighten", "--profile", "cpu,cuda", "--case", "small", "--junit", junit, *g)
+            r = run(
+                exe, "run", "--pipeline", "brighten", "--profile", "cpu,cuda", "--case", "small", "--junit", junit, *g
+            )
             check(r.returncode in (0, 77), "exit 0 or 77 (cuda SKIPs here)", r)
             root = ET.parse(junit).getroot()  # well-formed
             check(root.tag == "testsuite" and root.get("name") == "aot-harness run", "a named suite", r)

@@ -16,6 +16,7 @@ holds <name>.cpp. Fails (exit 1, one line per problem, file:line first) on:
 its folder (`src/<layer>/`). --graph prints the include edges between folders (with the number of include
 lines) when all is well.
 """
+
 import argparse
 import os
 import re
@@ -54,8 +55,10 @@ def check(root, order, deps):
     folders = sorted(e for e in os.listdir(src) if os.path.isdir(os.path.join(src, e)))
     for folder in folders:
         if folder not in rank:
-            problems.append(f"{os.path.join(src, folder)}: a folder that is no layer; add it to the layers "
-                            f"(harness/CMakeLists.txt) or move its files into one")
+            problems.append(
+                f"{os.path.join(src, folder)}: a folder that is no layer; add it to the layers "
+                f"(harness/CMakeLists.txt) or move its files into one"
+            )
     files = {}  # path -> layer
     internal = {}  # bare header name -> layer (to name the right spelling)
     for layer in order:
@@ -76,8 +79,10 @@ def check(root, order, deps):
             owners = [layer for layer in order if os.path.exists(os.path.join(src, layer, stem + ".cpp"))]
             path = os.path.join(public_dir, f)
             if len(owners) != 1:
-                problems.append(f"{path}: a public header needs exactly one {stem}.cpp in a layer folder "
-                                f"to belong to (found {len(owners)})")
+                problems.append(
+                    f"{path}: a public header needs exactly one {stem}.cpp in a layer folder "
+                    f"to belong to (found {len(owners)})"
+                )
                 continue
             public["harness/" + f] = owners[0]
             files[path] = owners[0]
@@ -98,15 +103,21 @@ def check(root, order, deps):
             if target != layer:
                 edges[(layer, target)] = edges.get((layer, target), 0) + 1
             if rank[target] > rank[layer]:
-                problems.append(f'{where}: includes "{name}" of layer {target}, above its own layer {layer}; move '
-                                f'the declaration down or the file up (order: {" < ".join(order)})')
+                problems.append(
+                    f'{where}: includes "{name}" of layer {target}, above its own layer {layer}; move '
+                    f"the declaration down or the file up (order: {' < '.join(order)})"
+                )
             elif target not in allowed:
-                problems.append(f'{where}: includes "{name}" of layer {target}, which layer {layer} does not name; '
-                                f'add {target} to its DEPENDS in harness/CMakeLists.txt')
-    for (a, b) in sorted(edges):
+                problems.append(
+                    f'{where}: includes "{name}" of layer {target}, which layer {layer} does not name; '
+                    f"add {target} to its DEPENDS in harness/CMakeLists.txt"
+                )
+    for a, b in sorted(edges):
         if a < b and (b, a) in edges:
-            problems.append(f"folders {a} and {b} include each other ({edges[(a, b)]} and {edges[(b, a)]} "
-                            f"include lines); move what both need into the lower one")
+            problems.append(
+                f"folders {a} and {b} include each other ({edges[(a, b)]} and {edges[(b, a)]} "
+                f"include lines); move what both need into the lower one"
+            )
     return problems, edges
 
 
@@ -117,8 +128,10 @@ def check_doc(path, order):
     section = text.split("\n## Layers", 1)[-1].split("\n## ", 1)[0]
     rows = [line.split("|")[1].strip() for line in section.split("\n") if re.search(r"`src/[a-z_]+/`", line)]
     if rows != order:
-        return [f"{path}: the Layers table lists {' < '.join(rows) or 'no layer'}; the build has "
-                f"{' < '.join(order)}; give each layer its row (with `src/<layer>/`), in order"]
+        return [
+            f"{path}: the Layers table lists {' < '.join(rows) or 'no layer'}; the build has "
+            f"{' < '.join(order)}; give each layer its row (with `src/<layer>/`), in order"
+        ]
     return []
 
 

@@ -2,6 +2,7 @@
 """The layer check can fail: a small tree of three layers passes, then each planted include breaks it
 with its own message (upward, undeclared, without its folder, two folders including each other), as
 do a layer naming one above it, a folder that is no layer and a public header without a source."""
+
 import contextlib
 import io
 import os
@@ -60,7 +61,7 @@ class CheckLayersTest(unittest.TestCase):
 
     def test_upward_include_fails(self):
         write(self.root, "src/low/a.cpp", '#include "low/a.h"\n#include "top/c.h"\n')
-        self.assert_fails("src/low/a.cpp:2: includes \"top/c.h\" of layer top, above its own layer low")
+        self.assert_fails('src/low/a.cpp:2: includes "top/c.h" of layer top, above its own layer low')
 
     def test_upward_include_through_a_public_header_fails(self):
         write(self.root, "src/top/pub2.cpp", "\n")
@@ -69,8 +70,10 @@ class CheckLayersTest(unittest.TestCase):
         self.assert_fails('src/mid/b.cpp:1: includes "harness/pub2.h" of layer top, above its own layer mid')
 
     def test_undeclared_lower_layer_fails(self):
-        self.assert_fails('src/top/c.cpp:2: includes "low/a.h" of layer low, which layer top does not name',
-                          layers=["low=", "mid=low", "top=mid"])
+        self.assert_fails(
+            'src/top/c.cpp:2: includes "low/a.h" of layer low, which layer top does not name',
+            layers=["low=", "mid=low", "top=mid"],
+        )
 
     def test_include_without_folder_fails(self):
         write(self.root, "src/mid/b.cpp", '#include "a.h"\n')
@@ -81,7 +84,9 @@ class CheckLayersTest(unittest.TestCase):
         self.assert_fails("folders low and mid include each other", "above its own layer low")
 
     def test_layer_naming_a_higher_one_fails(self):
-        self.assert_fails("layer low names top, which is not a layer below it", layers=["low=top", "mid=low", "top=mid,low"])
+        self.assert_fails(
+            "layer low names top, which is not a layer below it", layers=["low=top", "mid=low", "top=mid,low"]
+        )
 
     def test_folder_that_is_no_layer_fails(self):
         write(self.root, "src/stray/d.cpp", "\n")
@@ -90,9 +95,13 @@ class CheckLayersTest(unittest.TestCase):
     def test_doc_table_in_order_passes_and_otherwise_fails(self):
         doc = os.path.join(self.root, "ARCH.md")
         table = "## Layers\n\n| layer | what | where |\n|---|---|---|\n| build | cmake | `cmake/` |\n%s\n## Next\n"
-        write(self.root, "ARCH.md", table % "| low | a | `src/low/` |\n| mid | b | `src/mid/` |\n| top | c | `src/top/` |")
+        write(
+            self.root, "ARCH.md", table % "| low | a | `src/low/` |\n| mid | b | `src/mid/` |\n| top | c | `src/top/` |"
+        )
         self.assertEqual(check_layers.main(["--root", self.root, "--doc", doc, *LAYERS]), 0)
-        write(self.root, "ARCH.md", table % "| mid | b | `src/mid/` |\n| low | a | `src/low/` |\n| top | c | `src/top/` |")
+        write(
+            self.root, "ARCH.md", table % "| mid | b | `src/mid/` |\n| low | a | `src/low/` |\n| top | c | `src/top/` |"
+        )
         rc, err = 0, io.StringIO()
         with contextlib.redirect_stderr(err):
             rc = check_layers.main(["--root", self.root, "--doc", doc, *LAYERS])

@@ -12,4 +12,5 @@ paths; toolmain: the tools' command-line frame; zerospec). One sub-package a con
   devices    device-ctest and JUnit XML
   bisect     bisect-commit and its search
   testing    the test fixtures and the tests over the whole repository (imports, repo_refs, bad input, CLI)
-(genfuzz_* and explore_* are the generator fuzzer and `aot-harness explore`.)"""
+  genfuzz    the generator fuzzer (scripts/genfuzz)
+  explore    `aot-harness explore`"""

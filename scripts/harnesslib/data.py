@@ -8,6 +8,7 @@ bench.json (Google Benchmark JSON): {"context": {...}, "benchmarks": [{"name": "
 A "side" (one half of a comparison) is a dict {"label", "tests": {key: record}, "bench": {name: bench},
 "env": {...}, "bench_context": {...}, "machine": {block: what the machine did, machine.py}} built from files (load_files_side) or from the history (history.load_side); sides.load_side picks.
 """
+
 import argparse
 import json
 import os
@@ -37,8 +38,13 @@ def arg_parser(prog, doc):
     """The command-line parser of a script whose module docstring is `doc`: its first paragraph is the
     description, the rest the epilog (kept as written)."""
     from .toolmain import ArgumentParser  # one-line errors, exit 2 (toolmain imports nothing of data)
-    return ArgumentParser(prog=prog, description=doc.split("\n\n")[0], epilog=doc.split("\n\n", 1)[1],
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    return ArgumentParser(
+        prog=prog,
+        description=doc.split("\n\n")[0],
+        epilog=doc.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
 
 def severity(outcome):
@@ -132,24 +138,47 @@ def normalise_bench(doc):
         if b.get("run_type", "iteration") != "iteration":
             continue
         short, p, prof, case, mode = parse_bench_name(b.get("run_name") or b.get("name", ""))
-        e = out.setdefault(short, {"pipeline": p, "profile": prof, "case": case, "mode": mode,
-                                   "label": b.get("label", ""), "driver": bench_driver(context, prof),
-                                   "error": None, "samples": []})
+        e = out.setdefault(
+            short,
+            {
+                "pipeline": p,
+                "profile": prof,
+                "case": case,
+                "mode": mode,
+                "label": b.get("label", ""),
+                "driver": bench_driver(context, prof),
+                "error": None,
+                "samples": [],
+            },
+        )
         if b.get("error_occurred"):
             e["error"] = b.get("error_message", "error")
             continue
         scale = TIME_SCALE.get(b.get("time_unit", "ns"), 1e-6)
-        e["samples"].append({"rep": b.get("repetition_index", len(e["samples"])),
-                             "real_time_ms": b["real_time"] * scale, "cpu_time_ms": b.get("cpu_time", 0) * scale,
-                             "iterations": b.get("iterations", 0),
-                             "pixels_per_second": b.get("pixels_per_second"),
-                             "bytes_per_second": b.get("bytes_per_second")})
+        e["samples"].append(
+            {
+                "rep": b.get("repetition_index", len(e["samples"])),
+                "real_time_ms": b["real_time"] * scale,
+                "cpu_time_ms": b.get("cpu_time", 0) * scale,
+                "iterations": b.get("iterations", 0),
+                "pixels_per_second": b.get("pixels_per_second"),
+                "bytes_per_second": b.get("bytes_per_second"),
+            }
+        )
     return {"context": context, "bench": out}
 
 
 def empty_side(label):
-    return {"label": label, "tests": {}, "bench": {}, "env": {}, "bench_context": {}, "machine": {},
-            "has_results": False, "has_bench": False}
+    return {
+        "label": label,
+        "tests": {},
+        "bench": {},
+        "env": {},
+        "bench_context": {},
+        "machine": {},
+        "has_results": False,
+        "has_bench": False,
+    }
 
 
 def add_document(side, doc, path):
@@ -158,7 +187,7 @@ def add_document(side, doc, path):
         formats.check_results(doc, path)
         side["has_results"] = True
         side["env"] = doc.get("environment") or {}
-        if isinstance(doc.get("explore"), dict):   # aot-harness explore's findings
+        if isinstance(doc.get("explore"), dict):  # aot-harness explore's findings
             side.setdefault("explore", []).append(doc["explore"])
         for rec in doc["runs"]:
             side["tests"][test_key(rec)] = rec
@@ -169,13 +198,15 @@ def add_document(side, doc, path):
         side["bench_context"] = nb["context"]
         side["bench"].update(nb["bench"])
         from .runs import machine
+
         try:
             side["machine"].update(machine.blocks_of(nb["context"]))
         except InputError as e:
             raise InputError("%s: %s" % (path, e))
     else:
-        raise InputError("%s is neither a results file (with 'runs') nor a Google Benchmark JSON "
-                         "(with 'benchmarks')" % path)
+        raise InputError(
+            "%s is neither a results file (with 'runs') nor a Google Benchmark JSON (with 'benchmarks')" % path
+        )
 
 
 def load_files_side(spec):
@@ -187,7 +218,9 @@ def load_files_side(spec):
     paths = []
     for part in spec.split(","):
         if os.path.isdir(part):
-            found = [os.path.join(part, n) for n in ("results.json", "bench.json") if os.path.exists(os.path.join(part, n))]
+            found = [
+                os.path.join(part, n) for n in ("results.json", "bench.json") if os.path.exists(os.path.join(part, n))
+            ]
             if not found:
                 raise InputError("directory %s has neither results.json nor bench.json" % part)
             paths += found

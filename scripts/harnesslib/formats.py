@@ -2,6 +2,7 @@
 JSON), checked once when a file is read, so that a wrong shape is one line naming the file, the key path and
 the fix (jsonio.At) and never a KeyError or TypeError deep inside a tool, a half-filled history or a value
 SQLite cannot store."""
+
 from typing import Any, Dict, List, TypedDict
 
 from .jsonio import At, InputError, load  # noqa: F401 - InputError for the tools that import formats
@@ -9,12 +10,13 @@ from .jsonio import At, InputError, load  # noqa: F401 - InputError for the tool
 RESULTS_FIX = "pass a results file `aot-harness run --json` wrote"
 BENCH_FIX = "pass a Google Benchmark JSON (pipeline-benchmarks --benchmark_out=F --benchmark_out_format=json)"
 TIME_UNITS = ("ns", "us", "ms", "s")
-INT64 = 2 ** 63 - 1
+INT64 = 2**63 - 1
 
 
 class RunRecord(TypedDict, total=False):
     """One element of a results file's "runs" as check_record admits it (harness/src/base/outcome.h writes it):
     the first four are always there, the rest default to "", 0 or {}."""
+
     pipeline: str
     profile: str
     case: str
@@ -33,6 +35,7 @@ class RunRecord(TypedDict, total=False):
 
 class Results(TypedDict, total=False):
     """A results file of `aot-harness run --json`, as check_results admits it."""
+
     environment: Dict[str, Any]
     runs: List[RunRecord]
     summary: Dict[str, Any]
@@ -40,6 +43,7 @@ class Results(TypedDict, total=False):
 
 class BenchEntry(TypedDict, total=False):
     """One element of a Google Benchmark JSON's "benchmarks", as check_bench admits it."""
+
     name: str
     run_name: str
     run_type: str  # "iteration" or "aggregate"
@@ -63,7 +67,7 @@ def _metrics_numbers(at):
             stack += [v for _, v in a.members()]
         elif isinstance(a.value, list):
             stack += a.items()
-        elif isinstance(a.value, int) and not isinstance(a.value, bool) and abs(a.value) > 2 ** 1023:
+        elif isinstance(a.value, int) and not isinstance(a.value, bool) and abs(a.value) > 2**1023:
             a.fail("is a number too large to store", "write a smaller value")
 
 
@@ -71,9 +75,11 @@ def _stored_num(at, lo=None):
     """A finite number the history stores as it is: an integer must fit 64 bits (SQLite binds a Python int as
     INTEGER whatever the column says, and refuses one beyond 2^63)."""
     v = at.value
-    if isinstance(v, int) and not isinstance(v, bool) and not -(2 ** 63) <= v <= INT64:
-        at.fail("is %d, an integer beyond 2^63 that the history cannot store" % v,
-                "write a smaller value (or the number as a float, e.g. 1.8e19)")
+    if isinstance(v, int) and not isinstance(v, bool) and not -(2**63) <= v <= INT64:
+        at.fail(
+            "is %d, an integer beyond 2^63 that the history cannot store" % v,
+            "write a smaller value (or the number as a float, e.g. 1.8e19)",
+        )
     return at.num(lo)
 
 
@@ -139,13 +145,23 @@ def kind_of(doc):
 
 def load_checked(path, want=("results", "bench")):
     """Reads a results or bench file (whichever `want` allows) and checks its shape: (kind, doc)."""
-    doc = load(path, "pass a file the harness or pipeline-benchmarks wrote (an interrupted run may leave a "
-                     "partial one: run it again)")
+    doc = load(
+        path,
+        "pass a file the harness or pipeline-benchmarks wrote (an interrupted run may leave a "
+        "partial one: run it again)",
+    )
     kind = kind_of(doc)
     if kind not in want:
-        names = {"results": 'a results file (no "runs" list)', "bench": 'a Google Benchmark JSON (no "benchmarks" list)'}
-        fixes = {"results": "what `aot-harness run --json` wrote", "bench": "what pipeline-benchmarks --benchmark_out wrote"}
-        At(doc, path).fail("not " + " and not ".join(names[k] for k in want),
-                           "pass " + " or ".join(fixes[k] for k in want))
+        names = {
+            "results": 'a results file (no "runs" list)',
+            "bench": 'a Google Benchmark JSON (no "benchmarks" list)',
+        }
+        fixes = {
+            "results": "what `aot-harness run --json` wrote",
+            "bench": "what pipeline-benchmarks --benchmark_out wrote",
+        }
+        At(doc, path).fail(
+            "not " + " and not ".join(names[k] for k in want), "pass " + " or ".join(fixes[k] for k in want)
+        )
     (check_results if kind == "results" else check_bench)(doc, path)
     return kind, doc

@@ -9,6 +9,7 @@ Writing: write_atomic() writes to a temporary name in the same directory and ren
 full disk, a signal or a crash never leaves a partial or empty output; the error names the cause and the
 fix for that cause.
 """
+
 import errno
 import itertools
 import json
@@ -96,8 +97,9 @@ class At:
 
     def fail(self, problem, fix=""):
         how = self.fix or fix
-        raise InputError(one_line("%s: %s: %s%s" % (self.source, self.path or "(top level)", problem,
-                                                    "; " + how if how else "")))
+        raise InputError(
+            one_line("%s: %s: %s%s" % (self.source, self.path or "(top level)", problem, "; " + how if how else ""))
+        )
 
     def _wrong(self, wanted, fix):
         self.fail("is %s, not %s" % (brief(self.value), wanted), fix)
@@ -139,7 +141,7 @@ class At:
             self._wrong("a string", 'write a "string"')
         return self.value
 
-    def int(self, lo=-(2 ** 63), hi=2 ** 63 - 1):
+    def int(self, lo=-(2**63), hi=2**63 - 1):
         """A whole number in [lo, hi] (SQLite and PostgreSQL store 64 bits; true/false are not numbers)."""
         v = self.value
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
@@ -156,8 +158,10 @@ class At:
             except OverflowError:  # an integer beyond any float
                 ok = False
         if not ok:
-            self._wrong("a finite number" + ("" if lo is None else " from %g" % lo) +
-                        ("" if hi is None else " to %g" % hi), "write a number, e.g. 1.5")
+            self._wrong(
+                "a finite number" + ("" if lo is None else " from %g" % lo) + ("" if hi is None else " to %g" % hi),
+                "write a number, e.g. 1.5",
+            )
         return float(v)
 
     def bool(self):
@@ -168,8 +172,9 @@ class At:
     def only_keys(self, allowed):
         for k, v in self.members():
             if k not in allowed:
-                raise InputError(one_line("%s: %s: unknown key; use one of: %s" % (self.source, v.path,
-                                                                                  ", ".join(allowed))))
+                raise InputError(
+                    one_line("%s: %s: unknown key; use one of: %s" % (self.source, v.path, ", ".join(allowed)))
+                )
 
 
 def write_error(path, err, step="writing"):
@@ -186,7 +191,9 @@ def write_error(path, err, step="writing"):
         fix = "%s is a directory; name a file" % path
     else:
         fix = "check %s" % d
-    return InputError(one_line("cannot write %s (%s: %s); %s" % (path, step, getattr(err, "strerror", None) or err, fix)))
+    return InputError(
+        one_line("cannot write %s (%s: %s); %s" % (path, step, getattr(err, "strerror", None) or err, fix))
+    )
 
 
 def make_dirs(d):
@@ -195,8 +202,9 @@ def make_dirs(d):
     made, p = [], os.path.abspath(d)
     while not os.path.isdir(p):
         if os.path.lexists(p):
-            raise InputError(one_line("cannot create the directory %s: %s is a file, not a directory; choose another "
-                                      "path" % (d, p)))
+            raise InputError(
+                one_line("cannot create the directory %s: %s is a file, not a directory; choose another path" % (d, p))
+            )
         made.append(p)
         p = os.path.dirname(p)
     try:

@@ -6,6 +6,7 @@ aot-harness the tools run), AOT_HARNESS_GOLDEN_DIR. Without it (scripts/nightly,
 this repository's checkout) the checkout is the project: build/bin, golden/, out/. An installed tool run
 directly, outside both, works on the current directory.
 """
+
 import os
 
 _HERE = os.path.dirname(os.path.abspath(__file__))

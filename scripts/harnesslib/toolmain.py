@@ -9,6 +9,7 @@ run() turns what escapes main into that one line: InputError as it is; SQLite an
 corrupt, locked, read-only or full history, a user without privileges) by their cause; OSError by errno;
 anything else as an unexpected input, with HARNESS_TRACEBACK=1 printing the traceback for a bug report.
 """
+
 import argparse
 import errno
 import math
@@ -30,21 +31,25 @@ class ArgumentParser(argparse.ArgumentParser):
 
 def whole(lo, hi):
     """An argparse type: a whole number in [lo, hi], digits only (2.5, 2.9, 1e3, 0x10 are errors)."""
+
     def parse(text):
         if not re.fullmatch(r"[+-]?[0-9]+", text) or not lo <= int(text) <= hi:
             raise argparse.ArgumentTypeError("'%s' is not a whole number from %d to %d" % (text, lo, hi))
         return int(text)
+
     parse.__name__ = "whole number"
     return parse
 
 
 def real(lo, hi):
     """An argparse type: a finite decimal number in [lo, hi] (not 0x10, inf or nan)."""
+
     def parse(text):
         ok = re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", text) is not None
         if not ok or not math.isfinite(float(text)) or not lo <= float(text) <= hi:
             raise argparse.ArgumentTypeError("'%s' is not a number from %g to %g" % (text, lo, hi))
         return float(text)
+
     parse.__name__ = "number"
     return parse
 
@@ -58,11 +63,15 @@ def describe_sqlite(e, target):
     text = str(e).lower()
     where = "the history %s" % target if target else "the SQLite history"
     if "locked" in text or "busy" in text:
-        return ("%s is locked by another process; wait for it to finish (or raise HARNESS_DB_LOCK_TIMEOUT, "
-                "seconds, default 120)" % where)
+        return (
+            "%s is locked by another process; wait for it to finish (or raise HARNESS_DB_LOCK_TIMEOUT, "
+            "seconds, default 120)" % where
+        )
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return "%s is not a SQLite database or is damaged (%s); restore it from a copy or pass another --db" % (
-            where, _first_line(e))
+            where,
+            _first_line(e),
+        )
     if "readonly" in text or "read-only" in text:
         return "%s is read-only; make the file and its directory writable, or pass another --db" % where
     if "full" in text:
@@ -81,11 +90,15 @@ def describe_postgresql(e, target):
     where = "the history %s" % target if target else "the PostgreSQL history"
     first = _first_line(e)
     if code == "3F000":  # no schema on the search path that the user may use
-        return ("%s: the user may use no schema (%s); grant it one (e.g. GRANT USAGE, CREATE ON SCHEMA public TO "
-                "<user>) or connect as another user" % (where, first))
+        return (
+            "%s: the user may use no schema (%s); grant it one (e.g. GRANT USAGE, CREATE ON SCHEMA public TO "
+            "<user>) or connect as another user" % (where, first)
+        )
     if code == "42501":
-        return ("%s: the user lacks a privilege (%s); grant it (e.g. GRANT CREATE, USAGE ON SCHEMA public TO "
-                "<user>) or connect as another user" % (where, first))
+        return (
+            "%s: the user lacks a privilege (%s); grant it (e.g. GRANT CREATE, USAGE ON SCHEMA public TO "
+            "<user>) or connect as another user" % (where, first)
+        )
     if code.startswith("53"):
         return "%s: the server is out of resources (%s); free disk space or memory on the server" % (where, first)
     if code.startswith("08") or code.startswith("57") or not code:
@@ -133,7 +146,8 @@ def describe(e):
         return describe_postgresql(e, target)
     if type(e).__name__ == "ParseError" and mod.startswith("xml."):
         return "an XML file is not well-formed (%s); write it again (a run that stopped leaves a partial one)" % (
-            _first_line(e))
+            _first_line(e)
+        )
     if isinstance(e, OverflowError):
         return "a value is too large to store (%s); check the input files" % _first_line(e)
     if isinstance(e, MemoryError):
@@ -142,8 +156,10 @@ def describe(e):
         return "an input is nested too deeply; check the input files"
     if isinstance(e, OSError):
         return describe_os_error(e)
-    return ("unexpected %s (%s): an input does not have the shape this tool expects; check that the files are "
-            "ones the harness wrote (HARNESS_TRACEBACK=1 shows where)" % (type(e).__name__, _first_line(e)))
+    return (
+        "unexpected %s (%s): an input does not have the shape this tool expects; check that the files are "
+        "ones the harness wrote (HARNESS_TRACEBACK=1 shows where)" % (type(e).__name__, _first_line(e))
+    )
 
 
 class Interrupted(BaseException):
@@ -161,6 +177,7 @@ def handle_signals():
 
     def raise_it(signum, _frame):
         raise Interrupted(signum)
+
     for sig in (signal.SIGTERM, signal.SIGINT):
         if signal.getsignal(sig) is not signal.SIG_IGN:
             signal.signal(sig, raise_it)

@@ -9,6 +9,7 @@ harness's rule (degenerate_outputs()); a nightly-size golden, not stored, counts
 NONDET (the golden's maker, the cpu variant, gives different outputs for the same inputs) is not a
 verdict: it is a flag with its reason, as an ERROR is.
 """
+
 import json
 import os
 
@@ -51,6 +52,7 @@ def any_degenerate(arrays):
 def distinct_values(arrays, most):
     """(distinct values, by bit pattern, counted up to `most`; elements) over all arrays."""
     import numpy as np
+
     values = set()
     for a in arrays:
         flat = np.unique(np.ascontiguousarray(a).reshape(-1).view(np.dtype((np.void, a.dtype.itemsize))))
@@ -62,6 +64,7 @@ def golden_distinct_values(golden_dir, pipeline, case, outputs):
     """(distinct values up to 1000 over all outputs, whether any output is degenerate) of a case's stored
     goldens, or (None, None) if not stored."""
     import numpy as np
+
     arrays = []
     for o in outputs:
         f = os.path.join(golden_dir, pipeline, "%s.npy" % case if len(outputs) == 1 else "%s.%s.npy" % (case, o))
@@ -100,9 +103,15 @@ def verdict(entry, describe, runs, golden_dir, profiles):
         cells.append("/".join(outs) if outs else "-")
         ok &= any(r["outcome"] in VERDICTS and r["case"] in meaningful_cases for r in per[pr])
     recs = [r for pr in profiles for r in per[pr]]
-    named = not ok and bool(recs) and all(
-        (r["outcome"] in ("ERROR", "NONDET") and r["message"].strip()) or
-        "degenerate_golden" in (r.get("metrics") or {}) for r in recs)
+    named = (
+        not ok
+        and bool(recs)
+        and all(
+            (r["outcome"] in ("ERROR", "NONDET") and r["message"].strip())
+            or "degenerate_golden" in (r.get("metrics") or {})
+            for r in recs
+        )
+    )
     err = 0.0
     for r in recs:
         for o in ((r.get("metrics") or {}).get("outputs") or {}).values():
@@ -122,9 +131,18 @@ def verdict(entry, describe, runs, golden_dir, profiles):
         if x not in seen:
             seen.add(x)
             uniq.append(x)
-    return {"name": name, "built": built, "shapes": shapes, "distinct": dv, "cells": cells, "meaningful": ok,
-            "named": named, "max_error": err, "reasons": uniq,
-            "failed_profiles": [pr for pr in profiles if any(r["outcome"] == "FAIL" for r in per[pr])]}
+    return {
+        "name": name,
+        "built": built,
+        "shapes": shapes,
+        "distinct": dv,
+        "cells": cells,
+        "meaningful": ok,
+        "named": named,
+        "max_error": err,
+        "reasons": uniq,
+        "failed_profiles": [pr for pr in profiles if any(r["outcome"] == "FAIL" for r in per[pr])],
+    }
 
 
 def verdicts(work, profiles):

@@ -4,6 +4,7 @@ them: estimates, a schedule chosen by the target, and no boundary condition (the
 interior: output(x, y) is centred on input(x + 1, y + 1), so the input is 2 pixels wider and taller).
 It has no spec: the harness derives its cases from the metadata (the `estimate` case is 4096 x 4096,
 its input 4098 x 4098 from the bounds query)."""
+
 import halide as hl
 
 

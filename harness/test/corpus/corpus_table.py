@@ -11,6 +11,7 @@ Usage: python3 corpus_table.py WORK [--min-verdict F]
   F (default 0.9): the fraction of the generators that built that must have a meaningful verdict.
 Exit 1 when a target is missed, 2 for unreadable input.
 """
+
 import argparse
 import os
 import sys
@@ -33,8 +34,11 @@ def main():
         return 2
     rungen_path = os.path.join(a.work, "rungen.json")
     rungen = zerospec.load(rungen_path) if os.path.exists(rungen_path) else {}
-    lines = ["| generator | built | cases (output shape) | cpu | host | opencl | max error | distinct values | RunGen | "
-             "why no verdict |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| generator | built | cases (output shape) | cpu | host | opencl | max error | distinct values | RunGen | "
+        "why no verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     built = verdict = named = rungen_ok = both = 0
     no_verdict, rungen_only = [], []
     for v in rows:
@@ -50,19 +54,33 @@ def main():
         if rg_best and not v["meaningful"]:
             rungen_only.append(v["name"])
         why = "" if v["meaningful"] else (v["reasons"][0] if v["reasons"] else "no records")
-        lines.append("| %s | %s | %s | %s | %s | %s | %.3g | %s | %s | %s |" % (
-            v["name"], "yes" if v["built"] else "no", "; ".join(v["shapes"]) or "-", v["cells"][0], v["cells"][1],
-            v["cells"][2], v["max_error"], ", ".join(v["distinct"]) or "-",
-            ", ".join(rg_best) if rg_best else ("none" if rg else "-"), why.replace("|", "/")[:160]))
+        lines.append(
+            "| %s | %s | %s | %s | %s | %s | %.3g | %s | %s | %s |"
+            % (
+                v["name"],
+                "yes" if v["built"] else "no",
+                "; ".join(v["shapes"]) or "-",
+                v["cells"][0],
+                v["cells"][1],
+                v["cells"][2],
+                v["max_error"],
+                ", ".join(v["distinct"]) or "-",
+                ", ".join(rg_best) if rg_best else ("none" if rg else "-"),
+                why.replace("|", "/")[:160],
+            )
+        )
     n = len(rows)
     lines.append("")
-    lines.append("%d generators: %d built (%.0f %%), %d with a meaningful verdict on cpu, host and opencl (%.0f %% of "
-                 "those built), %d of the rest say why (ERROR or degenerate flag); RunGen meaningful for %d, the "
-                 "harness for %d of those"
-                 % (n, built, 100.0 * built / max(n, 1), verdict, 100.0 * verdict / max(built, 1), named, rungen_ok,
-                    both))
-    lines.append("without a verdict: %s; RunGen meaningful where the harness has none: %s"
-                 % (", ".join(no_verdict) or "none", ", ".join(rungen_only) or "none"))
+    lines.append(
+        "%d generators: %d built (%.0f %%), %d with a meaningful verdict on cpu, host and opencl (%.0f %% of "
+        "those built), %d of the rest say why (ERROR or degenerate flag); RunGen meaningful for %d, the "
+        "harness for %d of those"
+        % (n, built, 100.0 * built / max(n, 1), verdict, 100.0 * verdict / max(built, 1), named, rungen_ok, both)
+    )
+    lines.append(
+        "without a verdict: %s; RunGen meaningful where the harness has none: %s"
+        % (", ".join(no_verdict) or "none", ", ".join(rungen_only) or "none")
+    )
     print("\n".join(lines))
     missed = []
     if n == 0 or verdict < a.min_verdict * built:

@@ -8,6 +8,7 @@ meaningful, error}}}.
 
 Usage: python3 rungen_compare.py BIN OUT [--timeout S]
 """
+
 import argparse
 import json
 import os
@@ -24,8 +25,11 @@ FLAG_SETS = {
     # RunGen's one-flag default: estimates for buffers (else the bounds query), scalars and outputs.
     "estimate_all": ["--estimate_all"],
     # Random inputs sized by the bounds query of the estimated outputs, scalars from estimate or default.
-    "random_estimate": ["--default_input_buffers=random:0:estimate_then_auto",
-                        "--default_input_scalars=estimate,default", "--output_extents=estimate"],
+    "random_estimate": [
+        "--default_input_buffers=random:0:estimate_then_auto",
+        "--default_input_scalars=estimate,default",
+        "--output_extents=estimate",
+    ],
     # The plain defaults a user types first: random inputs, default scalars, a 64x48(x3...) output.
     "random_default": ["--default_input_buffers=random:0:auto", "--default_input_scalars=default"],
 }
@@ -42,7 +46,7 @@ def describe(exe, timeout):
     outputs, dims = [], {}
     for line in out.stdout.splitlines():
         line = line.strip()
-        if line.startswith("Output \""):
+        if line.startswith('Output "'):
             name = line.split('"')[1]
             outputs.append(name)
             dims[name] = int(line.split("with ")[1].split(" ")[0]) if "with " in line else 0
@@ -53,7 +57,7 @@ def run_one(exe, flags, outputs, dims, timeout):
     with tempfile.TemporaryDirectory() as tmp:
         args = [exe] + flags + ["%s=%s" % (o, os.path.join(tmp, o + ".npy")) for o in outputs]
         if flags == FLAG_SETS["random_default"] and outputs:
-            args.append("--output_extents=[%s]" % ",".join(str(e) for e in PLAIN_EXTENTS[:dims[outputs[0]]]))
+            args.append("--output_extents=[%s]" % ",".join(str(e) for e in PLAIN_EXTENTS[: dims[outputs[0]]]))
         try:
             p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -68,8 +72,7 @@ def run_one(exe, flags, outputs, dims, timeout):
             except (OSError, ValueError) as e:
                 return {"ok": False, "error": "output %s not saved: %s" % (o, e)}
         distinct, degen = degenerate(arrays)
-        return {"ok": True, "shape": [list(a.shape) for a in arrays], "distinct": distinct,
-                "meaningful": not degen}
+        return {"ok": True, "shape": [list(a.shape) for a in arrays], "distinct": distinct, "meaningful": not degen}
 
 
 def main():
@@ -82,7 +85,7 @@ def main():
     for f in sorted(os.listdir(a.bin)):
         if not f.endswith(".rungen"):
             continue
-        name = f[:-len(".rungen")]
+        name = f[: -len(".rungen")]
         exe = os.path.join(a.bin, f)
         try:
             outputs, dims = describe(exe, a.timeout)

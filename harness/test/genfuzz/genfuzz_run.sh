@@ -2,7 +2,7 @@
 # genfuzz_run.sh HARNESS WORK PLANTED PROFILES MIN_MEANINGFUL [GOLDEN_DIR]
 # What the harness makes of the generator fuzzer's generators, and the check against what was planted:
 # `list --json`, `describe --json` of every pipeline, `bless --all`, `run --profile PROFILES`, then
-# `genfuzz check` (scripts/harnesslib/genfuzz_check.py). Writes WORK/{list.json,describe/,bless.log,run.log,
+# `genfuzz check` (scripts/harnesslib/genfuzz/genfuzz_check.py). Writes WORK/{list.json,describe/,bless.log,run.log,
 # results.json,genfuzz.md,genfuzz.json}; the goldens go to GOLDEN_DIR (default WORK/golden).
 # Exit 0 when every generator has a meaningful verdict or a true reason and MIN_MEANINGFUL of those built
 # have a verdict; 1 otherwise (the table names each failure and its class).
@@ -24,7 +24,7 @@ done
 "$h" run --profile "$profiles" --golden-dir "$golden" --json "$work/results.json" >"$work/run.log" 2>&1 || true
 [ -s "$work/results.json" ] || { tail -20 "$work/run.log"; fail "the run wrote no results"; }
 [ "$golden" = "$work/golden" ] || ln -sfn "$golden" "$work/golden"
-PYTHONPATH="$scripts" PYTHONDONTWRITEBYTECODE=1 "$py" -m harnesslib.genfuzz check "$work" --planted "$planted" \
+PYTHONPATH="$scripts" PYTHONDONTWRITEBYTECODE=1 "$py" -m harnesslib.genfuzz.genfuzz check "$work" --planted "$planted" \
   --profiles "$profiles" --min-meaningful "$min" --json "$work/genfuzz.json" >"$work/genfuzz.md" &&
   rc=0 || rc=$?
 cat "$work/genfuzz.md"

@@ -14,7 +14,7 @@ here="$src/harness/test/genfuzz"
 rm -rf "$work/prefix" "$work/build" "$work/golden" "$work/gen"
 mkdir -p "$work"
 t0=$(date +%s)
-PYTHONPATH="$src/scripts" PYTHONDONTWRITEBYTECODE=1 "$py" -m harnesslib.genfuzz generate --seed "$seed" \
+PYTHONPATH="$src/scripts" PYTHONDONTWRITEBYTECODE=1 "$py" -m harnesslib.genfuzz.genfuzz generate --seed "$seed" \
   --count "$count" --out "$work/gen" || fail "genfuzz generate"
 "$cmake" --install "$build" --prefix "$work/prefix" >/dev/null
 "$cmake" -S "$here/project" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=$work/prefix;$halide" \

@@ -1,6 +1,7 @@
 """nomain: a Python generator whose file lacks `if __name__ == "__main__": hl.main()` (isolation test):
 run as a script it defines the generator and exits 0 without writing anything. Its pipeline must be
 ERROR records saying so, and the other pipelines must build and run."""
+
 import halide as hl
 
 

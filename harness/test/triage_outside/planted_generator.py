@@ -1,5 +1,6 @@
 """planted_py: planted_generator.cpp's pipeline as a Python generator (triage_outside_test.sh):
 blur_x -> blur_y -> output, where blur_y adds 81 at (5,3) when the target has a GPU."""
+
 import halide as hl
 
 

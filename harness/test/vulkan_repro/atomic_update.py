@@ -4,6 +4,7 @@ supported inside Vulkan kernels". OpenCL and CUDA compile and run the same sched
 
     python3 harness/test/vulkan_repro/atomic_update.py    # exit 1: reproduced
 """
+
 import sys
 
 import halide as hl

@@ -5,6 +5,7 @@ multiple of the required alignment decides whether Halide 21's allocator hands o
 
     python3 harness/test/vulkan_repro/buffer_requirements.py [SIZE...]   # default: 72 3072 33667 33700
 """
+
 import ctypes as C
 import sys
 
@@ -12,29 +13,67 @@ P = C.c_void_p
 
 
 class AppInfo(C.Structure):
-    _fields_ = [("sType", C.c_int), ("pNext", P), ("app", C.c_char_p), ("appv", C.c_uint), ("eng", C.c_char_p),
-                ("engv", C.c_uint), ("api", C.c_uint)]
+    _fields_ = [
+        ("sType", C.c_int),
+        ("pNext", P),
+        ("app", C.c_char_p),
+        ("appv", C.c_uint),
+        ("eng", C.c_char_p),
+        ("engv", C.c_uint),
+        ("api", C.c_uint),
+    ]
 
 
 class InstanceInfo(C.Structure):
-    _fields_ = [("sType", C.c_int), ("pNext", P), ("flags", C.c_uint), ("app", C.POINTER(AppInfo)),
-                ("nlayers", C.c_uint), ("layers", P), ("next", C.c_uint), ("exts", P)]
+    _fields_ = [
+        ("sType", C.c_int),
+        ("pNext", P),
+        ("flags", C.c_uint),
+        ("app", C.POINTER(AppInfo)),
+        ("nlayers", C.c_uint),
+        ("layers", P),
+        ("next", C.c_uint),
+        ("exts", P),
+    ]
 
 
 class QueueInfo(C.Structure):
-    _fields_ = [("sType", C.c_int), ("pNext", P), ("flags", C.c_uint), ("family", C.c_uint), ("count", C.c_uint),
-                ("prio", C.POINTER(C.c_float))]
+    _fields_ = [
+        ("sType", C.c_int),
+        ("pNext", P),
+        ("flags", C.c_uint),
+        ("family", C.c_uint),
+        ("count", C.c_uint),
+        ("prio", C.POINTER(C.c_float)),
+    ]
 
 
 class DeviceInfo(C.Structure):
-    _fields_ = [("sType", C.c_int), ("pNext", P), ("flags", C.c_uint), ("nqueues", C.c_uint),
-                ("queues", C.POINTER(QueueInfo)), ("nlayers", C.c_uint), ("layers", P), ("next", C.c_uint),
-                ("exts", P), ("features", P)]
+    _fields_ = [
+        ("sType", C.c_int),
+        ("pNext", P),
+        ("flags", C.c_uint),
+        ("nqueues", C.c_uint),
+        ("queues", C.POINTER(QueueInfo)),
+        ("nlayers", C.c_uint),
+        ("layers", P),
+        ("next", C.c_uint),
+        ("exts", P),
+        ("features", P),
+    ]
 
 
 class BufferInfo(C.Structure):
-    _fields_ = [("sType", C.c_int), ("pNext", P), ("flags", C.c_uint), ("size", C.c_uint64), ("usage", C.c_uint),
-                ("sharing", C.c_int), ("nfamilies", C.c_uint), ("families", P)]
+    _fields_ = [
+        ("sType", C.c_int),
+        ("pNext", P),
+        ("flags", C.c_uint),
+        ("size", C.c_uint64),
+        ("usage", C.c_uint),
+        ("sharing", C.c_int),
+        ("nfamilies", C.c_uint),
+        ("families", P),
+    ]
 
 
 class Requirements(C.Structure):
@@ -42,8 +81,14 @@ class Requirements(C.Structure):
 
 
 class DriverProperties(C.Structure):  # VkPhysicalDeviceDriverProperties
-    _fields_ = [("sType", C.c_int), ("pNext", P), ("id", C.c_uint), ("name", C.c_char * 256),
-                ("info", C.c_char * 256), ("conformance", C.c_ubyte * 4)]
+    _fields_ = [
+        ("sType", C.c_int),
+        ("pNext", P),
+        ("id", C.c_uint),
+        ("name", C.c_char * 256),
+        ("info", C.c_char * 256),
+        ("conformance", C.c_ubyte * 4),
+    ]
 
 
 class Properties2(C.Structure):
@@ -91,9 +136,15 @@ def main():
             req = Requirements()
             vk.vkGetBufferMemoryRequirements(dev, buf, C.byref(req))
             vk.vkDestroyBuffer(dev, buf, None)
-            print("  size %6d: required size %6d, alignment %4d%s" % (
-                size, req.size, req.alignment,
-                "" if req.size % req.alignment == 0 else "  (not a multiple of the alignment)"))
+            print(
+                "  size %6d: required size %6d, alignment %4d%s"
+                % (
+                    size,
+                    req.size,
+                    req.alignment,
+                    "" if req.size % req.alignment == 0 else "  (not a multiple of the alignment)",
+                )
+            )
         vk.vkDestroyDevice(dev, None)
     vk.vkDestroyInstance(inst, None)
     return 0

@@ -3,6 +3,7 @@
 Each reproducer exits 1 while the problem reproduces (printing REPRODUCED and the first difference),
 0 once it no longer does (then remove the golden/xfail.json entry that cites it), 77 without Vulkan.
 """
+
 import sys
 
 import halide as hl
@@ -11,8 +12,12 @@ import numpy as np
 
 def vk_target():
     t = hl.get_host_target()
-    for f in (hl.TargetFeature.Vulkan, hl.TargetFeature.VulkanInt8, hl.TargetFeature.VulkanInt16,
-              hl.TargetFeature.VulkanV13):
+    for f in (
+        hl.TargetFeature.Vulkan,
+        hl.TargetFeature.VulkanInt8,
+        hl.TargetFeature.VulkanInt16,
+        hl.TargetFeature.VulkanV13,
+    ):
         t = t.with_feature(f)
     return t
 
@@ -38,8 +43,10 @@ def compare(name, build, shape, inputs=()):
     bad = np.argwhere(ref != got)
     if len(bad):
         i = tuple(int(v) for v in bad[0])
-        print(f"{name}: REPRODUCED: {len(bad)} of {ref.size} elements differ; first at numpy index {i}: "
-              f"cpu {ref[i]}, vulkan {got[i]}")
+        print(
+            f"{name}: REPRODUCED: {len(bad)} of {ref.size} elements differ; first at numpy index {i}: "
+            f"cpu {ref[i]}, vulkan {got[i]}"
+        )
         return 1
     print(f"{name}: not reproduced (Vulkan matches the CPU)")
     return 0

@@ -12,6 +12,7 @@ runs bitonic_sort's and returns zeros. Invalid input: neither driver is wrong.
 
     python3 harness/test/vulkan_repro/invalid_spirv_vectors.py    # exit 1: reproduced
 """
+
 import sys
 
 import halide as hl

@@ -7,6 +7,7 @@ NVIDIA.
 
     HL_VK_DEVICE_TYPE=cpu python3 harness/test/vulkan_repro/lavapipe_loop_limit.py    # exit 1: reproduced
 """
+
 import sys
 
 import halide as hl
@@ -28,6 +29,7 @@ def steps(n):
             out.gpu_tile(x, y, xo, yo, xi, yi, 8, 4)
             acc.compute_at(out, xi)
         return out
+
     return build
 
 

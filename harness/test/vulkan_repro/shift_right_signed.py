@@ -9,6 +9,7 @@ program asks for a logical shift, so every driver computes it: lavapipe (Mesa 22
 
     python3 harness/test/vulkan_repro/shift_right_signed.py    # exit 1: reproduced
 """
+
 import sys
 
 import halide as hl

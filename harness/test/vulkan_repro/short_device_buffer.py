@@ -10,6 +10,7 @@ the buffer). Fixed upstream after Halide 21 (halide/Halide#9223, #9224). The har
 
     HL_VK_DEVICE_TYPE=cpu python3 harness/test/vulkan_repro/short_device_buffer.py   # exit 1: reproduced
 """
+
 import sys
 
 import halide as hl
@@ -41,8 +42,10 @@ def plus_one(shape):
     got = np.asarray(out)
     bad = np.argwhere(got != 8)
     if len(bad):
-        print("u8 %s on Vulkan: REPRODUCED: %d elements wrong, the first at %s (got %d, want 8)"
-              % ("x".join(map(str, shape)), len(bad), tuple(int(v) for v in bad[0]), got[tuple(bad[0])]))
+        print(
+            "u8 %s on Vulkan: REPRODUCED: %d elements wrong, the first at %s (got %d, want 8)"
+            % ("x".join(map(str, shape)), len(bad), tuple(int(v) for v in bad[0]), got[tuple(bad[0])])
+        )
         return 1
     print("u8 %s on Vulkan: not reproduced" % "x".join(map(str, shape)))
     return 0

@@ -12,6 +12,7 @@ it (harness/src/vulkan_runtime_shim.cpp), this JIT program does not.
 
     HL_VK_DEVICE_TYPE=cpu python3 harness/test/vulkan_repro/short_kernel_args.py   # exit 1: reproduced
 """
+
 import sys
 
 import halide as hl

@@ -10,6 +10,7 @@ its error is listed in FILE (default: spirv_val_known.txt beside this script, `<
 lines: invalid SPIR-V from Halide 21 that stays until Halide fixes it) and every listed line still matches
 a module (else it is stale: delete it), 1 otherwise, 77 without spirv-val.
 """
+
 import argparse
 import fnmatch
 import glob
@@ -37,7 +38,7 @@ def modules(data):
             if count == 0 or i + count > words:
                 break
             if op == OP_ENTRY_POINT and not name:
-                raw = data[(i + 3) * 4:(i + count) * 4]
+                raw = data[(i + 3) * 4 : (i + count) * 4]
                 name = raw.split(b"\0", 1)[0].decode("ascii", "replace")
             i += count
             if op == OP_FUNCTION_END:
@@ -46,7 +47,7 @@ def modules(data):
                 if nxt & 0xFFFF != OP_FUNCTION:
                     break
         if end and start % 4 == 0:
-            yield name, data[start:end * 4]
+            yield name, data[start : end * 4]
         start = data.find(MAGIC, start + 4)
 
 
@@ -61,8 +62,9 @@ def main():
     if not val:
         print("SKIP: spirv-val not found (Debian's spirv-tools; scripts/setup installs it)")
         return 77
-    objs = sorted(glob.glob(os.path.join(args.objects, "*__vulkan*.o"))) if os.path.isdir(args.objects) \
-        else [args.objects]
+    objs = (
+        sorted(glob.glob(os.path.join(args.objects, "*__vulkan*.o"))) if os.path.isdir(args.objects) else [args.objects]
+    )
     if not objs:
         print("no <pipeline>__vulkan*.o in %s; build the vulkan profiles first" % args.objects, file=sys.stderr)
         return 2
@@ -98,10 +100,14 @@ def main():
             print("%s %s %s: %s" % ("KNOWN   " if listed else "INVALID ", base, entry, first))
     stale = [known[k] for k in range(len(known)) if k not in seen]
     for p, rx in stale:
-        print("STALE    %s %s: listed in %s but no module fails so; delete the line"
-              % (p, rx.pattern, os.path.basename(args.known)))
-    print("%d modules in %d objects, %d invalid and not listed in %s%s"
-          % (total, len(objs), bad, os.path.basename(args.known), "; .spv files in " + out if args.dump else ""))
+        print(
+            "STALE    %s %s: listed in %s but no module fails so; delete the line"
+            % (p, rx.pattern, os.path.basename(args.known))
+        )
+    print(
+        "%d modules in %d objects, %d invalid and not listed in %s%s"
+        % (total, len(objs), bad, os.path.basename(args.known), "; .spv files in " + out if args.dump else "")
+    )
     if not args.dump:
         shutil.rmtree(out, ignore_errors=True)
     return 1 if bad or stale or not total else 0

@@ -20,6 +20,7 @@ VK_*, OCL_*, LP_*, MESA_*). While any `exec` or `hold` lasts, the binfmt entry a
 the last to leave undoes them (chroot_hold.py). Needs root, and the host packages mmdebstrap,
 qemu-user-static and arch-test (scripts/setup --arm64-root installs them and builds the root).
 """
+
 import contextlib
 import fcntl
 import json
@@ -37,8 +38,15 @@ SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
 # PoCL 3.1 (OpenCL on the CPU), Mesa's lavapipe (Vulkan on the CPU), their loaders and info tools, and a
 # static busybox (mount and an init for booting the same root as a LAVA qemu device).
-PACKAGES = ["pocl-opencl-icd", "ocl-icd-libopencl1", "clinfo", "mesa-vulkan-drivers", "libvulkan1",
-            "vulkan-tools", "busybox-static"]
+PACKAGES = [
+    "pocl-opencl-icd",
+    "ocl-icd-libopencl1",
+    "clinfo",
+    "mesa-vulkan-drivers",
+    "libvulkan1",
+    "vulkan-tools",
+    "busybox-static",
+]
 STAMP = ".aot-harness-root.json"
 PASS_PREFIXES = ("AOT_HARNESS_", "HARNESS_", "HL_", "POCL_", "VK_", "OCL_", "LP_", "MESA_")
 FIX_BUILD = "build it with scripts/setup --arm64-root (or scripts/arm64-root build)"
@@ -49,8 +57,14 @@ def default_root():
 
 
 def wanted_stamp():
-    return {"format": 1, "arch": "arm64", "suite": SUITE, "variant": "apt",
-            "mirror": os.environ.get("AOT_HARNESS_DEBIAN_MIRROR") or MIRROR, "packages": sorted(PACKAGES)}
+    return {
+        "format": 1,
+        "arch": "arm64",
+        "suite": SUITE,
+        "variant": "apt",
+        "mirror": os.environ.get("AOT_HARNESS_DEBIAN_MIRROR") or MIRROR,
+        "packages": sorted(PACKAGES),
+    }
 
 
 def stamp_matches(stamp, want):
@@ -73,8 +87,10 @@ def check_root(root):
 def host_tools():
     missing = [t for t in ("mmdebstrap", "arch-test", "qemu-aarch64-static") if shutil.which(t) is None]
     if missing:
-        raise data.InputError("%s not found: run scripts/setup --arm64-root (Debian packages mmdebstrap, "
-                              "arch-test, qemu-user-static)" % ", ".join(missing))
+        raise data.InputError(
+            "%s not found: run scripts/setup --arm64-root (Debian packages mmdebstrap, "
+            "arch-test, qemu-user-static)" % ", ".join(missing)
+        )
 
 
 def room_for(root, min_gb, needs, env):
@@ -83,7 +99,7 @@ def room_for(root, min_gb, needs, env):
     parent = os.path.dirname(root)
     os.makedirs(parent, exist_ok=True)
     free = shutil.disk_usage(parent).free
-    if free < min_gb * 1024 ** 3:
+    if free < min_gb * 1024**3:
         raise data.InputError("only %.1f GB free under %s; %s: free space or set %s" % (free / 1e9, parent, needs, env))
 
 
@@ -108,25 +124,45 @@ def build(root):
         chroot_hold.hold(os.getpid())  # mmdebstrap runs arm64 maintainer scripts through binfmt
         t0 = time.time()
         try:
-            cmd = ["mmdebstrap", "--arch=arm64", "--variant=apt", "--include=" + ",".join(PACKAGES),
-                   "--aptopt=APT::Install-Recommends \"false\"", want["suite"], new, want["mirror"]]
+            cmd = [
+                "mmdebstrap",
+                "--arch=arm64",
+                "--variant=apt",
+                "--include=" + ",".join(PACKAGES),
+                '--aptopt=APT::Install-Recommends "false"',
+                want["suite"],
+                new,
+                want["mirror"],
+            ]
             print("arm64-root: " + " ".join(cmd), flush=True)
             rc, err = run_group(cmd)
             if rc != 0:
                 tail = " ".join(err.strip().splitlines()[-3:])[-400:]
-                raise data.InputError("mmdebstrap failed (exit %d): %s; check the network and %s"
-                                      % (rc, tail, want["mirror"]))
-            for f in ("etc/OpenCL/vendors/pocl.icd", "usr/share/vulkan/icd.d/lvp_icd.aarch64.json",
-                      "usr/lib/aarch64-linux-gnu/libOpenCL.so.1", "bin/busybox"):
+                raise data.InputError(
+                    "mmdebstrap failed (exit %d): %s; check the network and %s" % (rc, tail, want["mirror"])
+                )
+            for f in (
+                "etc/OpenCL/vendors/pocl.icd",
+                "usr/share/vulkan/icd.d/lvp_icd.aarch64.json",
+                "usr/lib/aarch64-linux-gnu/libOpenCL.so.1",
+                "bin/busybox",
+            ):
                 if not os.path.exists(os.path.join(new, f)):
                     raise data.InputError("the new root lacks /%s; the package list is wrong" % f)
             r = subprocess.run(["chroot", new, "/usr/bin/uname", "-m"], capture_output=True, text=True)
             if r.stdout.strip() != "aarch64":
-                raise data.InputError("uname -m in the new root says '%s', not aarch64: the emulator does not run "
-                                      "it (%s)" % (r.stdout.strip(), r.stderr.strip()[:200]))
+                raise data.InputError(
+                    "uname -m in the new root says '%s', not aarch64: the emulator does not run "
+                    "it (%s)" % (r.stdout.strip(), r.stderr.strip()[:200])
+                )
             with open(os.path.join(new, STAMP), "w") as f:
-                json.dump(dict(want, built=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                               seconds=round(time.time() - t0)), f, indent=1)
+                json.dump(
+                    dict(
+                        want, built=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), seconds=round(time.time() - t0)
+                    ),
+                    f,
+                    indent=1,
+                )
         except BaseException:
             if os.path.exists(new):
                 _remove_tree(new, unmount=True)  # mmdebstrap's own mounts too, if it was killed
@@ -178,8 +214,10 @@ def _group_alive(pgid):
 def _remove_tree(d, unmount=False):
     """Removes a root directory; never one with mounts in it, unless `unmount` (a half-built root of ours,
     whose mmdebstrap was killed before it unmounted): then those are unmounted first."""
+
     def below():
         return sorted((mp for mp in chroot_hold.mount_points() if mp == d or mp.startswith(d + "/")), reverse=True)
+
     if unmount:
         for mp in below():
             chroot_hold._unmount(mp)
@@ -191,7 +229,7 @@ def _remove_tree(d, unmount=False):
 def inner_cwd(root, binds, cwd):
     """Where `cwd` (a directory of this machine) is inside the root, or None."""
     if cwd == root or cwd.startswith(root + "/"):
-        return cwd[len(root):] or "/"
+        return cwd[len(root) :] or "/"
     for b in binds:
         if cwd == b or cwd.startswith(b.rstrip("/") + "/"):
             return cwd
@@ -199,8 +237,12 @@ def inner_cwd(root, binds, cwd):
 
 
 def inner_env():
-    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root",
-           "LANG": "C.UTF-8", "TMPDIR": "/tmp"}
+    env = {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "HOME": "/root",
+        "LANG": "C.UTF-8",
+        "TMPDIR": "/tmp",
+    }
     for k, v in os.environ.items():
         if k.startswith(PASS_PREFIXES) and k != "HARNESS_EXEC_WRAPPER":  # binfmt starts arm64 children
             env[k] = v
@@ -214,13 +256,17 @@ def run_inside(root, binds, cmd):
     binds = [os.path.abspath(b) for b in binds]
     cwd = inner_cwd(root, binds, os.getcwd())
     if cwd is None:
-        raise data.InputError("the current directory %s is neither under the root %s nor under a --bind "
-                              "directory; cd there or pass --bind %s" % (os.getcwd(), root, os.getcwd()))
+        raise data.InputError(
+            "the current directory %s is neither under the root %s nor under a --bind "
+            "directory; cd there or pass --bind %s" % (os.getcwd(), root, os.getcwd())
+        )
     chroot_hold.hold(os.getpid(), root, binds)
     try:
+
         def enter():
             os.chroot(root)
             os.chdir(cwd)
+
         try:
             p = subprocess.Popen(cmd, env=inner_env(), preexec_fn=enter)
         except OSError as e:
@@ -242,13 +288,13 @@ def main(argv=None):
     ap.add_argument("command", choices=("build", "exec", "hold", "release", "down", "status"))
     ap.add_argument("--root", default=None, help="the root's directory (default %s)" % default_root())
     ap.add_argument("--bind", action="append", default=[], help="a directory bound at the same path inside")
-    ap.add_argument("--pid", type=toolmain.whole(1, 2 ** 31), help="hold/release: the process that holds")
+    ap.add_argument("--pid", type=toolmain.whole(1, 2**31), help="hold/release: the process that holds")
     ap.add_argument("--force", action="store_true", help="down: even while processes hold the root")
     argv = list(sys.argv[1:] if argv is None else argv)
     # everything after the first "--" is the command, given to argparse as nothing (it would mix the two)
     cut = argv.index("--") if "--" in argv else len(argv)
     args = ap.parse_args(argv[:cut])
-    args.cmd = argv[cut + 1:]
+    args.cmd = argv[cut + 1 :]
     toolmain.handle_signals()  # a killed build or exec still releases what it holds and removes what it half made
     root = os.path.abspath(args.root or default_root())
     if args.command != "exec" and args.cmd:

@@ -1,18 +1,19 @@
 """Tests of scripts/arm64-root (arm64root.py, chroot_hold.py).
 
-  python3 -m harnesslib.arm64.arm64root_test              the holders: mounts made for the first holder, kept while
-                                                    any holder needs them, undone by the last (also after a
-                                                    holder was killed), never unmounting the host's /dev/pts;
-                                                    the current directory's place inside; the environment
-                                                    inside (root only, else SKIP 77; ~2 s)
-  python3 -m harnesslib.arm64.arm64root_test nightly --build BUILD_AARCH64
-                                                    the real root (built if missing, cached): `aot-harness env`
-                                                    inside names the emulated CPU; device-ctest --sysroot runs
-                                                    brighten and blur3x3 (planted wrong golden) on cpu,
-                                                    opencl-mali, opencl, vulkan-mali and vulkan: blur3x3 FAIL,
-                                                    brighten PASS; afterwards no mount is left in the root and
-                                                    binfmt_misc is as it was
+python3 -m harnesslib.arm64.arm64root_test              the holders: mounts made for the first holder, kept while
+                                                  any holder needs them, undone by the last (also after a
+                                                  holder was killed), never unmounting the host's /dev/pts;
+                                                  the current directory's place inside; the environment
+                                                  inside (root only, else SKIP 77; ~2 s)
+python3 -m harnesslib.arm64.arm64root_test nightly --build BUILD_AARCH64
+                                                  the real root (built if missing, cached): `aot-harness env`
+                                                  inside names the emulated CPU; device-ctest --sysroot runs
+                                                  brighten and blur3x3 (planted wrong golden) on cpu,
+                                                  opencl-mali, opencl, vulkan-mali and vulkan: blur3x3 FAIL,
+                                                  brighten PASS; afterwards no mount is left in the root and
+                                                  binfmt_misc is as it was
 """
+
 import json
 import os
 import shutil
@@ -122,8 +123,15 @@ class Pure(unittest.TestCase):
     def test_inner_env(self):
         saved = dict(os.environ)
         try:
-            os.environ.update({"HARNESS_EXEC_WRAPPER": "sh x", "POCL_DEBUG": "1", "LD_LIBRARY_PATH": "/host/lib",
-                               "AOT_HARNESS_SHAPE_CACHE": "/b/s", "HOME": "/home/me"})
+            os.environ.update(
+                {
+                    "HARNESS_EXEC_WRAPPER": "sh x",
+                    "POCL_DEBUG": "1",
+                    "LD_LIBRARY_PATH": "/host/lib",
+                    "AOT_HARNESS_SHAPE_CACHE": "/b/s",
+                    "HOME": "/home/me",
+                }
+            )
             env = arm64root.inner_env()
         finally:
             os.environ.clear()
@@ -140,6 +148,7 @@ def binfmt_entry():
 def nightly(build):
     """See the module's docstring. 0 pass, 1 fail, 77 skip."""
     from ..testing import device_checks as dt
+
     if os.geteuid() != 0 or not os.path.exists(chroot_hold.BINFMT_CONF):
         print("SKIP: needs root and qemu-user-static (scripts/setup --arm64-root)")
         return SKIP
@@ -155,8 +164,13 @@ def nightly(build):
     try:
         stage = tempfile.mkdtemp(dir=os.path.join(root, "tmp"))
         shutil.copy(os.path.join(build, "bin", "aot-harness"), stage)
-        r = subprocess.run([fx.script("arm64-root"), "exec", "--root", root, "--", "./aot-harness", "env", "--json"],
-                           cwd=stage, capture_output=True, text=True, timeout=600)
+        r = subprocess.run(
+            [fx.script("arm64-root"), "exec", "--root", root, "--", "./aot-harness", "env", "--json"],
+            cwd=stage,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         shutil.rmtree(stage)
         try:
             env = json.loads(r.stdout)
@@ -171,10 +185,28 @@ def nightly(build):
         profiles = ("cpu", "opencl-mali", "opencl", "vulkan-mali", "vulkan")
         out = os.path.join(tmp, "out")
         t0 = time.time()
-        r = subprocess.run([fx.script("device-ctest"), "--runner", "qemu", "--sysroot", root, "--build", build,
-                            "--golden", golden, "--out", out, "--", "-R",
-                            "^(brighten|blur3x3)/(%s)/small$" % "|".join(profiles), "-j2"],
-                           capture_output=True, text=True, timeout=3600)
+        r = subprocess.run(
+            [
+                fx.script("device-ctest"),
+                "--runner",
+                "qemu",
+                "--sysroot",
+                root,
+                "--build",
+                build,
+                "--golden",
+                golden,
+                "--out",
+                out,
+                "--",
+                "-R",
+                "^(brighten|blur3x3)/(%s)/small$" % "|".join(profiles),
+                "-j2",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
         print(r.stdout[-3000:] + r.stderr[-2000:])
         print("device-ctest --sysroot: exit %d, %.0f s" % (r.returncode, time.time() - t0))
         res = os.path.join(out, "device-qemu")
@@ -185,8 +217,14 @@ def nightly(build):
                 failed = c is not None and c.find("failure") is not None
                 skipped = c is not None and c.find("skipped") is not None
                 if c is None or skipped or failed != (p == "blur3x3"):
-                    problems.append("%s/%s/small: %s" % (p, prof, "missing" if c is None else
-                                                         "skipped" if skipped else "failed" if failed else "passed"))
+                    problems.append(
+                        "%s/%s/small: %s"
+                        % (
+                            p,
+                            prof,
+                            "missing" if c is None else "skipped" if skipped else "failed" if failed else "passed",
+                        )
+                    )
         if r.returncode != 1:
             problems.append("device-ctest exit %d, want 1 (the planted failure)" % r.returncode)
     finally:

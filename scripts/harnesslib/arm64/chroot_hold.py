@@ -13,6 +13,7 @@ it. Every mount is made with a slave propagation, so that unmounting it never un
 State lives in $AOT_HARNESS_CHROOT_STATE (default /run/aot-harness-chroot): lock, holders/<pid>.json,
 state.json {"binfmt_registered", "binfmt_fs_mounted", "mounts": {root: [mount point, ...]}}.
 """
+
 import contextlib
 import fcntl
 import json
@@ -87,7 +88,7 @@ def live_holders(d):
         except (OSError, ValueError, KeyError, TypeError):
             alive = False
         if alive:
-            live[name[:-len(".json")]] = h
+            live[name[: -len(".json")]] = h
         else:
             with contextlib.suppress(OSError):
                 os.remove(path)
@@ -96,6 +97,7 @@ def live_holders(d):
 
 # --- binfmt_misc ---------------------------------------------------------------------------------------------
 
+
 def _registration_line():
     try:
         with open(BINFMT_CONF) as f:
@@ -103,12 +105,16 @@ def _registration_line():
     except OSError:
         line = ""
     if not line:
-        raise InputError("%s is missing: the arm64 emulator is not installed; run scripts/setup --arm64-root "
-                         "(Debian's qemu-user-static)" % BINFMT_CONF)
+        raise InputError(
+            "%s is missing: the arm64 emulator is not installed; run scripts/setup --arm64-root "
+            "(Debian's qemu-user-static)" % BINFMT_CONF
+        )
     interp = line.split(":")[-2]
     if not os.path.exists(interp):
-        raise InputError("the emulator %s named by %s is missing; reinstall qemu-user-static (scripts/setup "
-                         "--arm64-root)" % (interp, BINFMT_CONF))
+        raise InputError(
+            "the emulator %s named by %s is missing; reinstall qemu-user-static (scripts/setup "
+            "--arm64-root)" % (interp, BINFMT_CONF)
+        )
     if "F" not in line.split(":")[-1]:
         line += "F"  # the emulator opened at registration: usable inside a chroot without a copy of it
     return line
@@ -124,9 +130,10 @@ def _ensure_binfmt(s):
             text = f.read()
         flags = next((l.split(":", 1)[1].strip() for l in text.splitlines() if l.startswith("flags:")), "")
         if not s["binfmt_registered"] and "F" not in flags:
-            raise InputError("binfmt_misc already has a qemu-aarch64 entry without flag F (flags '%s'), which "
-                             "cannot run arm64 programs inside a chroot; remove it (echo -1 > %s) and try again"
-                             % (flags, entry))
+            raise InputError(
+                "binfmt_misc already has a qemu-aarch64 entry without flag F (flags '%s'), which "
+                "cannot run arm64 programs inside a chroot; remove it (echo -1 > %s) and try again" % (flags, entry)
+            )
         if not text.startswith("enabled"):
             raise InputError("the binfmt_misc entry %s is disabled; enable it (echo 1 > %s)" % (entry, entry))
         return
@@ -151,6 +158,7 @@ def _undo_binfmt(s):
 
 # --- mounts --------------------------------------------------------------------------------------------------
 
+
 def mount_points():
     """Every mount point of this process's namespace (/proc/self/mountinfo; os.path.ismount misses a bind
     mount from the same file system)."""
@@ -168,9 +176,11 @@ def _inside(root, path):
 
 def _needed(root, binds):
     """Mount points inside `root` (in mounting order) and what each mounts."""
-    want = [(_inside(root, "proc"), ["-t", "proc", "proc"]),
-            (_inside(root, "sys"), ["--rbind", "/sys"]),
-            (_inside(root, "dev"), ["--rbind", "/dev"])]
+    want = [
+        (_inside(root, "proc"), ["-t", "proc", "proc"]),
+        (_inside(root, "sys"), ["--rbind", "/sys"]),
+        (_inside(root, "dev"), ["--rbind", "/dev"]),
+    ]
     for b in binds:
         want.append((_inside(root, b), ["--bind", b]))
     return want
@@ -215,6 +225,7 @@ def _reconcile(s, live):
 
 # --- the interface -------------------------------------------------------------------------------------------
 
+
 def _key(pid, name):
     return "name-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in name) if name else str(pid)
 
@@ -240,8 +251,14 @@ def hold(pid, root=None, binds=(), binfmt=True, name=None):
                 _ensure_binfmt(s)
             if root:
                 _ensure_mounts(s, os.path.abspath(root), binds)
-            h = {"pid": pid, "start": start, "root": os.path.abspath(root) if root else None, "binds": binds,
-                 "binfmt": binfmt, "name": name}
+            h = {
+                "pid": pid,
+                "start": start,
+                "root": os.path.abspath(root) if root else None,
+                "binds": binds,
+                "binfmt": binfmt,
+                "name": name,
+            }
             with open(os.path.join(d, "holders", _key(pid, name) + ".json"), "w") as f:
                 json.dump(h, f)
         except BaseException:
@@ -265,8 +282,10 @@ def down(force=False):
     with _locked() as d:
         live = live_holders(d)
         if live and not force:
-            raise InputError("still in use by %s; stop them first, or pass --force"
-                             % ", ".join(h.get("name") or "process %s" % h.get("pid") for h in live.values()))
+            raise InputError(
+                "still in use by %s; stop them first, or pass --force"
+                % ", ".join(h.get("name") or "process %s" % h.get("pid") for h in live.values())
+            )
         for key in live:
             with contextlib.suppress(OSError):
                 os.remove(os.path.join(d, "holders", key + ".json"))
@@ -290,5 +309,10 @@ def processes_in(root):
 def status():
     with _locked() as d:
         s = _read_state(d)
-        return {"state_dir": d, "holders": live_holders(d), "binfmt_registered_here": s["binfmt_registered"],
-                "binfmt_entry": os.path.exists(os.path.join(BINFMT_DIR, "qemu-aarch64")), "mounts": s["mounts"]}
+        return {
+            "state_dir": d,
+            "holders": live_holders(d),
+            "binfmt_registered_here": s["binfmt_registered"],
+            "binfmt_entry": os.path.exists(os.path.join(BINFMT_DIR, "qemu-aarch64")),
+            "mounts": s["mounts"],
+        }

@@ -13,6 +13,7 @@ every commit tried; the worktrees and builds go into --work and are removed at t
 Exit status: 0 the first bad commit is named; 1 GOOD and BAD do not differ (nothing to bisect); 2 bad input or
 a step that could not run (GOOD or BAD does not build, not a git repository, GOOD not an ancestor of BAD).
 """
+
 import json
 import os
 import shutil
@@ -26,9 +27,19 @@ from .. import data, jsonio, paths, toolmain
 
 # CMake cache entries of the user's build that a worktree's build takes over (where Halide and the package are,
 # the compilers and launchers, the build type), when the build has them.
-CACHE_KEYS = ("CMAKE_PREFIX_PATH", "CMAKE_BUILD_TYPE", "Halide_DIR", "HalideHelpers_DIR", "AotHarness_DIR",
-              "CMAKE_C_COMPILER", "CMAKE_CXX_COMPILER", "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER",
-              "CMAKE_TOOLCHAIN_FILE", "HARNESS_PLATFORM")
+CACHE_KEYS = (
+    "CMAKE_PREFIX_PATH",
+    "CMAKE_BUILD_TYPE",
+    "Halide_DIR",
+    "HalideHelpers_DIR",
+    "AotHarness_DIR",
+    "CMAKE_C_COMPILER",
+    "CMAKE_CXX_COMPILER",
+    "CMAKE_C_COMPILER_LAUNCHER",
+    "CMAKE_CXX_COMPILER_LAUNCHER",
+    "CMAKE_TOOLCHAIN_FILE",
+    "HARNESS_PLATFORM",
+)
 
 
 def log(msg):
@@ -48,8 +59,9 @@ def commit_list(repo, good, bad):
     b = git(repo, "rev-parse", "--verify", "--quiet", bad + "^{commit}", check=False)
     for name, sha in ((good, g), (bad, b)):
         if not sha:
-            raise data.InputError("'%s' is not a commit of %s; pass a commit, tag or branch (git log shows them)"
-                                  % (name, repo))
+            raise data.InputError(
+                "'%s' is not a commit of %s; pass a commit, tag or branch (git log shows them)" % (name, repo)
+            )
     if g == b:
         raise data.InputError("GOOD and BAD are the same commit %s; pass two commits" % g[:12])
     if subprocess.run(["git", "-C", repo, "merge-base", "--is-ancestor", g, b]).returncode != 0:
@@ -109,9 +121,14 @@ class Workspace:
         profiles = ";".join(dict.fromkeys([self.args.profile, "cpu"]))
         env = dict(os.environ)
         env.setdefault("CCACHE_BASEDIR", self.work)  # the same sources in another worktree hit the cache
-        rc, logf = self._step(short + "-configure", [self.cmake, "-S", os.path.join(tree, self.sub), "-B", build] +
-                              self.cmake_args + ["-DAOT_HARNESS_PIPELINES=" + self.args.pipeline,
-                                                 "-DHARNESS_PROFILES=" + profiles] + self.args.cmake_arg, env)
+        rc, logf = self._step(
+            short + "-configure",
+            [self.cmake, "-S", os.path.join(tree, self.sub), "-B", build]
+            + self.cmake_args
+            + ["-DAOT_HARNESS_PIPELINES=" + self.args.pipeline, "-DHARNESS_PROFILES=" + profiles]
+            + self.args.cmake_arg,
+            env,
+        )
         if rc == 0:
             rc, logf = self._step(short + "-build", [self.cmake, "--build", build, "--target", "aot-harness"], env)
         if rc != 0:
@@ -130,8 +147,21 @@ class Workspace:
         if kind == "outcome":
             cmd = [exe, "run", "--json", out] + sel + gold
         else:
-            cmd = [exe, "bench", "--json", out, "--repetitions", str(repetitions), "--min-time", "%g" % a.min_time,
-                   "--benchmark_enable_random_interleaving=true"] + sel + gold
+            cmd = (
+                [
+                    exe,
+                    "bench",
+                    "--json",
+                    out,
+                    "--repetitions",
+                    str(repetitions),
+                    "--min-time",
+                    "%g" % a.min_time,
+                    "--benchmark_enable_random_interleaving=true",
+                ]
+                + sel
+                + gold
+            )
         rc, logf = self._step("%s-%s" % (sha[:12], kind), cmd)
         if not os.path.exists(out):
             raise bisectsearch.Untestable("aot-harness %s wrote nothing (exit %d, log %s)" % (cmd[1], rc, logf))
@@ -166,8 +196,9 @@ def bisect(ws, commits, mode, repetitions, alpha, min_effect):
         if not judge.differ() and mode == "outcome":
             return judge, None, []
     if judge is None or not judge.differ():
-        judge = bisectsearch.BenchJudge(ws.measure(good_sha, "bench", repetitions),
-                                        ws.measure(bad_sha, "bench", repetitions), alpha, min_effect)
+        judge = bisectsearch.BenchJudge(
+            ws.measure(good_sha, "bench", repetitions), ws.measure(bad_sha, "bench", repetitions), alpha, min_effect
+        )
         log("ends: " + (judge.describe_ends() or "no benchmark regressed from GOOD to BAD"))
         if not judge.differ():
             return judge, None, []
@@ -185,6 +216,7 @@ def bisect(ws, commits, mode, repetitions, alpha, min_effect):
         tried.append((i, "bad" if bad else "good", what))
         log("%s: %s: %s" % (subject(ws.repo, sha), "BAD" if bad else "good", what))
         return bad
+
     first, seen = bisectsearch.first_bad(len(commits), is_bad, log)
     tried += [(i, "untestable", "") for i, v in seen.items() if v == "untestable"]
     return judge, first, sorted(tried)
@@ -197,16 +229,26 @@ def main(argv=None):
     ap.add_argument("--pipeline", required=True, help="the pipeline (one name)")
     ap.add_argument("--profile", required=True, help="the profile (one name)")
     ap.add_argument("--case", help="only this case (run) / case or size (bench); default all")
-    ap.add_argument("--mode", choices=("auto", "outcome", "bench"), default="auto",
-                    help="what to follow: auto (the outcome when GOOD's and BAD's differ, else the speed; default)")
+    ap.add_argument(
+        "--mode",
+        choices=("auto", "outcome", "bench"),
+        default="auto",
+        help="what to follow: auto (the outcome when GOOD's and BAD's differ, else the speed; default)",
+    )
     ap.add_argument("--repetitions", type=toolmain.whole(5, 1000), default=9, help="benchmark samples (default 9)")
     ap.add_argument("--min-time", type=toolmain.real(0, 3600), default=0.05, help="seconds per sample (default 0.05)")
     ap.add_argument("--alpha", type=toolmain.real(0, 1), default=compare.DEFAULT_ALPHA)
     ap.add_argument("--min-effect", type=toolmain.real(0, 1000), default=compare.DEFAULT_MIN_EFFECT)
-    ap.add_argument("--source-dir", default=paths.project_dir(),
-                    help="the CMake project (its directory in the repository; default %(default)s)")
-    ap.add_argument("--build-dir", default=os.path.dirname(os.path.abspath(paths.bin_dir())),
-                    help="the build whose CMake cache the commits' builds reuse (default %(default)s)")
+    ap.add_argument(
+        "--source-dir",
+        default=paths.project_dir(),
+        help="the CMake project (its directory in the repository; default %(default)s)",
+    )
+    ap.add_argument(
+        "--build-dir",
+        default=os.path.dirname(os.path.abspath(paths.bin_dir())),
+        help="the build whose CMake cache the commits' builds reuse (default %(default)s)",
+    )
     ap.add_argument("--cmake-arg", action="append", default=[], help="one more configure argument (repeatable)")
     ap.add_argument("--golden-dir", help="goldens for every commit (default: each commit's own)")
     ap.add_argument("--work", default=paths.out_dir("bisect-commit"), help="worktrees and builds (default %(default)s)")
@@ -220,8 +262,10 @@ def main(argv=None):
     repo = git(src, "rev-parse", "--show-toplevel")
     sub = os.path.relpath(os.path.realpath(src), os.path.realpath(repo))
     commits = commit_list(repo, args.good, args.bad)
-    log("%d commit(s) from %s to %s in %s; pipeline %s on %s" % (len(commits) - 1, commits[0][:12], commits[-1][:12],
-                                                                 repo, args.pipeline, args.profile))
+    log(
+        "%d commit(s) from %s to %s in %s; pipeline %s on %s"
+        % (len(commits) - 1, commits[0][:12], commits[-1][:12], repo, args.pipeline, args.profile)
+    )
     t0 = time.time()
     ws = Workspace(args, repo, sub)
     try:
@@ -229,18 +273,29 @@ def main(argv=None):
     finally:
         ws.close()
     took = time.time() - t0
-    result = {"good": commits[0], "bad": commits[-1], "pipeline": args.pipeline, "profile": args.profile,
-              "kind": judge.kind, "ends": judge.describe_ends(), "seconds": round(took, 1),
-              "tried": [{"commit": commits[i], "verdict": v, "what": w} for i, v, w in tried]}
+    result = {
+        "good": commits[0],
+        "bad": commits[-1],
+        "pipeline": args.pipeline,
+        "profile": args.profile,
+        "kind": judge.kind,
+        "ends": judge.describe_ends(),
+        "seconds": round(took, 1),
+        "tried": [{"commit": commits[i], "verdict": v, "what": w} for i, v, w in tried],
+    }
     if first is None:
-        print("bisect-commit: GOOD and BAD do not differ (%s); nothing to bisect" % (judge.describe_ends() or
-              "no benchmark regressed"))
+        print(
+            "bisect-commit: GOOD and BAD do not differ (%s); nothing to bisect"
+            % (judge.describe_ends() or "no benchmark regressed")
+        )
         code = 1
     else:
         what = next((w for i, v, w in tried if i == first), judge.describe_ends())
         result.update(first_bad=commits[first], first_bad_subject=subject(repo, commits[first]), first_bad_what=what)
-        print("first bad commit: %s\n  %s\n  %d commit(s) built and measured in %.0f s" % (
-            subject(repo, commits[first]), what, len(ws.built), took))
+        print(
+            "first bad commit: %s\n  %s\n  %d commit(s) built and measured in %.0f s"
+            % (subject(repo, commits[first]), what, len(ws.built), took)
+        )
         for i, v, w in tried:
             print("  %-10s %s%s" % (v, subject(repo, commits[i]), (": " + w) if w and i != first else ""))
         code = 0

@@ -9,6 +9,7 @@ A commit is judged against the two ends, GOOD and BAD, measured first:
            commit is measured again with twice the repetitions, and then decided by where its medians lie
            between GOOD's and BAD's (the nearer end), which the report says.
 """
+
 import math
 
 from ..runs import compare, stats
@@ -57,13 +58,16 @@ def worst_outcome(side):
 
 class OutcomeJudge:
     """Bad = the worst outcome differs from GOOD's."""
+
     kind = "outcome"
 
     def __init__(self, good, bad):
         self.good, self.bad = worst_outcome(good), worst_outcome(bad)
         if self.good is None or self.bad is None:
-            raise data.InputError("no run of the pipeline on %s at GOOD or BAD; check --pipeline, --profile and --case"
-                                  % ("GOOD" if self.good is None else "BAD"))
+            raise data.InputError(
+                "no run of the pipeline on %s at GOOD or BAD; check --pipeline, --profile and --case"
+                % ("GOOD" if self.good is None else "BAD")
+            )
 
     def differ(self):
         return self.good != self.bad
@@ -75,7 +79,11 @@ class OutcomeJudge:
             raise Untestable("no run of the pipeline recorded")
         worst = [r for r in side["tests"].values() if r.get("outcome") == o]
         why = (worst[0].get("message") or "")[:160] if worst and o != self.good else ""
-        return o != self.good, "%s (GOOD: %s)%s" % (o, self.good, ": %s %s" % (data.test_key(worst[0]), why) if why else "")
+        return o != self.good, "%s (GOOD: %s)%s" % (
+            o,
+            self.good,
+            ": %s %s" % (data.test_key(worst[0]), why) if why else "",
+        )
 
     def describe_ends(self):
         return "outcome %s at GOOD, %s at BAD" % (self.good, self.bad)
@@ -90,6 +98,7 @@ def _log_position(good, bad, x):
 
 class BenchJudge:
     """Bad = the benchmarks that regressed from GOOD to BAD regressed at this commit too."""
+
     kind = "bench"
 
     def __init__(self, good, bad, alpha=compare.DEFAULT_ALPHA, min_effect=compare.DEFAULT_MIN_EFFECT):
@@ -97,15 +106,20 @@ class BenchJudge:
         res = self._compare(good, bad)
         # A regression the machine check would not judge is still what the search follows (its ends were
         # measured at other times on a machine that moved); the report says so.
-        self.ends = [r for r in res["benchmarks"] if r["verdict"] == "regression" or
-                     (r["verdict"] == "environment changed" and r.get("stat_verdict") == "regression")]
+        self.ends = [
+            r
+            for r in res["benchmarks"]
+            if r["verdict"] == "regression"
+            or (r["verdict"] == "environment changed" and r.get("stat_verdict") == "regression")
+        ]
         self.names = [r["name"] for r in self.ends]
         self.unjudged = [r for r in self.ends if r["verdict"] == "environment changed"]
 
     def _compare(self, a, b, names=None):
         pick = (lambda s: {k: v for k, v in s["bench"].items() if k in names}) if names else (lambda s: s["bench"])
-        return compare.compare_bench(pick(a), pick(b), self.alpha, self.min_effect, "holm", a.get("machine"),
-                                     b.get("machine"))
+        return compare.compare_bench(
+            pick(a), pick(b), self.alpha, self.min_effect, "holm", a.get("machine"), b.get("machine")
+        )
 
     def differ(self):
         return bool(self.ends)
@@ -125,18 +139,32 @@ class BenchJudge:
             if not g:
                 continue
             pos.append(_log_position(e["base_median"], e["cand_median"], g["cand_median"]))
-            parts.append("%s %.4g ms (%s vs GOOD, p %s)" % (e["name"], g["cand_median"], compare.pct(g["change"]),
-                                                            compare.fmt_p(g["p_adj"])))
+            parts.append(
+                "%s %.4g ms (%s vs GOOD, p %s)"
+                % (e["name"], g["cand_median"], compare.pct(g["change"]), compare.fmt_p(g["p_adj"]))
+            )
         what = "; ".join(parts)
         if slower != faster_than_bad and not moved:
             return slower, what
         if not last_try:
             return None, what + ("; the machine moved" if moved else "; the test cannot tell")
         bad = stats.median(pos) >= 0.5 if pos else slower
-        return bad, what + "; decided by the nearer end (%.0f %% of the way to BAD)" % (100 * stats.median(pos) if pos else 0)
+        return bad, what + "; decided by the nearer end (%.0f %% of the way to BAD)" % (
+            100 * stats.median(pos) if pos else 0
+        )
 
     def describe_ends(self):
-        return "; ".join("%s %.4g -> %.4g ms (%s, p %s%s)" % (
-            r["name"], r["base_median"], r["cand_median"], compare.pct(r["change"]), compare.fmt_p(r["p_adj"]),
-            "; the machine moved too: " + r["not_judged"].split("not judged: ", 1)[-1] if r in self.unjudged else "")
-            for r in self.ends)
+        return "; ".join(
+            "%s %.4g -> %.4g ms (%s, p %s%s)"
+            % (
+                r["name"],
+                r["base_median"],
+                r["cand_median"],
+                compare.pct(r["change"]),
+                compare.fmt_p(r["p_adj"]),
+                "; the machine moved too: " + r["not_judged"].split("not judged: ", 1)[-1]
+                if r in self.unjudged
+                else "",
+            )
+            for r in self.ends
+        )

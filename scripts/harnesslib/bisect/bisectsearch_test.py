@@ -2,6 +2,7 @@
 found wherever it is, untestable commits are skipped, a commit the U test cannot place is measured again and
 then placed by its medians, and a machine that moved is not taken for the code. Usage: python3 -m
 harnesslib.bisect.bisectsearch_test [-v]"""
+
 import random
 import unittest
 
@@ -14,16 +15,26 @@ NAME = "BM_brighten/host/small/resident"
 def bench_side(median_ms, seed, n=9, spread=0.01, machine=None):
     rnd = random.Random(seed)
     side = data.empty_side("fake")
-    side["bench"][NAME] = {"pipeline": "brighten", "profile": "host", "case": "small", "mode": "resident",
-                           "samples": [{"real_time_ms": median_ms * (1 + rnd.uniform(-spread, spread))} for _ in range(n)]}
+    side["bench"][NAME] = {
+        "pipeline": "brighten",
+        "profile": "host",
+        "case": "small",
+        "mode": "resident",
+        "samples": [{"real_time_ms": median_ms * (1 + rnd.uniform(-spread, spread))} for _ in range(n)],
+    }
     side["machine"] = machine or {}
     return side
 
 
 def outcome_side(outcome):
     side = data.empty_side("fake")
-    side["tests"]["brighten/host/small/host"] = {"pipeline": "brighten", "profile": "host", "case": "small",
-                                                 "outcome": outcome, "message": "max abs error 3 > 0"}
+    side["tests"]["brighten/host/small/host"] = {
+        "pipeline": "brighten",
+        "profile": "host",
+        "case": "small",
+        "outcome": outcome,
+        "message": "max abs error 3 > 0",
+    }
     return side
 
 
@@ -66,6 +77,7 @@ class Search(unittest.TestCase):
             if i in (2, 3):
                 raise bisectsearch.Untestable("does not build")
             return i >= 4
+
         first, seen = bisectsearch.first_bad(6, judge)
         self.assertEqual(first, 4)
         self.assertEqual(seen.get(2, seen.get(3)), "untestable")
@@ -100,14 +112,21 @@ class Judges(unittest.TestCase):
 
     def test_machine_that_moved_is_not_the_code(self):
         def block(cpu_ms):
-            return {"host": {"profiles": ["host"], "calibration": {"start": {"cpu_work_1t_ms": cpu_ms},
-                                                                   "end": {"cpu_work_1t_ms": cpu_ms}}}}
+            return {
+                "host": {
+                    "profiles": ["host"],
+                    "calibration": {"start": {"cpu_work_1t_ms": cpu_ms}, "end": {"cpu_work_1t_ms": cpu_ms}},
+                }
+            }
+
         good, bad = bench_side(10.0, 1, machine=block(5.0)), bench_side(12.0, 2, machine=block(5.0))
         j = bisectsearch.BenchJudge(good, bad)
         # ends measured while the machine moved: followed all the same, and said so
         moved = bisectsearch.BenchJudge(good, bench_side(30.0, 2, machine=block(10.0)))
         self.assertEqual(moved.names, [NAME])
-        self.assertIn("the machine moved too: cpu work (1 thread) between the runs 5 ms -> 10 ms", moved.describe_ends())
+        self.assertIn(
+            "the machine moved too: cpu work (1 thread) between the runs 5 ms -> 10 ms", moved.describe_ends()
+        )
         slow_machine = bench_side(12.0, 3, machine=block(6.5))  # 30 % slower machine: not judged
         bad_verdict, what = j.classify(slow_machine)
         self.assertIsNone(bad_verdict, what)
@@ -134,8 +153,9 @@ class Bisect(unittest.TestCase):
         self.assertTrue(all(kind == "outcome" for _sha, kind, _r in ws.measured))
 
     def test_unclear_commit_is_measured_again(self):
-        ws = FakeWorkspace(medians={c: (10.0 if i < 2 else 12.0) for i, c in enumerate(self.commits)},
-                           noisy={"c2": 11.0})
+        ws = FakeWorkspace(
+            medians={c: (10.0 if i < 2 else 12.0) for i, c in enumerate(self.commits)}, noisy={"c2": 11.0}
+        )
         judge, first, tried = self.run_bisect(ws)
         self.assertEqual(first, 2)
         self.assertIn(("c2", "bench", 18), ws.measured)

@@ -8,6 +8,7 @@ DIR/dashboard.png; default a temporary directory, whose path is printed). --page
 outside project's, cmake/own_project_test.sh) instead of one rendered from the fixtures. Exit 0 pass, 1 fail,
 77 no Chromium.
 """
+
 import base64
 import json
 import os
@@ -32,11 +33,27 @@ class Cdp:
         def setup_fds():
             os.dup2(hi_r, 3)
             os.dup2(hi_w, 4)
+
         self.proc = subprocess.Popen(
-            [exe, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars", "--user-data-dir=" + profile_dir,
-             "--allow-file-access-from-files", "about:blank"],
-            preexec_fn=setup_fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [
+                exe,
+                "--headless=new",
+                "--remote-debugging-pipe",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-extensions",
+                "--hide-scrollbars",
+                "--user-data-dir=" + profile_dir,
+                "--allow-file-access-from-files",
+                "about:blank",
+            ],
+            preexec_fn=setup_fds,
+            close_fds=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         for fd in (to_chrome_r, from_chrome_w, hi_r, hi_w):
             os.close(fd)
         self.buf = b""
@@ -60,6 +77,7 @@ class Cdp:
 
     def _read(self, deadline):
         import select
+
         while b"\0" not in self.buf:
             left = deadline - time.time()
             if left <= 0:
@@ -94,8 +112,10 @@ def console_problems(events):
             d = p.get("exceptionDetails", {})
             out.append("uncaught: %s %s" % (d.get("text", ""), (d.get("exception") or {}).get("description", "")))
         elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
-            out.append("console.%s: %s" % (p["type"], " ".join(str(a.get("value", a.get("description", "")))
-                                                             for a in p.get("args", []))))
+            out.append(
+                "console.%s: %s"
+                % (p["type"], " ".join(str(a.get("value", a.get("description", ""))) for a in p.get("args", [])))
+            )
         elif m == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
             out.append("log: %s %s" % (p["entry"].get("text", ""), p["entry"].get("url", "")))
         elif m == "Network.loadingFailed":
@@ -109,8 +129,11 @@ def new_page(cdp):
     sess = cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     for dom in ("Runtime.enable", "Log.enable", "Page.enable", "Network.enable"):
         cdp.send(dom, session=sess)
-    cdp.send("Emulation.setDeviceMetricsOverride", {"width": 1400, "height": 900, "deviceScaleFactor": 1,
-                                                    "mobile": False}, session=sess)
+    cdp.send(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+        session=sess,
+    )
     return sess
 
 
@@ -123,13 +146,19 @@ def check_page(url, screenshot, exe):
             cdp.send("Page.navigate", {"url": url}, session=sess)
             info, deadline = {}, time.time() + 30
             while time.time() < deadline:
-                r = cdp.send("Runtime.evaluate", {"returnByValue": True, "expression":
-                             "JSON.stringify({ready: document.body && document.body.getAttribute('data-ready'),"
-                             " total: document.body && document.body.getAttribute('data-charts-total'),"
-                             " drawn: document.body && document.body.getAttribute('data-charts-drawn'),"
-                             " canvases: document.querySelectorAll('canvas').length,"
-                             " cells: document.querySelectorAll('table.grid a.badge').length,"
-                             " height: document.documentElement.scrollHeight})"}, session=sess)
+                r = cdp.send(
+                    "Runtime.evaluate",
+                    {
+                        "returnByValue": True,
+                        "expression": "JSON.stringify({ready: document.body && document.body.getAttribute('data-ready'),"
+                        " total: document.body && document.body.getAttribute('data-charts-total'),"
+                        " drawn: document.body && document.body.getAttribute('data-charts-drawn'),"
+                        " canvases: document.querySelectorAll('canvas').length,"
+                        " cells: document.querySelectorAll('table.grid a.badge').length,"
+                        " height: document.documentElement.scrollHeight})",
+                    },
+                    session=sess,
+                )
                 if "value" not in r.get("result", {}):  # the page is between documents
                     time.sleep(0.2)
                     continue
@@ -176,8 +205,17 @@ def main(argv=None):
     shot = os.path.join(work, "dashboard.png")
     t0 = time.time()
     problems, info = check_page("file://" + os.path.abspath(index), shot, exe)
-    print("browser_test: %s in %.1f s: %s charts, %s drawn, %s grid cells; screenshot %s"
-          % ("FAIL" if problems else "PASS", time.time() - t0, info.get("total"), info.get("drawn"), info.get("cells"), shot))
+    print(
+        "browser_test: %s in %.1f s: %s charts, %s drawn, %s grid cells; screenshot %s"
+        % (
+            "FAIL" if problems else "PASS",
+            time.time() - t0,
+            info.get("total"),
+            info.get("drawn"),
+            info.get("cells"),
+            shot,
+        )
+    )
     for p in problems:
         print("  " + p)
     return 1 if problems else 0

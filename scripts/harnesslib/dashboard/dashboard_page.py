@@ -1,6 +1,7 @@
 """The parts of the dashboard's page that are not data (dashboard.py): the latest pipeline x profile outcome
 grid (a badge per case linking to its record page), the style sheet, and the script that draws the charts
 (Chart.js, with a dashed marker where a driver changed) and tells the browser tests how many it drew."""
+
 import html
 
 from .dashboard_records import COLOURS, record_page
@@ -21,13 +22,23 @@ def grid_html(out_dir, run, tests, golden_dir):
             for r in [t for t in tests if t["pipeline"] == p and t["profile"] == prof]:
                 href = record_page(out_dir, run, r, golden_dir)
                 label = r["case"] + ("" if r.get("mode", "host") == "host" else "/" + r["mode"])
-                badges.append("<a class='badge' style='background:%s' href='%s' title='%s: %s'>%s<br><small>%s</small></a>"
-                              % (COLOURS.get(r["outcome"], "#000"), e(href), e(r["outcome"]), e(r.get("message", "")),
-                                 e(label), e(r["outcome"].replace("TEARDOWN_FAULT", "TEARDOWN")))) 
+                badges.append(
+                    "<a class='badge' style='background:%s' href='%s' title='%s: %s'>%s<br><small>%s</small></a>"
+                    % (
+                        COLOURS.get(r["outcome"], "#000"),
+                        e(href),
+                        e(r["outcome"]),
+                        e(r.get("message", "")),
+                        e(label),
+                        e(r["outcome"].replace("TEARDOWN_FAULT", "TEARDOWN")),
+                    )
+                )
             cells.append("<td>%s</td>" % "".join(badges))
         rows.append("<tr><th>%s</th>%s</tr>" % (e(p), "".join(cells)))
-    rows.append("</table><p class='legend'>%s</p>" % " ".join(
-        "<span class='badge' style='background:%s'>%s</span>" % (c, o) for o, c in COLOURS.items()))
+    rows.append(
+        "</table><p class='legend'>%s</p>"
+        % " ".join("<span class='badge' style='background:%s'>%s</span>" % (c, o) for o, c in COLOURS.items())
+    )
     return "\n".join(rows)
 
 

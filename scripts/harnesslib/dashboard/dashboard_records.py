@@ -1,5 +1,6 @@
 """Record pages of the dashboard (records/<run>-<test>.html): message, metrics, stderr and one golden / output /
 diff set per output: the harness's own PNGs, or rendered from the kept .npy output when the run has none."""
+
 import html
 import os
 import re
@@ -21,7 +22,7 @@ def artifact_output(name):
     older 'out_output' -> ('out', 'npy'); (name, '') for anything else."""
     for suffix, kind in (("_png", None), (".output_npy", "npy"), ("_output", "npy")):
         if name.endswith(suffix):
-            stem = name[:-len(suffix)]
+            stem = name[: -len(suffix)]
             if kind:
                 return stem, kind
             out, _, k = stem.rpartition(".")
@@ -78,25 +79,40 @@ def record_page(out_dir, run, rec, golden_dir):
     jsonio.make_dirs(rdir)
     images, links = record_images(rdir, "run%d-%s" % (run["id"], key), rec, golden_dir)
     metrics = ingest.flatten(rec.get("metrics") or {}, "", [])
-    body = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>%s</title><link rel='stylesheet' "
-            "href='../style.css'></head><body><p><a href='../index.html'>&larr; dashboard</a></p>" % e(key),
-            "<h1>%s <span class='badge' style='background:%s'>%s</span></h1>"
-            % (e(key), COLOURS.get(rec.get("outcome"), "#000"), e(rec.get("outcome", "?"))),
-            "<p>%s</p><table>" % e(rec.get("message", ""))]
-    for k, v in (("run", "#%d %s (%s)" % (run["id"], run["started"], (run["git_commit"] or "")[:12])),
-                 ("target", rec.get("target", "")), ("driver", data.test_driver(rec)),
-                 ("duration", "%.1f ms" % (rec.get("duration_ms") or 0)), ("recorded outcome", rec.get("result_outcome", ""))):
+    body = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>%s</title><link rel='stylesheet' "
+        "href='../style.css'></head><body><p><a href='../index.html'>&larr; dashboard</a></p>" % e(key),
+        "<h1>%s <span class='badge' style='background:%s'>%s</span></h1>"
+        % (e(key), COLOURS.get(rec.get("outcome"), "#000"), e(rec.get("outcome", "?"))),
+        "<p>%s</p><table>" % e(rec.get("message", "")),
+    ]
+    for k, v in (
+        ("run", "#%d %s (%s)" % (run["id"], run["started"], (run["git_commit"] or "")[:12])),
+        ("target", rec.get("target", "")),
+        ("driver", data.test_driver(rec)),
+        ("duration", "%.1f ms" % (rec.get("duration_ms") or 0)),
+        ("recorded outcome", rec.get("result_outcome", "")),
+    ):
         if v:
             body.append("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))))
     body.append("</table>")
     if images:
-        body.append("<h2>Images</h2><div class='thumbs'>" + "".join(
-            "<figure><a href='%s'><img src='%s' alt='%s'></a><figcaption>%s</figcaption></figure>"
-            % (e(f), e(f), e(n), e(n)) for n, f in images) + "</div>")
+        body.append(
+            "<h2>Images</h2><div class='thumbs'>"
+            + "".join(
+                "<figure><a href='%s'><img src='%s' alt='%s'></a><figcaption>%s</figcaption></figure>"
+                % (e(f), e(f), e(n), e(n))
+                for n, f in images
+            )
+            + "</div>"
+        )
     if links:
         body.append("<h2>Artifacts</h2><ul>" + "".join("<li>%s</li>" % e(l) for l in links) + "</ul>")
-    body.append("<h2>Metrics</h2><table>" + "".join("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v)))
-                                                    for k, v in metrics) + "</table>")
+    body.append(
+        "<h2>Metrics</h2><table>"
+        + "".join("<tr><th>%s</th><td>%s</td></tr>" % (e(k), e(str(v))) for k, v in metrics)
+        + "</table>"
+    )
     if rec.get("stderr_tail"):
         body.append("<h2>stderr</h2><pre>%s</pre>" % e(rec["stderr_tail"]))
     body.append("</body></html>\n")

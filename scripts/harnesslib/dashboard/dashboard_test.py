@@ -1,5 +1,6 @@
 """Builds a history from the recorded fixtures and renders the dashboard; runs the nightly driver against
 stand-in binaries whose benchmarks die midway. Usage: python3 -m harnesslib.dashboard.dashboard_test [-v]"""
+
 import json
 import os
 import sqlite3
@@ -27,7 +28,7 @@ class Dashboard(unittest.TestCase):
             top = page.index("<h2>Regressions</h2>")
             self.assertLess(top, page.index("<h2>Outcomes"))
             self.assertIn("1 outcome(s) got worse, 1 benchmark(s) significantly slower", page)
-            self.assertIn(fx.SLOW_BENCH, page[top:page.index("<h2>Outcomes")])
+            self.assertIn(fx.SLOW_BENCH, page[top : page.index("<h2>Outcomes")])
             specs = json.loads(page.split("<script id='chart-data' type='application/json'>")[1].split("</script>")[0])
             self.assertEqual(len(specs), 8)  # 2 pipelines x 4 runnable profiles
             ocl = [s for s in specs if s["title"] == "blur3x3 / opencl"][0]
@@ -39,7 +40,9 @@ class Dashboard(unittest.TestCase):
                 rpage = f.read()
             for img in ("golden", "output", "diff"):
                 self.assertIn("-output-%s.png" % img, rpage)
-            self.assertTrue(os.path.exists(os.path.join(out, "records", "run5-blur3x3_opencl-mali_small_host-output-diff.png")))
+            self.assertTrue(
+                os.path.exists(os.path.join(out, "records", "run5-blur3x3_opencl-mali_small_host-output-diff.png"))
+            )
 
     def test_bands_and_only_significant_regressions_marked(self):
         with tempfile.TemporaryDirectory() as t:
@@ -48,8 +51,12 @@ class Dashboard(unittest.TestCase):
             index = dashboard.render(db, os.path.join(t, "dash"), fx.GOLDEN)
             with open(index) as f:
                 page = f.read()
-            specs = {s["title"]: s for s in json.loads(
-                page.split("<script id='chart-data' type='application/json'>")[1].split("</script>")[0])}
+            specs = {
+                s["title"]: s
+                for s in json.loads(
+                    page.split("<script id='chart-data' type='application/json'>")[1].split("</script>")[0]
+                )
+            }
             for s in specs.values():
                 lines = [d for d in s["datasets"] if not d.get("band")]
                 bands = {d["label"]: d for d in s["datasets"] if d.get("band")}
@@ -81,19 +88,24 @@ class Dashboard(unittest.TestCase):
             db = os.path.join(t, "h.sqlite")
             r = fx.run_script("history", "ingest", "--bench", fx.fixture("pocl", "bench.json"), "--db", db)
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertEqual(sqlite3.connect(db).execute("SELECT started FROM runs").fetchone()[0],
-                             "2026-11-23T10:53:32+00:00")  # the benchmark's context date, not now
+            self.assertEqual(
+                sqlite3.connect(db).execute("SELECT started FROM runs").fetchone()[0], "2026-11-23T10:53:32+00:00"
+            )  # the benchmark's context date, not now
             res = fx.write(os.path.join(t, "r.json"), fx.load("pocl", "results.json"))
             os.utime(res, (1700000000, 1700000000))
             r = fx.run_script("history", "ingest", "--results", res, "--db", db)
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertEqual(sqlite3.connect(db).execute("SELECT started FROM runs WHERE id=2").fetchone()[0],
-                             "2023-11-14T22:13:20+00:00")  # no start recorded: when the run wrote the file
+            self.assertEqual(
+                sqlite3.connect(db).execute("SELECT started FROM runs WHERE id=2").fetchone()[0],
+                "2023-11-14T22:13:20+00:00",
+            )  # no start recorded: when the run wrote the file
             doc = fx.load("pocl", "results.json")
             doc["started"] = "2026-11-20T01:02:03+00:00"
             r = fx.run_script("history", "ingest", "--results", fx.write(os.path.join(t, "s.json"), doc), "--db", db)
-            self.assertEqual(sqlite3.connect(db).execute("SELECT started FROM runs WHERE id=3").fetchone()[0],
-                             "2026-11-20T01:02:03+00:00")
+            self.assertEqual(
+                sqlite3.connect(db).execute("SELECT started FROM runs WHERE id=3").fetchone()[0],
+                "2026-11-20T01:02:03+00:00",
+            )
 
     def test_no_history_is_an_error(self):
         r = fx.run_script("dashboard", "--db", "/nonexistent/h.sqlite", "--out", "/tmp/x")
@@ -130,8 +142,14 @@ def write_fake_harness(directory):
     """FAKE_HARNESS as `aot-harness` in `directory`, executable (for nightly --bin)."""
     p = os.path.join(directory, "aot-harness")
     with open(p, "w") as f:
-        f.write(FAKE_HARNESS % {"py": sys.executable, "res": fx.fixture("pocl", "results.json"),
-                                "bench": fx.fixture("pocl", "bench.json")})
+        f.write(
+            FAKE_HARNESS
+            % {
+                "py": sys.executable,
+                "res": fx.fixture("pocl", "results.json"),
+                "bench": fx.fixture("pocl", "bench.json"),
+            }
+        )
     os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
 
 
@@ -140,9 +158,20 @@ class Nightly(unittest.TestCase):
         with tempfile.TemporaryDirectory() as t:
             write_fake_harness(t)
             db = os.path.join(t, "h.sqlite")
-            rc = nightly.main(["--bin", t, "--db", db, "--out", os.path.join(t, "out"), "--dashboard",
-                               os.path.join(t, "dash"), "--notify-cmd",
-                               "cat > '%s/notified.md'; echo \"$AOT_HARNESS_SUMMARY\" > '%s/path'" % (t, t)])
+            rc = nightly.main(
+                [
+                    "--bin",
+                    t,
+                    "--db",
+                    db,
+                    "--out",
+                    os.path.join(t, "out"),
+                    "--dashboard",
+                    os.path.join(t, "dash"),
+                    "--notify-cmd",
+                    "cat > '%s/notified.md'; echo \"$AOT_HARNESS_SUMMARY\" > '%s/path'" % (t, t),
+                ]
+            )
             self.assertEqual(rc, 2)
             # summary.md says what did not run, links the dashboard, and --notify-cmd got it on its stdin
             with open(os.path.join(t, "out", "summary.md")) as f:
@@ -165,8 +194,9 @@ class Nightly(unittest.TestCase):
     def test_build_failure_is_recorded(self):
         with tempfile.TemporaryDirectory() as t:
             db = os.path.join(t, "h.sqlite")
-            self.assertEqual(nightly.main(["--bin", t, "--db", db, "--out", t, "--build-status", "2",
-                                           "--notify-cmd", "exit 3"]), 2)
+            self.assertEqual(
+                nightly.main(["--bin", t, "--db", db, "--out", t, "--build-status", "2", "--notify-cmd", "exit 3"]), 2
+            )
             self.assertEqual(sqlite3.connect(db).execute("SELECT status FROM runs").fetchone()[0], "build-failed")
             with open(os.path.join(t, "summary.md")) as f:
                 self.assertIn("- the build failed (exit 2)", f.read())

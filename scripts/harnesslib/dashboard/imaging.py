@@ -3,6 +3,7 @@
 Images are C-order arrays of shape (H, W), (H, W, C) with C in 1..4, or (C, H, W) with C in 1..4; integer or
 float dtypes, scaled to 8 bits over the golden's range. A 1920x1080 triple takes well under 2 s (docs/performance.md).
 """
+
 import zlib
 
 import numpy as np
@@ -76,16 +77,22 @@ def png_bytes(rgb):
     h, w = rgb.shape[:2]
 
     def chunk(tag, body):
-        return (len(body).to_bytes(4, "big") + tag + body + (zlib.crc32(tag + body) & 0xFFFFFFFF).to_bytes(4, "big"))
+        return len(body).to_bytes(4, "big") + tag + body + (zlib.crc32(tag + body) & 0xFFFFFFFF).to_bytes(4, "big")
+
     raw = np.zeros((h, 3 * w + 1), np.uint8)  # filter byte 0 (None) per row
     raw[:, 1:] = rgb.reshape(h, 3 * w)
     ihdr = w.to_bytes(4, "big") + h.to_bytes(4, "big") + bytes((8, 2, 0, 0, 0))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw.tobytes(), 1)) +
-            chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(raw.tobytes(), 1))
+        + chunk(b"IEND", b"")
+    )
 
 
 def write_png(path, rgb):
     from .. import jsonio
+
     jsonio.write_atomic(path, png_bytes(rgb))
 
 

@@ -1,5 +1,6 @@
 """imaging.py: .npy reading, scaling, the diff image and the worst pixel, checked by decoding the PNGs it
 writes. Usage: python3 -m harnesslib.dashboard.imaging_test [-v]; `--bench` times a 1920x1080 RGB triple instead."""
+
 import os
 import sys
 import tempfile
@@ -19,9 +20,9 @@ def decode_png(path):
     assert raw[:8] == b"\x89PNG\r\n\x1a\n", path
     pos, idat, w, h = 8, b"", 0, 0
     while pos < len(raw):
-        n = int.from_bytes(raw[pos:pos + 4], "big")
-        tag, body = raw[pos + 4:pos + 8], raw[pos + 8:pos + 8 + n]
-        if zlib.crc32(tag + body) & 0xFFFFFFFF != int.from_bytes(raw[pos + 8 + n:pos + 12 + n], "big"):
+        n = int.from_bytes(raw[pos : pos + 4], "big")
+        tag, body = raw[pos + 4 : pos + 8], raw[pos + 8 : pos + 8 + n]
+        if zlib.crc32(tag + body) & 0xFFFFFFFF != int.from_bytes(raw[pos + 8 + n : pos + 12 + n], "big"):
             raise AssertionError("bad CRC in %s chunk %s" % (path, tag))
         if tag == b"IHDR":
             w, h = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
@@ -123,8 +124,10 @@ def bench():
     1920x1080 float32 one; prints seconds."""
     rng = np.random.default_rng(1)
     with tempfile.TemporaryDirectory() as t:
-        for name, g in (("u8 rgb", rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)),
-                        ("f32 grey", rng.random((1080, 1920), dtype=np.float32))):
+        for name, g in (
+            ("u8 rgb", rng.integers(0, 256, (1080, 1920, 3), dtype=np.uint8)),
+            ("f32 grey", rng.random((1080, 1920), dtype=np.float32)),
+        ):
             o = g.copy()
             o[500, 700] = 0
             np.save(os.path.join(t, "g.npy"), g)

@@ -3,6 +3,7 @@
 (severity order, exit codes) and the dashboard (colours) read; the C++ report's colours and its
 summary's worst-of are checked through `aot-harness report`.
 Usage: python3 -m harnesslib.dashboard.outcomes_test AOT_HARNESS [-v]"""
+
 import json
 import os
 import re
@@ -30,11 +31,16 @@ class OutcomeTable(unittest.TestCase):
         cls.table = json.loads(harness("outcomes", "--json"))
 
     def test_generated_file_is_current(self):
-        with open(os.path.join(os.path.dirname(os.path.abspath(data.__file__)), "outcomes.json"), encoding="utf-8") as f:
+        with open(
+            os.path.join(os.path.dirname(os.path.abspath(data.__file__)), "outcomes.json"), encoding="utf-8"
+        ) as f:
             committed = json.load(f)
-        self.assertEqual(committed, self.table,
-                         "scripts/harnesslib/outcomes.json is stale: regenerate it with "
-                         "`build/bin/aot-harness outcomes --json > scripts/harnesslib/outcomes.json`")
+        self.assertEqual(
+            committed,
+            self.table,
+            "scripts/harnesslib/outcomes.json is stale: regenerate it with "
+            "`build/bin/aot-harness outcomes --json > scripts/harnesslib/outcomes.json`",
+        )
 
     def test_python_order_and_exit_codes(self):
         names = [o["name"] for o in self.table]
@@ -59,8 +65,20 @@ class OutcomeTable(unittest.TestCase):
     def test_report_colours_and_worst(self):
         # One run per outcome, then every pair: the report's CSS has each table colour, and its summary
         # names the same worst outcome as the table's order (console and results.json use the same).
-        runs = [{"pipeline": "p", "profile": "cpu", "case": o["name"].lower(), "mode": "host", "outcome": o["name"],
-                 "message": "", "metrics": {}, "duration_ms": 1.0, "target": "x"} for o in self.table]
+        runs = [
+            {
+                "pipeline": "p",
+                "profile": "cpu",
+                "case": o["name"].lower(),
+                "mode": "host",
+                "outcome": o["name"],
+                "message": "",
+                "metrics": {},
+                "duration_ms": 1.0,
+                "target": "x",
+            }
+            for o in self.table
+        ]
         with tempfile.TemporaryDirectory(prefix="outcomes-test-") as tmp:
             res = os.path.join(tmp, "results.json")
             with open(res, "w", encoding="utf-8") as f:
@@ -73,7 +91,7 @@ class OutcomeTable(unittest.TestCase):
             worst = self.table[-1]["name"]
             self.assertRegex(html, r"<h1>[^<]*<span class=\"chip o-%s\">worst: %s<" % (worst, re.escape(worst)))
             for i, a in enumerate(self.table):
-                for b in self.table[i + 1:]:
+                for b in self.table[i + 1 :]:
                     with open(res, "w", encoding="utf-8") as f:
                         json.dump({"runs": [r for r in runs if r["outcome"] in (a["name"], b["name"])]}, f)
                     harness("report", "--results", res, "--out", tmp)

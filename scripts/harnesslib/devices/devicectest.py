@@ -1,19 +1,20 @@
 """Data work of scripts/device-ctest (the shell script does the staging and the transport).
 
-  python3 -m harnesslib.devices.devicectest plan --stage DIR --ctest CTEST --out-plan F [-- ctest args]
-      For a device without ctest: asks the local ctest which tests of the staged tree the ctest arguments
-      select (`ctest -N --show-only=json-v1`), and writes DIR/run_tests.sh, a POSIX sh script that runs
-      them on the device one by one (paths relative to the staged tree, the tests' ENVIRONMENT applied)
-      and appends `index <TAB> exit code <TAB> start <TAB> end` to out/fallback-results.tsv, each
-      test's output to out/logs/<index>.log. F gets the plan (names, skip codes) as JSON.
-  python3 -m harnesslib.devices.devicectest junit --plan F --dir OUT
-      Turns OUT/fallback-results.tsv and OUT/logs/ into OUT/junit.xml, in ctest's --output-junit format.
-  python3 -m harnesslib.devices.devicectest collect --dir OUT [--runner R] [--target T]
-      Merges OUT/results/*.json (one `aot-harness run --json` file per test) into OUT/results.json, reads
-      OUT/junit.xml (and the device's clocks and temperatures before and after, OUT/machine-*.json), prints a
-      ctest-like summary (also OUT/summary.txt). Exit 0 when no test failed, 1 when
-      one did, 2 when there is no JUnit file or no test ran.
+python3 -m harnesslib.devices.devicectest plan --stage DIR --ctest CTEST --out-plan F [-- ctest args]
+    For a device without ctest: asks the local ctest which tests of the staged tree the ctest arguments
+    select (`ctest -N --show-only=json-v1`), and writes DIR/run_tests.sh, a POSIX sh script that runs
+    them on the device one by one (paths relative to the staged tree, the tests' ENVIRONMENT applied)
+    and appends `index <TAB> exit code <TAB> start <TAB> end` to out/fallback-results.tsv, each
+    test's output to out/logs/<index>.log. F gets the plan (names, skip codes) as JSON.
+python3 -m harnesslib.devices.devicectest junit --plan F --dir OUT
+    Turns OUT/fallback-results.tsv and OUT/logs/ into OUT/junit.xml, in ctest's --output-junit format.
+python3 -m harnesslib.devices.devicectest collect --dir OUT [--runner R] [--target T]
+    Merges OUT/results/*.json (one `aot-harness run --json` file per test) into OUT/results.json, reads
+    OUT/junit.xml (and the device's clocks and temperatures before and after, OUT/machine-*.json), prints a
+    ctest-like summary (also OUT/summary.txt). Exit 0 when no test failed, 1 when
+    one did, 2 when there is no JUnit file or no test ran.
 """
+
 import argparse
 import datetime
 import json
@@ -46,17 +47,20 @@ def relocate(arg, stage):
     if arg == stage:
         return "."
     if arg.startswith(stage + "/"):
-        return arg[len(stage) + 1:]
+        return arg[len(stage) + 1 :]
     return arg
 
 
 def plan(stage, ctest, ctest_args):
     stage = os.path.realpath(stage)
-    r = subprocess.run([ctest, "-N", "--show-only=json-v1"] + list(ctest_args), cwd=stage,
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [ctest, "-N", "--show-only=json-v1"] + list(ctest_args), cwd=stage, capture_output=True, text=True
+    )
     if r.returncode != 0:
-        raise data.InputError("'%s -N %s' failed in the staged tree: %s; check the ctest arguments"
-                              % (ctest, " ".join(ctest_args), r.stderr.strip() or r.stdout.strip()))
+        raise data.InputError(
+            "'%s -N %s' failed in the staged tree: %s; check the ctest arguments"
+            % (ctest, " ".join(ctest_args), r.stderr.strip() or r.stdout.strip())
+        )
     info = jsonio.loads(r.stdout, "ctest -N --show-only=json-v1", "use CMake 3.14 or newer")
     tests = []
     for t in info.get("tests", []):
@@ -70,29 +74,37 @@ def plan(stage, ctest, ctest_args):
         if "/" in cmd[0] and not cmd[0].startswith(("/", "./")):
             cmd[0] = "./" + cmd[0]
         skip = _prop(t, "SKIP_RETURN_CODE")
-        tests.append({"name": t["name"], "command": cmd, "environment": _prop(t, "ENVIRONMENT", []) or [],
-                      "skip_return_code": int(skip) if skip not in (None, "") else None,
-                      "will_fail": bool(_prop(t, "WILL_FAIL", False))})
+        tests.append(
+            {
+                "name": t["name"],
+                "command": cmd,
+                "environment": _prop(t, "ENVIRONMENT", []) or [],
+                "skip_return_code": int(skip) if skip not in (None, "") else None,
+                "will_fail": bool(_prop(t, "WILL_FAIL", False)),
+            }
+        )
     return tests
 
 
 def write_script(tests, path):
-    lines = ["#!/bin/sh",
-             "# Written by scripts/device-ctest for a device without ctest: runs the selected tests one by one.",
-             'cd "$(dirname "$0")" || exit 2',
-             "mkdir -p out/logs",
-             ": > out/fallback-results.tsv",
-             "now() { t=$(date +%s%N 2>/dev/null); case $t in *N*|'') date +%s ;; *) echo \"$t\" ;; esac; }",
-             "total=%d" % len(tests),
-             "run_test() {",
-             "  i=$1; name=$2; shift 2",
-             "  start=$(now)",
-             '  "$@" > "out/logs/$i.log" 2>&1',
-             "  rc=$?",
-             "  end=$(now)",
-             '  printf \'%s\\t%s\\t%s\\t%s\\n\' "$i" "$rc" "$start" "$end" >> out/fallback-results.tsv',
-             '  echo "$i/$total Test #$i: $name ... exit $rc"',
-             "}"]
+    lines = [
+        "#!/bin/sh",
+        "# Written by scripts/device-ctest for a device without ctest: runs the selected tests one by one.",
+        'cd "$(dirname "$0")" || exit 2',
+        "mkdir -p out/logs",
+        ": > out/fallback-results.tsv",
+        "now() { t=$(date +%s%N 2>/dev/null); case $t in *N*|'') date +%s ;; *) echo \"$t\" ;; esac; }",
+        "total=%d" % len(tests),
+        "run_test() {",
+        "  i=$1; name=$2; shift 2",
+        "  start=$(now)",
+        '  "$@" > "out/logs/$i.log" 2>&1',
+        "  rc=$?",
+        "  end=$(now)",
+        '  printf \'%s\\t%s\\t%s\\t%s\\n\' "$i" "$rc" "$start" "$end" >> out/fallback-results.tsv',
+        '  echo "$i/$total Test #$i: $name ... exit $rc"',
+        "}",
+    ]
     for i, t in enumerate(tests, 1):
         words = [sh_quote(i), sh_quote(t["name"])]
         if t["environment"]:
@@ -124,8 +136,9 @@ def junit_from_fallback(plan_tests, out_dir):
                 parts = line.rstrip("\n").split("\t")
                 if len(parts) == 4 and parts[0].isdigit():
                     rows[int(parts[0])] = (int(parts[1]) if parts[1].lstrip("-").isdigit() else 2, parts[2], parts[3])
-    suite = ET.Element("testsuite", name="device-ctest", hostname="", timestamp=datetime.datetime.now().isoformat(
-        timespec="seconds"))
+    suite = ET.Element(
+        "testsuite", name="device-ctest", hostname="", timestamp=datetime.datetime.now().isoformat(timespec="seconds")
+    )
     counts = {"tests": 0, "failures": 0, "skipped": 0, "disabled": 0}
     total_time = 0.0
     for i, t in enumerate(plan_tests, 1):
@@ -173,7 +186,9 @@ def merge_results(out_dir, runner, target):
             try:
                 states[when] = (data.read_json(path).get("now") or {}).get("after")
             except (data.InputError, AttributeError):
-                print("device-ctest: warning: %s is not what `aot-harness machine --json` writes" % path, file=sys.stderr)
+                print(
+                    "device-ctest: warning: %s is not what `aot-harness machine --json` writes" % path, file=sys.stderr
+                )
     if states:
         merged["device"]["machine"] = states
     if os.path.isdir(rdir):
@@ -222,6 +237,7 @@ def collect(out_dir, runner, target):
     if failed:
         lines.append("The following tests FAILED: " + ", ".join(failed))
     from ..runs import machine
+
     for when, state in sorted((merged["device"].get("machine") or {}).items(), reverse=True):
         lines.append("machine %s the run: %s" % (when, machine.state_line(state)))
     lines.append("junit:   %s" % junit)
@@ -240,9 +256,10 @@ def main(argv=None):
     extra = []
     if "--" in argv:
         i = argv.index("--")
-        argv, extra = argv[:i], argv[i + 1:]
-    ap = toolmain.ArgumentParser(prog="devicectest", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+        argv, extra = argv[:i], argv[i + 1 :]
+    ap = toolmain.ArgumentParser(
+        prog="devicectest", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan")
     p.add_argument("--stage", required=True)
@@ -259,13 +276,15 @@ def main(argv=None):
     if a.cmd == "plan":
         tests = plan(a.stage, a.ctest, extra)
         write_script(tests, os.path.join(a.stage, "run_tests.sh"))
-        jsonio.write_atomic(a.out_plan, json.dumps({"tests": tests, "ctest_args": extra, "host": socket.gethostname()},
-                                                   indent=1))
+        jsonio.write_atomic(
+            a.out_plan, json.dumps({"tests": tests, "ctest_args": extra, "host": socket.gethostname()}, indent=1)
+        )
         print("device-ctest: %d tests selected for the device's run_tests.sh" % len(tests))
         return 0
     if a.cmd == "junit":
-        junit_from_fallback(jsonio.At(data.read_json(a.plan), a.plan, "make it with devicectest plan").get("tests").list(),
-                            a.dir)
+        junit_from_fallback(
+            jsonio.At(data.read_json(a.plan), a.plan, "make it with devicectest plan").get("tests").list(), a.dir
+        )
         return 0
     return collect(a.dir, a.runner, a.target)
 

@@ -14,6 +14,7 @@ Skipped), the merged results.json (PASS / FAIL / SKIP records) and the logs.
   ssh    a throwaway sshd on 127.0.0.1 (free high port, throwaway host and user keys, only that key
          authorized, stopped at the end), once with the remote's ctest and once with --no-ctest
 """
+
 import argparse
 import os
 import shutil
@@ -25,24 +26,38 @@ import tempfile
 import time
 
 from . import devicectest
-from ..testing.device_checks import (DEVICE_CTEST, ROOT, Failure, check, check_results, common_args,
-                                      plant_wrong_golden, run_device_ctest)
+from ..testing.device_checks import (
+    DEVICE_CTEST,
+    ROOT,
+    Failure,
+    check,
+    check_results,
+    common_args,
+    plant_wrong_golden,
+    run_device_ctest,
+)
 
 SKIP = 77
 
 # (ctest -R regex, {test: (JUnit status, harness outcome)}) per platform of the staged build.
-X86_SELECTION = ("^(brighten|blur3x3)/(cpu|cuda)/small$", {
-    "brighten/cpu/small": ("Passed", "PASS"),
-    "blur3x3/cpu/small": ("Failed", "FAIL"),
-    "brighten/cuda/small": ("Skipped", "SKIP"),
-    "blur3x3/cuda/small": ("Skipped", "SKIP"),
-})
-ARM_SELECTION = ("^(brighten|blur3x3)/(cpu|host)/small$", {
-    "brighten/cpu/small": ("Passed", "PASS"),
-    "brighten/host/small": ("Passed", "PASS"),
-    "blur3x3/cpu/small": ("Failed", "FAIL"),
-    "blur3x3/host/small": ("Failed", "FAIL"),
-})
+X86_SELECTION = (
+    "^(brighten|blur3x3)/(cpu|cuda)/small$",
+    {
+        "brighten/cpu/small": ("Passed", "PASS"),
+        "blur3x3/cpu/small": ("Failed", "FAIL"),
+        "brighten/cuda/small": ("Skipped", "SKIP"),
+        "blur3x3/cuda/small": ("Skipped", "SKIP"),
+    },
+)
+ARM_SELECTION = (
+    "^(brighten|blur3x3)/(cpu|host)/small$",
+    {
+        "brighten/cpu/small": ("Passed", "PASS"),
+        "brighten/host/small": ("Passed", "PASS"),
+        "blur3x3/cpu/small": ("Failed", "FAIL"),
+        "blur3x3/host/small": ("Failed", "FAIL"),
+    },
+)
 
 FAKE_ADB = r"""#!/bin/sh
 # Fake adb for the device-ctest test: the "device" is $FAKE_ADB_ROOT (device paths under /data/local/tmp
@@ -66,8 +81,25 @@ esac
 """
 
 # What a phone's shell offers (toybox): enough for device-ctest's commands, but no ctest.
-DEVICE_TOOLS = ["sh", "cat", "chmod", "cp", "date", "dirname", "env", "head", "mkdir", "mktemp", "rm", "tee",
-                "uname", "tar", "sed", "ls", "grep"]
+DEVICE_TOOLS = [
+    "sh",
+    "cat",
+    "chmod",
+    "cp",
+    "date",
+    "dirname",
+    "env",
+    "head",
+    "mkdir",
+    "mktemp",
+    "rm",
+    "tee",
+    "uname",
+    "tar",
+    "sed",
+    "ls",
+    "grep",
+]
 
 
 def test_local(tmp, build):
@@ -86,8 +118,10 @@ def test_local(tmp, build):
 
 def test_qemu(tmp, build):
     if not os.path.exists(os.path.join(build, "bin", "aot-harness")):
-        print("SKIP: %s/bin/aot-harness is absent: build the aarch64-linux preset first "
-              "(cmake --preset aarch64-linux && cmake --build --preset aarch64-linux)" % build)
+        print(
+            "SKIP: %s/bin/aot-harness is absent: build the aarch64-linux preset first "
+            "(cmake --preset aarch64-linux && cmake --build --preset aarch64-linux)" % build
+        )
         return SKIP
     if not shutil.which("qemu-aarch64"):
         print("SKIP: qemu-aarch64 is not installed (scripts/setup installs qemu-user)")
@@ -115,24 +149,44 @@ def test_adb(tmp, build):
         os.symlink(path, os.path.join(tools, t))
     device_root = os.path.join(tmp, "device")
     os.makedirs(os.path.join(device_root, "data", "local", "tmp"))
-    env = dict(os.environ, PATH=shim_dir + ":" + os.environ.get("PATH", ""), FAKE_ADB_ROOT=device_root,
-               FAKE_ADB_PATH=tools, FAKE_ADB_SERIAL="emulator-5554")
+    env = dict(
+        os.environ,
+        PATH=shim_dir + ":" + os.environ.get("PATH", ""),
+        FAKE_ADB_ROOT=device_root,
+        FAKE_ADB_PATH=tools,
+        FAKE_ADB_SERIAL="emulator-5554",
+    )
     golden = os.path.join(tmp, "golden")
     plant_wrong_golden(os.path.join(ROOT, "golden"), golden)
     out = os.path.join(tmp, "out")
-    r = run_device_ctest(["--runner", "adb", "--target", "emulator-5554"]
-                         + common_args(golden, out, X86_SELECTION, build), env=env)
+    r = run_device_ctest(
+        ["--runner", "adb", "--target", "emulator-5554"] + common_args(golden, out, X86_SELECTION, build), env=env
+    )
     check("no ctest" in r.stdout, "the adb device has no ctest: run_tests.sh expected")
     check_results(os.path.join(out, "device-adb"), X86_SELECTION[1], r, ctest_path=False)
     with open(os.path.join(device_root, "adb.log")) as f:
         log = f.read().splitlines()
     for verb in ("push", "shell", "pull"):
         check(any(line.startswith("adb -s emulator-5554 " + verb) for line in log), "adb %s was not used" % verb)
-    check(os.listdir(os.path.join(device_root, "data", "local", "tmp")) == [],
-          "the staged tree was left on the device")
+    check(os.listdir(os.path.join(device_root, "data", "local", "tmp")) == [], "the staged tree was left on the device")
     # --faults: the build's faults/ tests, relocated (their `sh expect_outcome.sh` runs on the device too).
-    r = run_device_ctest(["--runner", "adb", "--target", "emulator-5554", "--faults", "--build", build,
-                          "--out", out, "--", "-R", "^faults/(bless|teardown)$"], env=env)
+    r = run_device_ctest(
+        [
+            "--runner",
+            "adb",
+            "--target",
+            "emulator-5554",
+            "--faults",
+            "--build",
+            build,
+            "--out",
+            out,
+            "--",
+            "-R",
+            "^faults/(bless|teardown)$",
+        ],
+        env=env,
+    )
     check(r.returncode == 0, "--faults: exit %d, expected 0" % r.returncode)
     got = {n: s for n, s, _, _ in devicectest.read_junit(os.path.join(out, "device-adb", "junit.xml"))}
     check(got == {"faults/bless": "Passed", "faults/teardown": "Passed"}, "--faults JUnit: %s" % got)
@@ -149,8 +203,10 @@ def ensure_sshd():
         return True
     print("openssh-server is missing (scripts/setup installs it); installing it", flush=True)
     if os.geteuid() == 0 and shutil.which("apt-get"):
-        subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", "openssh-server"],
-                       env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+        subprocess.run(
+            ["apt-get", "install", "-y", "-q", "--no-install-recommends", "openssh-server"],
+            env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"),
+        )
     return os.path.exists("/usr/sbin/sshd")
 
 
@@ -165,20 +221,39 @@ def test_ssh(tmp, build):
     keys = os.path.join(tmp, "ssh")
     os.makedirs(keys, mode=0o700)
     for k in ("host_key", "user_key"):
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "device-ctest-test",
-                        "-f", os.path.join(keys, k)], check=True)
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "device-ctest-test", "-f", os.path.join(keys, k)],
+            check=True,
+        )
     shutil.copy(os.path.join(keys, "user_key.pub"), os.path.join(keys, "authorized_keys"))
     os.chmod(os.path.join(keys, "authorized_keys"), stat.S_IRUSR | stat.S_IWUSR)
     port = free_port()
     config = os.path.join(keys, "sshd_config")
     with open(config, "w") as f:
-        f.write("\n".join([
-            "Port %d" % port, "ListenAddress 127.0.0.1", "AddressFamily inet",
-            "HostKey %s" % os.path.join(keys, "host_key"), "PidFile %s" % os.path.join(keys, "sshd.pid"),
-            "AuthorizedKeysFile %s" % os.path.join(keys, "authorized_keys"),
-            "PubkeyAuthentication yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-            "PermitRootLogin prohibit-password", "AllowUsers root", "UsePAM no", "StrictModes no",
-            "X11Forwarding no", "AllowTcpForwarding no", "PermitTTY no", "LogLevel VERBOSE", ""]))
+        f.write(
+            "\n".join(
+                [
+                    "Port %d" % port,
+                    "ListenAddress 127.0.0.1",
+                    "AddressFamily inet",
+                    "HostKey %s" % os.path.join(keys, "host_key"),
+                    "PidFile %s" % os.path.join(keys, "sshd.pid"),
+                    "AuthorizedKeysFile %s" % os.path.join(keys, "authorized_keys"),
+                    "PubkeyAuthentication yes",
+                    "PasswordAuthentication no",
+                    "KbdInteractiveAuthentication no",
+                    "PermitRootLogin prohibit-password",
+                    "AllowUsers root",
+                    "UsePAM no",
+                    "StrictModes no",
+                    "X11Forwarding no",
+                    "AllowTcpForwarding no",
+                    "PermitTTY no",
+                    "LogLevel VERBOSE",
+                    "",
+                ]
+            )
+        )
     with open(os.path.join(keys, "host_key.pub")) as f:
         host_pub = f.read().split()
     with open(os.path.join(keys, "known_hosts"), "w") as f:
@@ -199,14 +274,41 @@ def test_ssh(tmp, build):
         print("sshd (pid %d) on 127.0.0.1:%d" % (sshd.pid, port), flush=True)
         golden = os.path.join(tmp, "golden")
         plant_wrong_golden(os.path.join(ROOT, "golden"), golden)
-        ssh = ["--runner", "ssh", "--target", "root@127.0.0.1", "--port", str(port),
-               "--identity", os.path.join(keys, "user_key"),
-               "--ssh-option", "UserKnownHostsFile=" + os.path.join(keys, "known_hosts"),
-               "--ssh-option", "StrictHostKeyChecking=yes", "--ssh-option", "ConnectTimeout=10"]
-        remote_has_ctest = subprocess.run(
-            ["ssh", "-o", "BatchMode=yes", "-p", str(port), "-i", os.path.join(keys, "user_key"),
-             "-o", "UserKnownHostsFile=" + os.path.join(keys, "known_hosts"), "root@127.0.0.1",
-             "command -v ctest"], capture_output=True).returncode == 0
+        ssh = [
+            "--runner",
+            "ssh",
+            "--target",
+            "root@127.0.0.1",
+            "--port",
+            str(port),
+            "--identity",
+            os.path.join(keys, "user_key"),
+            "--ssh-option",
+            "UserKnownHostsFile=" + os.path.join(keys, "known_hosts"),
+            "--ssh-option",
+            "StrictHostKeyChecking=yes",
+            "--ssh-option",
+            "ConnectTimeout=10",
+        ]
+        remote_has_ctest = (
+            subprocess.run(
+                [
+                    "ssh",
+                    "-o",
+                    "BatchMode=yes",
+                    "-p",
+                    str(port),
+                    "-i",
+                    os.path.join(keys, "user_key"),
+                    "-o",
+                    "UserKnownHostsFile=" + os.path.join(keys, "known_hosts"),
+                    "root@127.0.0.1",
+                    "command -v ctest",
+                ],
+                capture_output=True,
+            ).returncode
+            == 0
+        )
         out = os.path.join(tmp, "out")
         r = run_device_ctest(ssh + common_args(golden, out, X86_SELECTION, build))
         check_results(os.path.join(out, "device-ssh"), X86_SELECTION[1], r, ctest_path=remote_has_ctest)

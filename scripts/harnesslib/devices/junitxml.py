@@ -6,6 +6,7 @@ return; lone surrogates; U+FFFE/U+FFFF) is written as [NON-XML-CHAR-0x1B]. scrip
 (devicectest.py) and scripts/lava-job --fetch (lavafetch.py) write with it; they and scripts/flake-check
 (flakecheck.py) read ctest's, the harness's and their own files with read_junit().
 """
+
 import re
 import xml.etree.ElementTree as ET
 
@@ -20,6 +21,7 @@ def xml_safe(text):
 def to_bytes(suite):
     """The <testsuite> element `suite` as a file's bytes (UTF-8, with the XML declaration)."""
     import io
+
     buf = io.BytesIO()
     ET.ElementTree(suite).write(buf, encoding="UTF-8", xml_declaration=True)
     return buf.getvalue()
@@ -29,6 +31,7 @@ def write(suite, path):
     """Writes `suite` to `path` through a temporary name in the same directory (jsonio.write_atomic): a
     full disk or a signal leaves the old file or none, never a partial one."""
     from .. import jsonio
+
     jsonio.write_atomic(path, to_bytes(suite))
 
 

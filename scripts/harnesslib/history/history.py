@@ -15,6 +15,7 @@ Tables:
   ingested(run_id, kind, path, time)              which artifacts went in, when
 Each ingest (ingest.py) is one transaction, so a run that stops midway keeps everything ingested before.
 """
+
 import datetime
 import re
 import socket
@@ -46,8 +47,12 @@ CREATE INDEX IF NOT EXISTS runs_host ON runs(host, label, id);
 """
 # What makes an ingest idempotent: one run per run_key, one test per key, one benchmark per name and one
 # environment value per key in a run. A second ingest of the same shard (a retry) adds nothing.
-UNIQUE = [("runs_key", "runs(run_key)"), ("environment_key", "environment(run_id, source, key)"),
-          ("tests_key", "tests(run_id, pipeline, profile, case_name, mode)"), ("bench_key", "benchmarks(run_id, name)")]
+UNIQUE = [
+    ("runs_key", "runs(run_key)"),
+    ("environment_key", "environment(run_id, source, key)"),
+    ("tests_key", "tests(run_id, pipeline, profile, case_name, mode)"),
+    ("bench_key", "benchmarks(run_id, name)"),
+]
 
 
 def check_schema(con, target):
@@ -58,14 +63,22 @@ def check_schema(con, target):
         if con.kind == "sqlite":
             have = {r[1] for r in con.execute("PRAGMA table_info(%s)" % table)}
         else:
-            have = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns WHERE table_name=? "
-                                              "AND table_schema=current_schema()", (table,))}
+            have = {
+                r[0]
+                for r in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name=? "
+                    "AND table_schema=current_schema()",
+                    (table,),
+                )
+            }
         if not have:
             continue  # not there yet: made with the schema
         missing = [c for c in want if c not in have and c != "run_key"]  # run_key: added to older histories
         if missing:
-            raise data.InputError("%s is not a history of this harness: its table %s has no column %s; pass another "
-                                  "--db (a new file is made for you)" % (db.redact(target), table, ", ".join(missing)))
+            raise data.InputError(
+                "%s is not a history of this harness: its table %s has no column %s; pass another "
+                "--db (a new file is made for you)" % (db.redact(target), table, ", ".join(missing))
+            )
 
 
 def connect(target):
@@ -75,8 +88,14 @@ def connect(target):
     if con.kind == "postgresql":
         names = re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", SCHEMA) + [n for n, _ in UNIQUE]
         # pg_class read with the statement's snapshot (to_regclass could answer from a stale cache)
-        complete = lambda: con.execute("SELECT COUNT(DISTINCT relname) FROM pg_class WHERE relname = ANY(?) AND "
-                                       "relnamespace = current_schema()::regnamespace", (names,)).fetchone()[0] == len(names)
+        complete = lambda: (
+            con.execute(
+                "SELECT COUNT(DISTINCT relname) FROM pg_class WHERE relname = ANY(?) AND "
+                "relnamespace = current_schema()::regnamespace",
+                (names,),
+            ).fetchone()[0]
+            == len(names)
+        )
         # CREATE ... IF NOT EXISTS still locks the tables it checks, which deadlocks with running ingests:
         # only a history without its schema gets DDL, one process at a time.
         if complete():
@@ -103,8 +122,10 @@ def connect(target):
             continue
         with con:
             if name == "environment_key":  # older nightlies stored the same environment once per profile
-                con.execute("DELETE FROM environment WHERE rowid NOT IN (SELECT MIN(rowid) FROM environment"
-                            " GROUP BY run_id, source, key)")
+                con.execute(
+                    "DELETE FROM environment WHERE rowid NOT IN (SELECT MIN(rowid) FROM environment"
+                    " GROUP BY run_id, source, key)"
+                )
             try:
                 con.execute("CREATE UNIQUE INDEX %s ON %s" % (name, cols))
             except Exception as e:  # a history with duplicate tests keeps working, without the retry guard
@@ -119,8 +140,12 @@ def exists(target):
 def git_commit(root):
     try:
         out = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
         return out.stdout.strip() + ("-dirty" if dirty else "") if out.returncode == 0 else ""
     except (OSError, subprocess.SubprocessError):
         return ""
@@ -130,9 +155,11 @@ def create_run(con, started=None, commit="", host=None, label="", status="runnin
     """Adds a run row and returns its id. With `run_key`, the run of that key if it exists (so that several
     processes ingesting shards of one run, at once, end up in one run)."""
     with con:
-        rid = con.insert("INSERT INTO runs(started, git_commit, host, label, status, run_key) VALUES(?,?,?,?,?,?)"
-                         " ON CONFLICT DO NOTHING",
-                         (started or ingest.now(), commit, host or socket.gethostname(), label, status, run_key))
+        rid = con.insert(
+            "INSERT INTO runs(started, git_commit, host, label, status, run_key) VALUES(?,?,?,?,?,?)"
+            " ON CONFLICT DO NOTHING",
+            (started or ingest.now(), commit, host or socket.gethostname(), label, status, run_key),
+        )
         if rid is None:
             rid = con.execute("SELECT id FROM runs WHERE run_key=?", (run_key,)).fetchone()[0]
     return rid
@@ -166,7 +193,9 @@ def resolve_run(con, spec):
         raise data.InputError("'%s' names no run; pass a run id, latest or latest~N" % spec)
     if spec.isdigit():
         if int(spec) not in ids:
-            raise data.InputError("run %s is not in the history (runs: %s)" % (spec, ", ".join(map(str, ids[:10])) or "none"))
+            raise data.InputError(
+                "run %s is not in the history (runs: %s)" % (spec, ", ".join(map(str, ids[:10])) or "none")
+            )
         return int(spec)
     back = int(spec.split("~", 1)[1]) if "~" in spec else 0
     if back >= len(ids):
@@ -187,6 +216,7 @@ def migrate(src_target, dst_target, log=None):
     """Copies every run of the history at src_target into the one at dst_target (migrate.py). Returns
     (copied, already there)."""
     from . import migrate as copier
+
     if not exists(src_target):
         raise data.InputError("no history at %s to migrate from" % src_target)
     src, dst = connect(src_target), connect(dst_target)
@@ -198,34 +228,51 @@ def migrate(src_target, dst_target, log=None):
 
 
 def main(argv=None):
-    ap = toolmain.ArgumentParser(prog="history",
-                                 description="The history of runs: a SQLite file (default out/history.sqlite) or, "
-                                             "with --db postgresql://..., a PostgreSQL database.")
+    ap = toolmain.ArgumentParser(
+        prog="history",
+        description="The history of runs: a SQLite file (default out/history.sqlite) or, "
+        "with --db postgresql://..., a PostgreSQL database.",
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
-    ing = sub.add_parser("ingest", help="store a results.json and/or a bench.json as a run; prints the run id",
-                         description="Stores results and/or benchmark JSON files in the history, each file in "
-                                     "its own transaction, as a new run (or into --run ID). Prints the run id. "
-                                     "A run that does not finish is marked failed or interrupted, with the reason.")
+    ing = sub.add_parser(
+        "ingest",
+        help="store a results.json and/or a bench.json as a run; prints the run id",
+        description="Stores results and/or benchmark JSON files in the history, each file in "
+        "its own transaction, as a new run (or into --run ID). Prints the run id. "
+        "A run that does not finish is marked failed or interrupted, with the reason.",
+    )
     ing.add_argument("--results", action="append", default=[], help="aot-harness results JSON (repeatable)")
     ing.add_argument("--bench", action="append", default=[], help="Google Benchmark JSON (repeatable)")
-    ing.add_argument("--run", type=toolmain.whole(1, 2 ** 63 - 1), help="add to this existing run instead of creating one")
+    ing.add_argument(
+        "--run", type=toolmain.whole(1, 2**63 - 1), help="add to this existing run instead of creating one"
+    )
     ing.add_argument("--label", default="", help="free text shown with the run, e.g. 'nightly' or 'oclgrind'")
     ing.add_argument("--commit", help="git commit (default: HEAD of this checkout)")
-    ing.add_argument("--time", help="run time, ISO 8601 (default: the earliest time the files record: the "
-                                    "results' start, the benchmarks' date, else the file's modification time)")
+    ing.add_argument(
+        "--time",
+        help="run time, ISO 8601 (default: the earliest time the files record: the "
+        "results' start, the benchmarks' date, else the file's modification time)",
+    )
     ing.add_argument("--host", help="host name (default: this machine's)")
     ing.add_argument("--status", default="complete", help="status of a new run (default complete)")
-    ing.add_argument("--run-key", help="add to the run of this key, creating it if needed: shards of one run "
-                                       "ingested by several processes, e.g. nightly-2026-11-24-board7 (a retried "
-                                       "ingest adds nothing twice)")
+    ing.add_argument(
+        "--run-key",
+        help="add to the run of this key, creating it if needed: shards of one run "
+        "ingested by several processes, e.g. nightly-2026-11-24-board7 (a retried "
+        "ingest adds nothing twice)",
+    )
     lst = sub.add_parser("list", help="list the runs")
-    mig = sub.add_parser("migrate", help="copy every run of a history (e.g. SQLite) into --db (e.g. PostgreSQL)",
-                         description="Copies every run of --from into --db with new ids; a run copied before "
-                                     "(same source and id) is not copied again. Prints the number of runs copied.")
+    mig = sub.add_parser(
+        "migrate",
+        help="copy every run of a history (e.g. SQLite) into --db (e.g. PostgreSQL)",
+        description="Copies every run of --from into --db with new ids; a run copied before "
+        "(same source and id) is not copied again. Prints the number of runs copied.",
+    )
     mig.add_argument("--from", dest="source", required=True, help="history to copy from (SQLite path or URL)")
     for p in (ing, lst, mig):
-        p.add_argument("--db", default=default_db_path(), help="history: SQLite path or postgresql:// URL "
-                                                              "(default %(default)s)")
+        p.add_argument(
+            "--db", default=default_db_path(), help="history: SQLite path or postgresql:// URL (default %(default)s)"
+        )
     args = ap.parse_args(argv)
     toolmain.handle_signals()
     if args.cmd == "migrate":
@@ -237,11 +284,23 @@ def main(argv=None):
         if not exists(args.db):
             raise data.InputError("no history at %s; run scripts/nightly or scripts/history ingest first" % args.db)
         con = connect(args.db)
-        for r in con.execute("SELECT r.*, (SELECT COUNT(*) FROM tests t WHERE t.run_id=r.id) nt,"
-                             " (SELECT COUNT(*) FROM benchmarks b WHERE b.run_id=r.id) nb FROM runs r ORDER BY id"):
-            print("%4d  %-25s  %-12s  %-10s  %-10s  %3d tests  %3d benchmarks  %s" % (
-                r["id"], r["started"], (r["git_commit"] or "")[:12], r["status"], r["label"], r["nt"], r["nb"],
-                r["note"] or ""))
+        for r in con.execute(
+            "SELECT r.*, (SELECT COUNT(*) FROM tests t WHERE t.run_id=r.id) nt,"
+            " (SELECT COUNT(*) FROM benchmarks b WHERE b.run_id=r.id) nb FROM runs r ORDER BY id"
+        ):
+            print(
+                "%4d  %-25s  %-12s  %-10s  %-10s  %3d tests  %3d benchmarks  %s"
+                % (
+                    r["id"],
+                    r["started"],
+                    (r["git_commit"] or "")[:12],
+                    r["status"],
+                    r["label"],
+                    r["nt"],
+                    r["nb"],
+                    r["note"] or "",
+                )
+            )
         return 0
     if not args.results and not args.bench:
         raise data.InputError("nothing to ingest: pass --results FILE and/or --bench FILE")
@@ -249,7 +308,9 @@ def main(argv=None):
         try:
             datetime.datetime.fromisoformat(args.time.replace("Z", "+00:00"))
         except ValueError:
-            raise data.InputError("--time '%s' is not an ISO 8601 time; write e.g. 2026-11-24T02:00:00+00:00" % args.time)
+            raise data.InputError(
+                "--time '%s' is not an ISO 8601 time; write e.g. 2026-11-24T02:00:00+00:00" % args.time
+            )
     # Every file is read and checked before the history is touched: a bad file makes no run at all.
     docs = [(p, formats.load_checked(p, ("results",))[1]) for p in args.results]
     docs += [(p, formats.load_checked(p, ("bench",))[1]) for p in args.bench]
@@ -258,9 +319,15 @@ def main(argv=None):
     when = args.time or min(ingest.document_time(p) for p, _ in docs)
     if args.run and con.execute("SELECT id FROM runs WHERE id=?", (args.run,)).fetchone() is None:
         raise data.InputError("--run %d is not in the history %s; see scripts/history list" % (args.run, args.db))
-    run_id = args.run or create_run(con, when, args.commit if args.commit is not None else git_commit(root),
-                                    args.host, args.label, args.status if args.run_key else "running",
-                                    args.run_key)
+    run_id = args.run or create_run(
+        con,
+        when,
+        args.commit if args.commit is not None else git_commit(root),
+        args.host,
+        args.label,
+        args.status if args.run_key else "running",
+        args.run_key,
+    )
     p = ""
     try:
         for p, doc in docs:
@@ -268,8 +335,10 @@ def main(argv=None):
                 kind, n = "bench", ingest.ingest_bench(con, run_id, doc, p)
             else:
                 kind, n = "results", ingest.ingest_results(con, run_id, doc, p)
-            print("history: run %d: %d %s from %s" % (run_id, n, "tests" if kind == "results" else "benchmarks", p),
-                  file=sys.stderr)
+            print(
+                "history: run %d: %d %s from %s" % (run_id, n, "tests" if kind == "results" else "benchmarks", p),
+                file=sys.stderr,
+            )
         if args.run_key:
             with con:
                 con.execute("UPDATE runs SET finished=? WHERE id=?", (ingest.now(), run_id))

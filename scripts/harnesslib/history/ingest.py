@@ -1,14 +1,27 @@
 """Storing a run's artifacts in the history (history.py): a results.json (its tests and their numeric
 metrics) or a Google Benchmark JSON (its benchmarks and their repetitions), each in one transaction, with the
 environment flattened into key/value rows; and when the run that wrote a file happened."""
+
 import datetime
 import json
 import os
 
 from .. import data, jsonio
 
-TEST_COLS = ("run_id", "pipeline", "profile", "case_name", "mode", "outcome", "result_outcome", "message",
-             "duration_ms", "target", "driver", "record_json")
+TEST_COLS = (
+    "run_id",
+    "pipeline",
+    "profile",
+    "case_name",
+    "mode",
+    "outcome",
+    "result_outcome",
+    "message",
+    "duration_ms",
+    "target",
+    "driver",
+    "record_json",
+)
 
 
 def now():
@@ -47,12 +60,28 @@ def ingest_results(con, run_id, doc, path=""):
     """Stores a parsed results.json into run `run_id` (one transaction). Returns the number of tests added
     (records already in the run, by pipeline/profile/case/mode, are left as they are)."""
     with con:
-        con.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
-                        _env_rows(run_id, "results", doc.get("environment") or {}))
+        con.executemany(
+            "INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
+            _env_rows(run_id, "results", doc.get("environment") or {}),
+        )
         recs = doc.get("runs", [])
-        rows = [(run_id, rec.get("pipeline"), rec.get("profile"), rec.get("case"), rec.get("mode", "host"),
-                 rec.get("outcome"), rec.get("result_outcome", ""), rec.get("message", ""), rec.get("duration_ms"),
-                 rec.get("target", ""), data.test_driver(rec), json.dumps(rec)) for rec in recs]
+        rows = [
+            (
+                run_id,
+                rec.get("pipeline"),
+                rec.get("profile"),
+                rec.get("case"),
+                rec.get("mode", "host"),
+                rec.get("outcome"),
+                rec.get("result_outcome", ""),
+                rec.get("message", ""),
+                rec.get("duration_ms"),
+                rec.get("target", ""),
+                data.test_driver(rec),
+                json.dumps(rec),
+            )
+            for rec in recs
+        ]
         # records already in this run (a shard ingested twice) conflict and are left out
         got = con.insert_many("tests", TEST_COLS, rows, ("id", "pipeline", "profile", "case_name", "mode"))
         added = {tuple(x[1:]): x[0] for x in got}
@@ -60,8 +89,11 @@ def ingest_results(con, run_id, doc, path=""):
         for rec, row in zip(recs, rows):
             tid = added.pop(tuple(row[1:5]), None)
             if tid is not None:
-                nums += [(tid, k, float(v)) for k, v in flatten(rec.get("metrics") or {}, "", [])
-                         if isinstance(v, (int, float)) and not isinstance(v, bool)]
+                nums += [
+                    (tid, k, float(v))
+                    for k, v in flatten(rec.get("metrics") or {}, "", [])
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)
+                ]
         con.executemany("INSERT INTO metrics VALUES(?,?,?)", nums)
         con.execute("INSERT INTO ingested VALUES(?,?,?,?)", (run_id, "results", path, now()))
     return len(got)
@@ -72,16 +104,32 @@ def ingest_bench(con, run_id, doc, path=""):
     benchmarks added (names already in the run are left as they are)."""
     nb = data.normalise_bench(doc)
     with con:
-        con.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
-                        _env_rows(run_id, "bench", nb["context"]))
-        got = con.insert_many("benchmarks", ("run_id", "name", "pipeline", "profile", "case_name", "mode", "label",
-                                             "driver", "error"),
-                              [(run_id, name, b["pipeline"], b["profile"], b["case"], b["mode"], b["label"], b["driver"],
-                                b["error"]) for name, b in nb["bench"].items()], ("id", "name"))
+        con.executemany(
+            "INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING", _env_rows(run_id, "bench", nb["context"])
+        )
+        got = con.insert_many(
+            "benchmarks",
+            ("run_id", "name", "pipeline", "profile", "case_name", "mode", "label", "driver", "error"),
+            [
+                (run_id, name, b["pipeline"], b["profile"], b["case"], b["mode"], b["label"], b["driver"], b["error"])
+                for name, b in nb["bench"].items()
+            ],
+            ("id", "name"),
+        )
         rows = []
         for bid, name in got:  # names already in this run conflict and are left out
-            rows += [(bid, s["rep"], s["real_time_ms"], s["cpu_time_ms"], s["iterations"],
-                      s["pixels_per_second"], s["bytes_per_second"]) for s in nb["bench"][name]["samples"]]
+            rows += [
+                (
+                    bid,
+                    s["rep"],
+                    s["real_time_ms"],
+                    s["cpu_time_ms"],
+                    s["iterations"],
+                    s["pixels_per_second"],
+                    s["bytes_per_second"],
+                )
+                for s in nb["bench"][name]["samples"]
+            ]
         con.executemany("INSERT INTO samples VALUES(?,?,?,?,?,?,?)", rows)
         con.execute("INSERT INTO ingested VALUES(?,?,?,?)", (run_id, "bench", path, now()))
     return len(got)
@@ -104,5 +152,8 @@ def document_time(path):
             return t.astimezone(datetime.timezone.utc).replace(microsecond=0).isoformat()
         except ValueError:
             pass
-    return datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc).replace(
-        microsecond=0).isoformat()
+    return (
+        datetime.datetime.fromtimestamp(os.path.getmtime(path), datetime.timezone.utc)
+        .replace(microsecond=0)
+        .isoformat()
+    )

@@ -2,6 +2,7 @@
 fixture, plus its benchmarks) ingested by 1 process and by PROCS processes at once, into SQLite and into a
 throwaway PostgreSQL server. Prints tests/s and rows/s (tests + metrics + environment + samples).
 A measurement, not a test: python3 -m harnesslib.history.ingest_bench [--devices 8] [--records 600] [--procs 8]"""
+
 import copy
 import os
 import subprocess
@@ -32,8 +33,10 @@ def device_doc(dev, records):
 
 def rows_of(target):
     con = history.connect(target)
-    n = sum(con.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0]
-            for t in ("tests", "metrics", "environment", "samples", "benchmarks"))
+    n = sum(
+        con.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0]
+        for t in ("tests", "metrics", "environment", "samples", "benchmarks")
+    )
     tests = con.execute("SELECT COUNT(*) FROM tests").fetchone()[0]
     con.close()
     return tests, n
@@ -45,8 +48,11 @@ def ingest(target, files, procs):
     chunks = [files[i::procs] for i in range(procs)]
     ps = []
     for c in chunks:
-        cmd = "; ".join("%s -m harnesslib.history.history ingest --db '%s' --run-key '%s' --results '%s' --bench '%s' >/dev/null"
-                        % (sys.executable, target, key, r, b) for key, r, b in c)
+        cmd = "; ".join(
+            "%s -m harnesslib.history.history ingest --db '%s' --run-key '%s' --results '%s' --bench '%s' >/dev/null"
+            % (sys.executable, target, key, r, b)
+            for key, r, b in c
+        )
         ps.append(subprocess.Popen(["sh", "-ec", cmd], env=env))
     for p in ps:
         if p.wait() != 0:
@@ -79,6 +85,7 @@ def main():
                 con.execute("CREATE DATABASE h%d" % n[0])
                 con.close()
                 return url.rsplit("/", 1)[0] + "/h%d" % n[0]
+
             targets.append(("postgresql", fresh_pg))
         try:
             for name, fresh in targets:
@@ -87,8 +94,11 @@ def main():
                     history.connect(t).close()
                     secs = ingest(t, files, procs)
                     tests, rows = rows_of(t)
-                    print("%-10s %d process(es): %d devices x %d tests in %.1f s: %.0f tests/s, %.0f rows/s (%d rows)"
-                          % (name, procs, a.devices, a.records, secs, tests / secs, rows / secs, rows), flush=True)
+                    print(
+                        "%-10s %d process(es): %d devices x %d tests in %.1f s: %.0f tests/s, %.0f rows/s (%d rows)"
+                        % (name, procs, a.devices, a.records, secs, tests / secs, rows / secs, rows),
+                        flush=True,
+                    )
         finally:
             if server:
                 server.__exit__(None, None, None)

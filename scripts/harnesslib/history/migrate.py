@@ -3,6 +3,7 @@ of one runner into the shared PostgreSQL history (or back). Rows get new ids in 
 the run_key 'migrated:<source>:<id>' unless it has one, so a second migrate of the same source copies nothing
 twice. Each run is one transaction: an interrupted migrate keeps the runs it finished.
 """
+
 import os
 
 from . import db, ingest
@@ -22,36 +23,59 @@ def copy_run(src, dst, run, key):
     already has a run of that key."""
     sid = run["id"]
     with dst:
-        rid = dst.insert("INSERT INTO runs(%s, run_key) VALUES(%s) ON CONFLICT DO NOTHING"
-                         % (", ".join(RUN_COLS), ",".join("?" * (len(RUN_COLS) + 1))),
-                         [run[c] for c in RUN_COLS] + [key])
+        rid = dst.insert(
+            "INSERT INTO runs(%s, run_key) VALUES(%s) ON CONFLICT DO NOTHING"
+            % (", ".join(RUN_COLS), ",".join("?" * (len(RUN_COLS) + 1))),
+            [run[c] for c in RUN_COLS] + [key],
+        )
         if rid is None:
             return None
-        dst.executemany("INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
-                        [(rid, r[0], r[1], r[2]) for r in
-                         src.execute("SELECT source, key, value FROM environment WHERE run_id=?", (sid,))])
+        dst.executemany(
+            "INSERT INTO environment VALUES(?,?,?,?) ON CONFLICT DO NOTHING",
+            [
+                (rid, r[0], r[1], r[2])
+                for r in src.execute("SELECT source, key, value FROM environment WHERE run_id=?", (sid,))
+            ],
+        )
         metrics = []
-        for t in src.execute("SELECT id, %s FROM tests WHERE run_id=? ORDER BY id" % ", ".join(TEST_COLS),
-                             (sid,)).fetchall():
-            tid = dst.insert("INSERT INTO tests(run_id, %s) VALUES(?,%s) ON CONFLICT DO NOTHING"
-                             % (", ".join(TEST_COLS), ",".join("?" * len(TEST_COLS))), [rid] + [t[c] for c in TEST_COLS])
+        for t in src.execute(
+            "SELECT id, %s FROM tests WHERE run_id=? ORDER BY id" % ", ".join(TEST_COLS), (sid,)
+        ).fetchall():
+            tid = dst.insert(
+                "INSERT INTO tests(run_id, %s) VALUES(?,%s) ON CONFLICT DO NOTHING"
+                % (", ".join(TEST_COLS), ",".join("?" * len(TEST_COLS))),
+                [rid] + [t[c] for c in TEST_COLS],
+            )
             if tid is not None:
-                metrics += [(tid, m[0], m[1]) for m in
-                            src.execute("SELECT name, value FROM metrics WHERE test_id=?", (t["id"],))]
+                metrics += [
+                    (tid, m[0], m[1])
+                    for m in src.execute("SELECT name, value FROM metrics WHERE test_id=?", (t["id"],))
+                ]
         dst.executemany("INSERT INTO metrics VALUES(?,?,?)", metrics)
         samples = []
-        for b in src.execute("SELECT id, %s FROM benchmarks WHERE run_id=? ORDER BY id" % ", ".join(BENCH_COLS),
-                             (sid,)).fetchall():
-            bid = dst.insert("INSERT INTO benchmarks(run_id, %s) VALUES(?,%s) ON CONFLICT DO NOTHING"
-                             % (", ".join(BENCH_COLS), ",".join("?" * len(BENCH_COLS))),
-                             [rid] + [b[c] for c in BENCH_COLS])
+        for b in src.execute(
+            "SELECT id, %s FROM benchmarks WHERE run_id=? ORDER BY id" % ", ".join(BENCH_COLS), (sid,)
+        ).fetchall():
+            bid = dst.insert(
+                "INSERT INTO benchmarks(run_id, %s) VALUES(?,%s) ON CONFLICT DO NOTHING"
+                % (", ".join(BENCH_COLS), ",".join("?" * len(BENCH_COLS))),
+                [rid] + [b[c] for c in BENCH_COLS],
+            )
             if bid is not None:
-                samples += [(bid,) + tuple(s) for s in src.execute(
-                    "SELECT %s FROM samples WHERE benchmark_id=? ORDER BY rep" % ", ".join(SAMPLE_COLS), (b["id"],))]
+                samples += [
+                    (bid,) + tuple(s)
+                    for s in src.execute(
+                        "SELECT %s FROM samples WHERE benchmark_id=? ORDER BY rep" % ", ".join(SAMPLE_COLS), (b["id"],)
+                    )
+                ]
         dst.executemany("INSERT INTO samples VALUES(?,?,?,?,?,?,?)", samples)
-        dst.executemany("INSERT INTO ingested VALUES(?,?,?,?)",
-                        [(rid, r[0], r[1], r[2]) for r in
-                         src.execute("SELECT kind, path, time FROM ingested WHERE run_id=?", (sid,))])
+        dst.executemany(
+            "INSERT INTO ingested VALUES(?,?,?,?)",
+            [
+                (rid, r[0], r[1], r[2])
+                for r in src.execute("SELECT kind, path, time FROM ingested WHERE run_id=?", (sid,))
+            ],
+        )
     return rid
 
 

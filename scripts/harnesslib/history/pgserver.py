@@ -6,6 +6,7 @@ PostgreSQL refuses to run as root, so as root the server runs as the `postgres` 
   scripts/pg-scratch stop DIR
 In Python: `with pgserver.Server() as url: ...`. `available()` says why not when PostgreSQL is absent.
 """
+
 import glob
 import os
 import shutil
@@ -35,6 +36,7 @@ def available():
     if os.geteuid() == 0:
         try:
             import pwd
+
             pwd.getpwnam("postgres")
         except KeyError:
             return "running as root and there is no 'postgres' user to run the server as"
@@ -63,6 +65,7 @@ def start(base=None):
     os.makedirs(base, exist_ok=True)
     if os.geteuid() == 0:
         import pwd
+
         pw = pwd.getpwnam("postgres")
         os.chown(base, pw.pw_uid, pw.pw_gid)
     datadir = os.path.join(base, "data")
@@ -72,14 +75,33 @@ def start(base=None):
         raise RuntimeError("initdb failed: " + (r.stderr or r.stdout).strip()[-500:])
     for _attempt in range(5):  # the port may be taken between choosing and binding it
         port = free_port()
-        opts = "-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off " \
-               "-c full_page_writes=off -c max_connections=100" % (port, base)
-        r = run([os.path.join(b, "pg_ctl"), "-D", datadir, "-l", os.path.join(base, "server.log"), "-o", opts,
-                 "-w", "-t", "60", "start"])
+        opts = (
+            "-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
+            "-c full_page_writes=off -c max_connections=100" % (port, base)
+        )
+        r = run(
+            [
+                os.path.join(b, "pg_ctl"),
+                "-D",
+                datadir,
+                "-l",
+                os.path.join(base, "server.log"),
+                "-o",
+                opts,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ]
+        )
         if r.returncode == 0:
             break
     else:
-        log = open(os.path.join(base, "server.log")).read()[-800:] if os.path.exists(os.path.join(base, "server.log")) else ""
+        log = (
+            open(os.path.join(base, "server.log")).read()[-800:]
+            if os.path.exists(os.path.join(base, "server.log"))
+            else ""
+        )
         raise RuntimeError("the server did not start: %s %s" % ((r.stderr or r.stdout).strip()[-300:], log))
     r = run([os.path.join(b, "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "harness"])
     if r.returncode != 0:
@@ -94,8 +116,12 @@ def stop(base):
     """Stops the server in `base` and removes the directory."""
     datadir = os.path.join(base, "data")
     if os.path.exists(os.path.join(datadir, "postmaster.pid")):
-        subprocess.run(_as_server_user([os.path.join(bindir(), "pg_ctl"), "-D", datadir, "-m", "immediate", "-w",
-                                        "stop"]), capture_output=True, timeout=120, cwd=base)
+        subprocess.run(
+            _as_server_user([os.path.join(bindir(), "pg_ctl"), "-D", datadir, "-m", "immediate", "-w", "stop"]),
+            capture_output=True,
+            timeout=120,
+            cwd=base,
+        )
     keep = os.environ.get("PG_SCRATCH_KEEP_LOG")  # for debugging: where to copy the server's log
     if keep and os.path.exists(os.path.join(base, "server.log")):
         shutil.copyfile(os.path.join(base, "server.log"), keep)
@@ -121,8 +147,10 @@ def main(argv=None):
         return 2
     if argv[0] == "stop":
         if not os.path.exists(os.path.join(argv[1], "data")):
-            print("pg-scratch: %s holds no server (expected %s/data); nothing stopped" % (argv[1], argv[1]),
-                  file=sys.stderr)
+            print(
+                "pg-scratch: %s holds no server (expected %s/data); nothing stopped" % (argv[1], argv[1]),
+                file=sys.stderr,
+            )
             return 2
         stop(argv[1])
         return 0
@@ -141,4 +169,5 @@ def main(argv=None):
 
 if __name__ == "__main__":
     from .. import toolmain
+
     sys.exit(toolmain.run("pg-scratch", main))

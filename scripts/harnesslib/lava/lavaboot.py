@@ -10,6 +10,7 @@ a small initrd, and an ext4 image of the arm64 root (arm64root.py) that boots to
   prompt `root@debian:~# ` on ttyAMA0, which LAVA's boot action waits for.
 Everything is remade only when the arm64 root's stamp, the kernel package or this recipe changed (STAMP).
 """
+
 import glob
 import json
 import os
@@ -21,8 +22,22 @@ from ..arm64 import arm64root, chroot_hold
 from .. import data
 
 RECIPE = 2
-MODULES = ["crc16", "crc32c_generic", "libcrc32c", "mbcache", "jbd2", "ext4", "virtio_pci_legacy_dev",
-           "virtio_pci_modern_dev", "virtio_pci", "virtio_mmio", "virtio_blk", "failover", "net_failover", "virtio_net"]
+MODULES = [
+    "crc16",
+    "crc32c_generic",
+    "libcrc32c",
+    "mbcache",
+    "jbd2",
+    "ext4",
+    "virtio_pci_legacy_dev",
+    "virtio_pci_modern_dev",
+    "virtio_pci",
+    "virtio_mmio",
+    "virtio_blk",
+    "failover",
+    "net_failover",
+    "virtio_net",
+]
 STAMP = "boot-files.json"
 INIT = "/usr/sbin/aot-harness-lava-init"
 
@@ -70,8 +85,10 @@ def make(lava_root, arm64_root, out_dir):
     arm64root.check_root(arm64_root)
     debs = sorted(glob.glob(os.path.join(lava_root, "srv", "aot-harness", "debs", "linux-image-*-arm64*.deb")))
     if not debs:
-        raise data.InputError("no arm64 kernel package in %s/srv/aot-harness/debs; rebuild the LAVA root "
-                              "(scripts/lava-lab build)" % lava_root)
+        raise data.InputError(
+            "no arm64 kernel package in %s/srv/aot-harness/debs; rebuild the LAVA root "
+            "(scripts/lava-lab build)" % lava_root
+        )
     want = {"recipe": RECIPE, "kernel": os.path.basename(debs[-1]), "root": arm64root.read_stamp(arm64_root)}
     try:
         with open(os.path.join(out_dir, STAMP)) as f:
@@ -116,8 +133,10 @@ def _initrd(kdir, version, arm64_root, tmp, out):
                 found[f[:-3]] = os.path.join(dirpath, f)
     missing = [m for m in MODULES if m not in found]
     if missing:
-        raise data.InputError("the kernel %s lacks the modules %s (built in, or compressed?); adapt MODULES in "
-                              "scripts/harnesslib/lava/lavaboot.py" % (version, ", ".join(missing)))
+        raise data.InputError(
+            "the kernel %s lacks the modules %s (built in, or compressed?); adapt MODULES in "
+            "scripts/harnesslib/lava/lavaboot.py" % (version, ", ".join(missing))
+        )
     for m in MODULES:
         shutil.copy(found[m], os.path.join(i, "lib", "modules", m + ".ko"))
     with open(os.path.join(i, "init"), "w") as f:
@@ -148,8 +167,10 @@ def _rootfs(arm64_root, tmp, out):
         f.write(ROOT_INIT)
     cmds = os.path.join(tmp, "debugfs.cmds")
     with open(cmds, "w") as f:  # bookworm: /sbin is usr/sbin
-        f.write("cd /usr/sbin\nwrite %s %s\nset_inode_field %s mode 0100755\n"
-                % (init, os.path.basename(INIT), os.path.basename(INIT)))
+        f.write(
+            "cd /usr/sbin\nwrite %s %s\nset_inode_field %s mode 0100755\n"
+            % (init, os.path.basename(INIT), os.path.basename(INIT))
+        )
     _sh(["debugfs", "-w", "-f", cmds, out])
     check = _sh(["debugfs", "-R", "stat " + INIT, out])
     if "Mode:  0755" not in check and "Mode: 0755" not in check:

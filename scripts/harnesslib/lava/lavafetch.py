@@ -11,6 +11,7 @@ to the logs or in --out): a scheduled test the log never reports (a job that sto
 A record or a measurement that cannot be read means a damaged log: one line naming it, exit 2, nothing
 written. Exit 0 all passed or skipped, 1 a test failed, did not run, or a job did not complete.
 """
+
 import base64
 import datetime
 import gzip
@@ -35,6 +36,7 @@ def lava_name(test):
 def load_log(path):
     """The entries of a LAVA job log: a YAML list (lava-server's API) or one flow mapping per line (lava-run)."""
     import yaml
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -55,8 +57,10 @@ def load_log(path):
             except yaml.YAMLError:
                 continue
     if not entries:
-        raise data.InputError("%s is not a LAVA job log: no {dt, lvl, msg} entries (pass the job's log: "
-                              "lava-server /api/v0.2/jobs/<id>/logs/, or what lava-run wrote to stderr)" % path)
+        raise data.InputError(
+            "%s is not a LAVA job log: no {dt, lvl, msg} entries (pass the job's log: "
+            "lava-server /api/v0.2/jobs/<id>/logs/, or what lava-run wrote to stderr)" % path
+        )
     return entries
 
 
@@ -80,8 +84,10 @@ def parse_log(entries, path):
             except (TypeError, ValueError):
                 secs = float("nan")
             if secs != secs or secs in (float("inf"), float("-inf")):
-                raise data.InputError("%s: test %s: measurement %s is not a number of seconds; the log is damaged: "
-                                      "download it again" % (path, name, jsonio.brief(m)))
+                raise data.InputError(
+                    "%s: test %s: measurement %s is not a number of seconds; the log is damaged: "
+                    "download it again" % (path, name, jsonio.brief(m))
+                )
             cases[name] = {"result": msg.get("result"), "measurement": secs, "units": msg.get("units", "")}
         elif lvl == "target" and isinstance(msg, str):
             for line in msg.splitlines():
@@ -110,11 +116,16 @@ def expected_tests(paths, out_dir, job_names, jobs_index=None):
     next to the logs or in out_dir (scripts/lava-job writes it)."""
     want = {}
     for d in [None] + sorted({os.path.dirname(os.path.abspath(p)) for p in paths} | {out_dir}):
-        cands = [jobs_index] if d is None else [os.path.join(d, "jobs.json"), os.path.join(os.path.dirname(d), "jobs.json")]
+        cands = (
+            [jobs_index] if d is None else [os.path.join(d, "jobs.json"), os.path.join(os.path.dirname(d), "jobs.json")]
+        )
         for cand in [c for c in cands if c]:
             if os.path.exists(cand):
-                top = jsonio.At(jsonio.load(cand, "write it again with scripts/lava-job"), cand,
-                                "write it again with scripts/lava-job")
+                top = jsonio.At(
+                    jsonio.load(cand, "write it again with scripts/lava-job"),
+                    cand,
+                    "write it again with scripts/lava-job",
+                )
                 for j in top.get("jobs", []).items():
                     if j.get("name").str() not in job_names:
                         continue
@@ -147,7 +158,9 @@ def fetch(paths, out_dir, infra=None, jobs_index=None):
     for job_name in names:  # what the jobs said they would run, from the logs themselves
         for t in planned.get(job_name, []):
             want[lava_name(t)] = t
-    suite = ET.Element("testsuite", name="aot-harness-lava", timestamp=datetime.datetime.now().isoformat(timespec="seconds"))
+    suite = ET.Element(
+        "testsuite", name="aot-harness-lava", timestamp=datetime.datetime.now().isoformat(timespec="seconds")
+    )
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     runs, env, missing = [], None, []
     for name in sorted(set(cases) | set(want)):
@@ -159,8 +172,11 @@ def fetch(paths, out_dir, infra=None, jobs_index=None):
         env = env or doc.get("environment")
         if c is None and not recs:
             missing.append(test)
-            recs = [lava_record(test, "ERROR", "did not run: the job ended before this test reported (missing from "
-                                               "the LAVA log)")]
+            recs = [
+                lava_record(
+                    test, "ERROR", "did not run: the job ended before this test reported (missing from the LAVA log)"
+                )
+            ]
         elif not recs:
             outcome = {"pass": "PASS", "skip": "SKIP"}.get(c["result"], "FAIL")
             recs = [lava_record(test, outcome, "LAVA result %s; the test's record is not in the log" % c["result"])]
@@ -179,8 +195,7 @@ def fetch(paths, out_dir, infra=None, jobs_index=None):
             counts["failures"] += 1
         for r in recs:  # passed on a retry: JUnit's (Maven Surefire's) flaky test, counted as passed
             if r.get("outcome") == "FLAKE":
-                ET.SubElement(case, "flakyFailure", message=xml_safe(r.get("message", "")),
-                              type="FLAKE")
+                ET.SubElement(case, "flakyFailure", message=xml_safe(r.get("message", "")), type="FLAKE")
         if detail:
             ET.SubElement(case, "system-out").text = detail
     for job_name, job in sorted(infra.items()):
@@ -197,19 +212,44 @@ def fetch(paths, out_dir, infra=None, jobs_index=None):
     summary = {}
     for r in runs:
         summary[r.get("outcome", "?")] = summary.get(r.get("outcome", "?"), 0) + 1
-    merged = {"environment": env, "runs": runs, "summary": dict(sorted(summary.items()), total=len(runs)),
-              "lava": {"logs": [p for p, _ in jobs], "jobs": {p: j for p, j in jobs}, "missing": missing,
-                       "infra": {k: v["message"] for k, v in infra.items()}}}
-    jsonio.write_all_atomic([(os.path.join(out_dir, "junit.xml"), to_bytes(suite)),
-                             (os.path.join(out_dir, "results.json"), json.dumps(merged, indent=1))])
-    print("lava-job: --fetch: %d tests (%d failed, %d skipped, %d did not run, %d infrastructure failures), %d records; "
-          "%s/junit.xml, %s/results.json" % (counts["tests"], counts["failures"], counts["skipped"], len(missing),
-                                              counts["errors"], len(runs), out_dir, out_dir))
+    merged = {
+        "environment": env,
+        "runs": runs,
+        "summary": dict(sorted(summary.items()), total=len(runs)),
+        "lava": {
+            "logs": [p for p, _ in jobs],
+            "jobs": {p: j for p, j in jobs},
+            "missing": missing,
+            "infra": {k: v["message"] for k, v in infra.items()},
+        },
+    }
+    jsonio.write_all_atomic(
+        [
+            (os.path.join(out_dir, "junit.xml"), to_bytes(suite)),
+            (os.path.join(out_dir, "results.json"), json.dumps(merged, indent=1)),
+        ]
+    )
+    print(
+        "lava-job: --fetch: %d tests (%d failed, %d skipped, %d did not run, %d infrastructure failures), %d records; "
+        "%s/junit.xml, %s/results.json"
+        % (
+            counts["tests"],
+            counts["failures"],
+            counts["skipped"],
+            len(missing),
+            counts["errors"],
+            len(runs),
+            out_dir,
+            out_dir,
+        )
+    )
     bad_jobs = [p for p, j in jobs if j != "pass"]
     for p, j in jobs:
         if j is None:
-            print("lava-job: --fetch: the log %s ends before LAVA's job result: the job did not complete" % p,
-                  file=sys.stderr)
+            print(
+                "lava-job: --fetch: the log %s ends before LAVA's job result: the job did not complete" % p,
+                file=sys.stderr,
+            )
         elif j != "pass":
             print("lava-job: --fetch: job of %s did not complete (LAVA job result %s)" % (p, j), file=sys.stderr)
     return 1 if counts["failures"] or counts["errors"] or bad_jobs else 0

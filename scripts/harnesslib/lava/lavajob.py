@@ -29,6 +29,7 @@ from --device-types FILE.json, {"<type>": {"bundle": "overlay"|"fetch", "path": 
 strings may hold {bundle_url}, {rootfs_url}, {kernel_url}, {initrd_url} and {path}. --tag TAG (repeatable)
 asks for devices carrying those LAVA device tags. Every job is checked with lava_common.schemas.validate first.
 """
+
 import json
 import os
 import re
@@ -38,12 +39,13 @@ import tarfile
 from . import lavatypes
 from .. import data, jsonio, toolmain
 
+
 # The shard function of harness/src/matrix/shard.cpp (FNV-1a 64 then jump consistent hash), so that a LAVA shard
 # holds the tests `aot-harness run --shard i/n` would run. The unit test checks both agree.
 def fnv1a64(s):
-    h = 0xcbf29ce484222325
+    h = 0xCBF29CE484222325
     for c in s.encode():
-        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+        h = ((h ^ c) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return h
 
 
@@ -92,13 +94,15 @@ def shell_steps(tests, dtype, bundle_url, job_name):
     then one aot_test line per test."""
     path = dtype["path"]
     steps = ["echo AOTH-JOB %s" % job_name]
-    steps += ["echo AOTH-PLAN %s %s" % (job_name, " ".join(tests[i:i + 40])) for i in range(0, len(tests), 40)]
+    steps += ["echo AOTH-PLAN %s %s" % (job_name, " ".join(tests[i : i + 40])) for i in range(0, len(tests), 40)]
     if dtype["bundle"] == "fetch":  # a fresh directory per job: a static device keeps no stale bundle
-        steps += ['AOT=$(mktemp -d %s.XXXXXX) || lava-test-raise "cannot create %s.XXXXXX"' % (path, path),
-                 '{ curl -fsSL "%s" || wget -qO- "%s"; } | tar xzf - -C "$AOT" || lava-test-raise "cannot fetch %s"'
-                 % (bundle_url, bundle_url, bundle_url)]
+        steps += [
+            'AOT=$(mktemp -d %s.XXXXXX) || lava-test-raise "cannot create %s.XXXXXX"' % (path, path),
+            '{ curl -fsSL "%s" || wget -qO- "%s"; } | tar xzf - -C "$AOT" || lava-test-raise "cannot fetch %s"'
+            % (bundle_url, bundle_url, bundle_url),
+        ]
     else:
-        steps.append('AOT=%s' % path)
+        steps.append("AOT=%s" % path)
     steps += [
         'cd "$AOT" && mkdir -p out/results out/logs || lava-test-raise "no aot-harness bundle in $AOT"',
         # aot_test PIPELINE PROFILE CASE: run it, report it, print its record base64-encoded for --fetch
@@ -123,28 +127,51 @@ def sibling_url(url, name):
 
 
 def make_job(dtype_name, dtype, tests, shard, count, args):
-    values = {"bundle_url": args.bundle_url, "rootfs_url": args.rootfs_url or "", "path": dtype["path"],
-              "kernel_url": args.kernel_url or sibling_url(args.rootfs_url, "Image"),
-              "initrd_url": args.initrd_url or sibling_url(args.rootfs_url, "initrd.gz")}
+    values = {
+        "bundle_url": args.bundle_url,
+        "rootfs_url": args.rootfs_url or "",
+        "path": dtype["path"],
+        "kernel_url": args.kernel_url or sibling_url(args.rootfs_url, "Image"),
+        "initrd_url": args.initrd_url or sibling_url(args.rootfs_url, "initrd.gz"),
+    }
     name = "aot-harness-%s-shard-%d-of-%d" % (dtype_name, shard, count)
     minutes = args.timeout_minutes
-    job = {"job_name": name, "device_type": dtype.get("device_type", dtype_name), "visibility": args.visibility,
-           "priority": args.priority,
-           "timeouts": {"job": {"minutes": minutes}, "action": {"minutes": minutes - 5},
-                        "connection": {"minutes": 2}},
-           "metadata": {"aot-harness.shard": "%d/%d" % (shard, count), "aot-harness.tests": str(len(tests)),
-                        "aot-harness.label": args.label},
-           "actions": [
-               {"deploy": dict(lavatypes.fill(dtype["deploy"], values), timeout={"minutes": 10})},
-               {"boot": dict(lavatypes.fill(dtype["boot"], values), timeout={"minutes": 10})},
-               {"test": {"timeout": {"minutes": minutes - 5},
-                         "definitions": [{"from": "inline", "name": "aot-harness", "path": "inline/aot-harness.yaml",
-                                          "repository": {"metadata": {"format": "Lava-Test Test Definition 1.0",
-                                                                      "name": name,
-                                                                      "description": "aot-harness tests, shard %d of %d"
-                                                                                     % (shard, count)},
-                                                         "run": {"steps": shell_steps(tests, dtype, args.bundle_url, name)}}}]}},
-           ]}
+    job = {
+        "job_name": name,
+        "device_type": dtype.get("device_type", dtype_name),
+        "visibility": args.visibility,
+        "priority": args.priority,
+        "timeouts": {"job": {"minutes": minutes}, "action": {"minutes": minutes - 5}, "connection": {"minutes": 2}},
+        "metadata": {
+            "aot-harness.shard": "%d/%d" % (shard, count),
+            "aot-harness.tests": str(len(tests)),
+            "aot-harness.label": args.label,
+        },
+        "actions": [
+            {"deploy": dict(lavatypes.fill(dtype["deploy"], values), timeout={"minutes": 10})},
+            {"boot": dict(lavatypes.fill(dtype["boot"], values), timeout={"minutes": 10})},
+            {
+                "test": {
+                    "timeout": {"minutes": minutes - 5},
+                    "definitions": [
+                        {
+                            "from": "inline",
+                            "name": "aot-harness",
+                            "path": "inline/aot-harness.yaml",
+                            "repository": {
+                                "metadata": {
+                                    "format": "Lava-Test Test Definition 1.0",
+                                    "name": name,
+                                    "description": "aot-harness tests, shard %d of %d" % (shard, count),
+                                },
+                                "run": {"steps": shell_steps(tests, dtype, args.bundle_url, name)},
+                            },
+                        }
+                    ],
+                }
+            },
+        ],
+    }
     if dtype.get("context"):
         job["context"] = lavatypes.fill(dtype["context"], values)
     if args.tag:
@@ -159,9 +186,11 @@ def validate(job):
     try:
         from lava_common.schemas import validate as lava_validate
     except ImportError:
-        raise data.InputError("lava-common is not installed (apt-get install lava-common, or scripts/setup); "
-                              "it validates the jobs")
+        raise data.InputError(
+            "lava-common is not installed (apt-get install lava-common, or scripts/setup); it validates the jobs"
+        )
     import voluptuous
+
     try:
         lava_validate(job, strict=True)
     except voluptuous.Invalid as e:
@@ -170,6 +199,7 @@ def validate(job):
 
 def to_yaml(job):
     import yaml
+
     return yaml.safe_dump(job, sort_keys=False, width=1000)
 
 
@@ -177,8 +207,10 @@ def write_jobs(args):
     types = lavatypes.device_types(args.device_types)
     for t in args.device_type:
         if t not in types:
-            raise data.InputError("unknown device type '%s': built in are %s; describe others in --device-types FILE"
-                                  % (t, ", ".join(sorted(lavatypes.BUILTIN))))
+            raise data.InputError(
+                "unknown device type '%s': built in are %s; describe others in --device-types FILE"
+                % (t, ", ".join(sorted(lavatypes.BUILTIN)))
+            )
     tests = bundle_tests(args.bundle, args.label)
     if args.select:
         try:
@@ -187,17 +219,23 @@ def write_jobs(args):
             raise data.InputError("--select '%s' is not a regular expression (%s)" % (args.select, e))
         tests = [t for t in tests if pattern.search(t)]
     if not tests:
-        raise data.InputError("the bundle lists no %s tests%s; stage a build with them (scripts/device-ctest "
-                              "--bundle)%s" % (args.label, " matching --select" if args.select else "",
-                                               " or widen --select" if args.select else ""))
+        raise data.InputError(
+            "the bundle lists no %s tests%s; stage a build with them (scripts/device-ctest "
+            "--bundle)%s"
+            % (args.label, " matching --select" if args.select else "", " or widen --select" if args.select else "")
+        )
     if args.shards > len(tests):
-        raise data.InputError("--shards %d, but the bundle lists only %d %s test(s); pass --shards from 1 to %d"
-                              % (args.shards, len(tests), args.label, len(tests)))
+        raise data.InputError(
+            "--shards %d, but the bundle lists only %d %s test(s); pass --shards from 1 to %d"
+            % (args.shards, len(tests), args.label, len(tests))
+        )
     by_shard = {i: [x for x in tests if shard_of(x, args.shards) == i] for i in range(1, args.shards + 1)}
     empty = [i for i, mine in by_shard.items() if not mine]
     if empty:
-        raise data.InputError("with --shards %d, shard %s would get no test (%d tests hash unevenly); pass fewer --shards"
-                              % (args.shards, ", ".join("%d/%d" % (i, args.shards) for i in empty), len(tests)))
+        raise data.InputError(
+            "with --shards %d, shard %s would get no test (%d tests hash unevenly); pass fewer --shards"
+            % (args.shards, ", ".join("%d/%d" % (i, args.shards) for i in empty), len(tests))
+        )
     outputs, index = [], []
     for t in args.device_type:
         for i in range(1, args.shards + 1):
@@ -205,10 +243,22 @@ def write_jobs(args):
             validate(job)
             path = os.path.join(args.out, "%s-shard-%d-of-%d.yaml" % (t, i, args.shards))
             outputs.append((path, to_yaml(job)))
-            index.append({"job": os.path.basename(path), "name": job["job_name"], "device_type": t, "shard": i,
-                          "shards": args.shards, "tests": by_shard[i]})
-    outputs.append((os.path.join(args.out, "jobs.json"),
-                    json.dumps({"bundle_url": args.bundle_url, "label": args.label, "jobs": index}, indent=1)))
+            index.append(
+                {
+                    "job": os.path.basename(path),
+                    "name": job["job_name"],
+                    "device_type": t,
+                    "shard": i,
+                    "shards": args.shards,
+                    "tests": by_shard[i],
+                }
+            )
+    outputs.append(
+        (
+            os.path.join(args.out, "jobs.json"),
+            json.dumps({"bundle_url": args.bundle_url, "label": args.label, "jobs": index}, indent=1),
+        )
+    )
     jsonio.write_all_atomic(outputs)  # every job and the index, or none of them
     for (path, _), j in zip(outputs, index):
         print("lava-job: %s: %d tests" % (path, len(j["tests"])))
@@ -227,25 +277,36 @@ def main(argv=None):
     ap.add_argument("--device-type", action="append", default=[], help="LAVA device type (repeatable)")
     ap.add_argument("--device-types", help="JSON file describing more device types (see above)")
     ap.add_argument("--shards", type=toolmain.whole(1, 10000), default=1, help="jobs per device type (default 1)")
-    ap.add_argument("--label", choices=("precommit", "nightly", "all"), default="precommit",
-                    help="which cases (default precommit)")
+    ap.add_argument(
+        "--label", choices=("precommit", "nightly", "all"), default="precommit", help="which cases (default precommit)"
+    )
     ap.add_argument("--select", metavar="REGEX", help="only the tests (pipeline/profile/case) it matches, as ctest -R")
-    ap.add_argument("--timeout-minutes", type=toolmain.whole(10, 24 * 60), default=120,
-                    help="job timeout, 10 to 1440 (default 120)")
+    ap.add_argument(
+        "--timeout-minutes", type=toolmain.whole(10, 24 * 60), default=120, help="job timeout, 10 to 1440 (default 120)"
+    )
     ap.add_argument("--priority", default="medium", help="LAVA priority: high, medium, low (default medium)")
     ap.add_argument("--visibility", default="public", help="LAVA visibility (default public)")
     ap.add_argument("--out", default="out/lava", help="output directory (default out/lava)")
     ap.add_argument("--submit", metavar="URL", help="lava-server to submit the jobs to (REST API), then wait and fetch")
     ap.add_argument("--token-file", help="--submit: file holding the lava-server API token")
     ap.add_argument("--jobs", metavar="DIR", help="--submit: the jobs scripts/lava-job wrote there (jobs.json)")
-    ap.add_argument("--retries", type=toolmain.whole(0, 5), default=1,
-                    help="--submit: submissions again of a job that ended Incomplete or Canceled (default 1)")
+    ap.add_argument(
+        "--retries",
+        type=toolmain.whole(0, 5),
+        default=1,
+        help="--submit: submissions again of a job that ended Incomplete or Canceled (default 1)",
+    )
     ap.add_argument("--poll-seconds", type=toolmain.real(0.1, 600), default=5, help="--submit: poll interval")
-    ap.add_argument("--wait-minutes", type=toolmain.whole(1, 7 * 24 * 60), default=240,
-                    help="--submit: give up waiting after this long (default 240)")
+    ap.add_argument(
+        "--wait-minutes",
+        type=toolmain.whole(1, 7 * 24 * 60),
+        default=240,
+        help="--submit: give up waiting after this long (default 240)",
+    )
     args = ap.parse_args(argv)
     if args.fetch:
         from . import lavafetch
+
         return lavafetch.fetch(args.fetch, args.out)
     if args.submit:
         if not args.token_file:
@@ -260,10 +321,13 @@ def main(argv=None):
         if not args.jobs:
             raise data.InputError("--submit needs the jobs: --jobs DIR (written by scripts/lava-job), or --bundle ...")
         from . import lavasubmit
+
         return lavasubmit.run(args, args.jobs, args.out)
     if not (args.bundle and args.bundle_url and args.device_type):
-        raise data.InputError("pass --bundle FILE, --bundle-url URL and at least one --device-type "
-                              "(or --fetch LOG..., or --submit URL); see --help")
+        raise data.InputError(
+            "pass --bundle FILE, --bundle-url URL and at least one --device-type "
+            "(or --fetch LOG..., or --submit URL); see --help"
+        )
     return write_jobs(args)
 
 

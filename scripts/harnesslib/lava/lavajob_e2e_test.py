@@ -2,6 +2,7 @@
 scripts/device-ctest --bundle, one job for LAVA's `ssh` device type, run by the local lava-dispatcher (lava-run)
 on a throwaway sshd on 127.0.0.1, then --fetch; one planted wrong golden must come back as FAIL, the rest PASS /
 SKIP / XFAIL."""
+
 import json
 import os
 import shutil
@@ -15,6 +16,7 @@ from ..testing import fixtures as fx
 def e2e(build):
     """See the module's docstring. Returns 0, 1 or 77 (no lava-run or sshd here)."""
     from ..testing import device_checks as dt
+
     if not shutil.which("lava-run") or not os.path.exists("/usr/sbin/sshd") or os.geteuid() != 0:
         print("SKIP: needs lava-run (lava-dispatcher), /usr/sbin/sshd and root (LAVA's dispatcher directories)")
         return 77
@@ -24,8 +26,21 @@ def e2e(build):
         golden = os.path.join(tmp, "golden")
         dt.plant_wrong_golden(os.path.join(fx.ROOT, "golden"), golden)
         bundle = os.path.join(tmp, "bundle.tar.gz")
-        r = subprocess.run([os.path.join(fx.SCRIPTS, "device-ctest"), "--build", build, "--golden", golden,
-                            "--out", os.path.join(tmp, "out"), "--bundle", bundle], capture_output=True, text=True)
+        r = subprocess.run(
+            [
+                os.path.join(fx.SCRIPTS, "device-ctest"),
+                "--build",
+                build,
+                "--golden",
+                golden,
+                "--out",
+                os.path.join(tmp, "out"),
+                "--bundle",
+                bundle,
+            ],
+            capture_output=True,
+            text=True,
+        )
         if r.returncode != 0:
             print("FAIL: device-ctest --bundle: %s" % r.stderr)
             return 1
@@ -35,8 +50,19 @@ def e2e(build):
             f.write(DEVICE % {"port": port, "key": key})
         # one shard of three, so that the job stays short; its tests are what scripts/lava-job chose
         jobs = os.path.join(tmp, "jobs")
-        r = fx.run_script("lava-job", "--bundle", bundle, "--bundle-url", "file://" + bundle, "--device-type", "ssh",
-                          "--shards", "3", "--out", jobs)
+        r = fx.run_script(
+            "lava-job",
+            "--bundle",
+            bundle,
+            "--bundle-url",
+            "file://" + bundle,
+            "--device-type",
+            "ssh",
+            "--shards",
+            "3",
+            "--out",
+            jobs,
+        )
         if r.returncode != 0:
             print("FAIL: lava-job: %s" % r.stderr)
             return 1
@@ -45,9 +71,21 @@ def e2e(build):
         os.makedirs(os.path.join(tmp, "lava"))
         log = os.path.join(jobs, "job.log.yaml")
         with open(log, "w") as logf:
-            r = subprocess.run(["lava-run", "--job-id", "aot%d" % os.getpid(), "--output-dir", os.path.join(tmp, "lava"),
-                                "--device", device, os.path.join(jobs, job["job"])], stdout=subprocess.DEVNULL,
-                               stderr=logf, timeout=1200)
+            r = subprocess.run(
+                [
+                    "lava-run",
+                    "--job-id",
+                    "aot%d" % os.getpid(),
+                    "--output-dir",
+                    os.path.join(tmp, "lava"),
+                    "--device",
+                    device,
+                    os.path.join(jobs, job["job"]),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=logf,
+                timeout=1200,
+            )
         print("lava-run: exit %d, %d tests, log %s" % (r.returncode, len(job["tests"]), log))
         res = os.path.join(tmp, "res")
         rc = lavafetch.fetch([log], res)
@@ -65,11 +103,14 @@ def e2e(build):
         if "FAIL" in got.values() and rc != 1:
             problems.append("--fetch exit %d with a FAIL, want 1" % rc)
         import xml.etree.ElementTree as ET
+
         cases = list(ET.parse(os.path.join(res, "junit.xml")).getroot().iter("testcase"))
         nfail = sum(c.find("failure") is not None for c in cases)
         if len(cases) != len(job["tests"]) or nfail != list(got.values()).count("FAIL"):
-            problems.append("junit.xml has %d tests, %d failed; want %d, %d" % (
-                len(cases), nfail, len(job["tests"]), list(got.values()).count("FAIL")))
+            problems.append(
+                "junit.xml has %d tests, %d failed; want %d, %d"
+                % (len(cases), nfail, len(job["tests"]), list(got.values()).count("FAIL"))
+            )
         if problems:
             print("FAIL: " + "; ".join(problems))
             return 1
@@ -116,6 +157,7 @@ def start_sshd(keys):
     """A throwaway sshd on 127.0.0.1 with sftp (LAVA copies its overlay with scp); (process, port, key)."""
     import socket
     import time
+
     os.makedirs(keys, mode=0o700)
     os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
     for k in ("host_key", "user_key"):
@@ -128,12 +170,28 @@ def start_sshd(keys):
     s.close()
     cfg = os.path.join(keys, "sshd_config")
     with open(cfg, "w") as f:
-        f.write("\n".join(["Port %d" % port, "ListenAddress 127.0.0.1", "HostKey %s/host_key" % keys,
-                           "PidFile %s/sshd.pid" % keys, "AuthorizedKeysFile %s/authorized_keys" % keys,
-                           "PasswordAuthentication no", "PermitRootLogin prohibit-password", "UsePAM no",
-                           "StrictModes no", "Subsystem sftp /usr/lib/openssh/sftp-server", ""]))
-    p = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", cfg], stdout=subprocess.DEVNULL,
-                         stderr=open(os.path.join(keys, "log"), "w"))
+        f.write(
+            "\n".join(
+                [
+                    "Port %d" % port,
+                    "ListenAddress 127.0.0.1",
+                    "HostKey %s/host_key" % keys,
+                    "PidFile %s/sshd.pid" % keys,
+                    "AuthorizedKeysFile %s/authorized_keys" % keys,
+                    "PasswordAuthentication no",
+                    "PermitRootLogin prohibit-password",
+                    "UsePAM no",
+                    "StrictModes no",
+                    "Subsystem sftp /usr/lib/openssh/sftp-server",
+                    "",
+                ]
+            )
+        )
+    p = subprocess.Popen(
+        ["/usr/sbin/sshd", "-D", "-e", "-f", cfg],
+        stdout=subprocess.DEVNULL,
+        stderr=open(os.path.join(keys, "log"), "w"),
+    )
     deadline = time.time() + 15
     while time.time() < deadline:
         try:

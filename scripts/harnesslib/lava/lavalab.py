@@ -18,6 +18,7 @@ DIR defaults to $AOT_HARNESS_LAVA_ROOT, else .deps-arm64/lava in this checkout. 
 DIR/run/aot-harness-lab.json (url, token file, pids). Files the devices download are under DIR/srv/aot-harness
 (file:///srv/aot-harness/... in job definitions: the dispatcher runs in the root).
 """
+
 import json
 import os
 import shutil
@@ -51,8 +52,10 @@ def default_dir():
 def inside(root, *cmd, check=True, timeout=600):
     r = subprocess.run(["chroot", root] + ENV + list(cmd), capture_output=True, text=True, timeout=timeout)
     if check and r.returncode != 0:
-        raise data.InputError("in the LAVA root: %s failed (exit %d): %s" % (" ".join(cmd[:4]), r.returncode,
-                                                                           " ".join((r.stderr or r.stdout).split())[-400:]))
+        raise data.InputError(
+            "in the LAVA root: %s failed (exit %d): %s"
+            % (" ".join(cmd[:4]), r.returncode, " ".join((r.stderr or r.stdout).split())[-400:])
+        )
     return r
 
 
@@ -74,8 +77,10 @@ def wait_http(url, seconds):
         except OSError:
             pass
         if time.time() > deadline:
-            raise data.InputError("lava-server did not answer %s within %d s; see the lab's "
-                                  "var/log/lava-server/gunicorn.log" % (url, seconds))
+            raise data.InputError(
+                "lava-server did not answer %s within %d s; see the lab's "
+                "var/log/lava-server/gunicorn.log" % (url, seconds)
+            )
         time.sleep(1)
 
 
@@ -104,19 +109,39 @@ def up(root, port):
     port = port or pgserver.free_port()
     url = "http://127.0.0.1:%d/" % port
     os.makedirs(os.path.join(root, "var", "log", "lava-server"), exist_ok=True)
-    inside(root, "sh", "-c", "cd / && gunicorn3 lava_server.wsgi -u lavaserver -g lavaserver --workers 2 "
-           "--worker-class eventlet --bind 127.0.0.1:%d --log-file /var/log/lava-server/gunicorn.log --daemon "
-           "--pid /run/lava-gunicorn.pid" % port)
-    inside(root, "sh", "-c", "nohup lava-server manage lava-scheduler --level INFO --log-file "
-           "/var/log/lava-server/lava-scheduler.log >/dev/null 2>&1 & echo $! > /run/lava-scheduler.pid")
+    inside(
+        root,
+        "sh",
+        "-c",
+        "cd / && gunicorn3 lava_server.wsgi -u lavaserver -g lavaserver --workers 2 "
+        "--worker-class eventlet --bind 127.0.0.1:%d --log-file /var/log/lava-server/gunicorn.log --daemon "
+        "--pid /run/lava-gunicorn.pid" % port,
+    )
+    inside(
+        root,
+        "sh",
+        "-c",
+        "nohup lava-server manage lava-scheduler --level INFO --log-file "
+        "/var/log/lava-server/lava-scheduler.log >/dev/null 2>&1 & echo $! > /run/lava-scheduler.pid",
+    )
     wait_http(url + "api/v0.2/", 300)
     token_file, worker_token = register(root)
     fail_stale_jobs(root, url, token_file)
-    inside(root, "sh", "-c", "mkdir -p /var/log/lava-dispatcher && nohup lava-worker --level INFO --url %s --token %s "
-           "--name aoth-worker --log-file /var/log/lava-dispatcher/lava-worker.log >/dev/null 2>&1 & "
-           "echo $! > /run/lava-worker.pid" % (url, worker_token))
-    st = {"url": url, "token_file": token_file, "port": port, "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
-          "seconds_to_start": round(time.time() - t0, 1)}
+    inside(
+        root,
+        "sh",
+        "-c",
+        "mkdir -p /var/log/lava-dispatcher && nohup lava-worker --level INFO --url %s --token %s "
+        "--name aoth-worker --log-file /var/log/lava-dispatcher/lava-worker.log >/dev/null 2>&1 & "
+        "echo $! > /run/lava-worker.pid" % (url, worker_token),
+    )
+    st = {
+        "url": url,
+        "token_file": token_file,
+        "port": port,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "seconds_to_start": round(time.time() - t0, 1),
+    }
     wait_worker(url, token_file, 120)
     with open(os.path.join(root, STATE), "w") as f:
         json.dump(st, f, indent=1)
@@ -166,8 +191,9 @@ def fail_stale_jobs(root, url, token_file):
     Incomplete; otherwise one stays Running on its device for ever and every new job waits behind it."""
     with open(token_file) as f:
         token = f.read().strip()
-    req = urllib.request.Request(url + "api/v0.2/jobs/?ordering=-id&limit=200",
-                                 headers={"Authorization": "Token " + token})
+    req = urllib.request.Request(
+        url + "api/v0.2/jobs/?ordering=-id&limit=200", headers={"Authorization": "Token " + token}
+    )
     with urllib.request.urlopen(req, timeout=60) as r:
         stale = [j["id"] for j in json.load(r).get("results", []) if j.get("state") != "Finished"]
     for job in stale:
@@ -188,8 +214,10 @@ def wait_worker(url, token_file, seconds):
         except (OSError, ValueError):
             pass
         time.sleep(2)
-    raise data.InputError("the LAVA worker did not come online within %d s; see the lab's "
-                          "var/log/lava-dispatcher/lava-worker.log" % seconds)
+    raise data.InputError(
+        "the LAVA worker did not come online within %d s; see the lab's "
+        "var/log/lava-dispatcher/lava-worker.log" % seconds
+    )
 
 
 def down(root):
@@ -219,31 +247,41 @@ def down(root):
     chroot_hold.release(name="lava-lab:" + root)
     if os.path.exists(os.path.join(root, STATE)):
         os.remove(os.path.join(root, STATE))
-    return "stopped %s%s; unmounted" % (", ".join(stopped) or "nothing", "; killed %d left over" % len(left) if left else "")
+    return "stopped %s%s; unmounted" % (
+        ", ".join(stopped) or "nothing",
+        "; killed %d left over" % len(left) if left else "",
+    )
 
 
 def main(argv=None):
     ap = data.arg_parser("lava-lab", __doc__)
     ap.add_argument("command", choices=("build", "boot-files", "up", "down", "manage", "status"))
     ap.add_argument("--dir", default=None, help="the LAVA root (default %s)" % default_dir())
-    ap.add_argument("--arm64-root", default=None, help="boot-files: the arm64 root (default %s)"
-                    % arm64root.default_root())
+    ap.add_argument(
+        "--arm64-root", default=None, help="boot-files: the arm64 root (default %s)" % arm64root.default_root()
+    )
     ap.add_argument("--port", type=toolmain.whole(1024, 65535), default=None, help="up: lava-server's port")
     argv = list(sys.argv[1:] if argv is None else argv)
     cut = argv.index("--") if "--" in argv else len(argv)  # manage: lava-server manage's arguments after "--"
     a = ap.parse_args(argv[:cut])
-    a.args = argv[cut + 1:]
+    a.args = argv[cut + 1 :]
     toolmain.handle_signals()
     root = os.path.abspath(a.dir or default_dir())
     if a.command == "build":
         print("lava-lab: " + lavalabroot.build(root))
     elif a.command == "boot-files":
-        print("lava-lab: " + lavaboot.make(root, os.path.abspath(a.arm64_root or arm64root.default_root()),
-                                           os.path.join(root, SRV, "arm64")))
+        print(
+            "lava-lab: "
+            + lavaboot.make(
+                root, os.path.abspath(a.arm64_root or arm64root.default_root()), os.path.join(root, SRV, "arm64")
+            )
+        )
     elif a.command == "up":
         st = up(root, a.port)
-        print("lava-lab: lava-server at %s (API token in %s); device qemu01 (arm64), qemu-broken (tag broken)"
-              % (st["url"], st["token_file"]))
+        print(
+            "lava-lab: lava-server at %s (API token in %s); device qemu01 (arm64), qemu-broken (tag broken)"
+            % (st["url"], st["token_file"])
+        )
     elif a.command == "down":
         print("lava-lab: " + down(root))
     elif a.command == "manage":
@@ -253,8 +291,17 @@ def main(argv=None):
         sys.stderr.write(r.stderr)
         return r.returncode
     else:
-        print(json.dumps({"dir": root, "state": read_state(root), "stamp": lavalabroot.read_stamp(root),
-                          "free": shutil.disk_usage(os.path.dirname(root)).free}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "dir": root,
+                    "state": read_state(root),
+                    "stamp": lavalabroot.read_stamp(root),
+                    "free": shutil.disk_usage(os.path.dirname(root)).free,
+                },
+                indent=1,
+            )
+        )
     return 0
 
 

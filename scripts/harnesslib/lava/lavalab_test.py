@@ -13,6 +13,7 @@
 Prints each step's time and the REST transcripts. Exit 0 pass, 1 fail, 77 skip (not root, no mmdebstrap, no
 aarch64 build).
 """
+
 import json
 import os
 import re
@@ -42,8 +43,9 @@ def step(times, name, fn, *args):
 def lava_job(*args):
     """scripts/lava-job, its output shown as it comes (a LAVA job under TCG takes minutes; fixtures.run_script's
     300 s limit is for the quick tools): (exit code, output)."""
-    p = subprocess.Popen([fx.script("lava-job")] + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True)
+    p = subprocess.Popen(
+        [fx.script("lava-job")] + list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
     lines = []
     for line in p.stdout:
         print(line, end="", flush=True)
@@ -58,8 +60,11 @@ def outcomes(res):
 
 def check_main(res, rc, problems):
     got, doc = outcomes(res)
-    want = {"%s/%s/small" % (p, prof): ("FAIL" if p == "blur3x3" else "PASS")
-            for p in ("brighten", "blur3x3") for prof in ("cpu", "opencl-mali", "vulkan-mali")}
+    want = {
+        "%s/%s/small" % (p, prof): ("FAIL" if p == "blur3x3" else "PASS")
+        for p in ("brighten", "blur3x3")
+        for prof in ("cpu", "opencl-mali", "vulkan-mali")
+    }
     if got != want:
         problems.append("outcomes %s, want %s" % (got, want))
     if rc != 1:
@@ -87,6 +92,7 @@ def check_infra(res, rc, problems):
 
 def e2e(build):
     from ..testing import device_checks as dt
+
     if os.geteuid() != 0 or not shutil.which("mmdebstrap") or not os.path.exists(chroot_hold.BINFMT_CONF):
         print("SKIP: needs root, mmdebstrap and qemu-user-static (scripts/setup --arm64-root)")
         return SKIP
@@ -105,21 +111,62 @@ def e2e(build):
         golden = os.path.join(tmp, "golden")
         dt.plant_wrong_golden(fx.GOLDEN, golden)
         bundle = os.path.join(srv, "bundle.tar.gz")
-        r = step(times, "device-ctest --bundle", subprocess.run,
-                 [fx.script("device-ctest"), "--runner", "qemu", "--sysroot", a64, "--build", build, "--golden",
-                  golden, "--out", os.path.join(tmp, "dc"), "--bundle", bundle])
+        r = step(
+            times,
+            "device-ctest --bundle",
+            subprocess.run,
+            [
+                fx.script("device-ctest"),
+                "--runner",
+                "qemu",
+                "--sysroot",
+                a64,
+                "--build",
+                build,
+                "--golden",
+                golden,
+                "--out",
+                os.path.join(tmp, "dc"),
+                "--bundle",
+                bundle,
+            ],
+        )
         if r.returncode != 0:
             problems.append("device-ctest --bundle exit %d" % r.returncode)
             return report(problems, times)
         tests = [t for t in lavajob.bundle_tests(bundle, "precommit") if re.search(SELECT, t)]
         shards = 2 if all(any(lavajob.shard_of(t, 2) == i for t in tests) for i in (1, 2)) else 1
-        common = ["--bundle", bundle, "--bundle-url", "file:///srv/aot-harness/bundle.tar.gz",
-                  "--rootfs-url", "file:///srv/aot-harness/arm64/rootfs.ext4", "--device-type", "qemu-arm64",
-                  "--timeout-minutes", "60", "--submit", st["url"], "--token-file", st["token_file"],
-                  "--poll-seconds", "5"]
+        common = [
+            "--bundle",
+            bundle,
+            "--bundle-url",
+            "file:///srv/aot-harness/bundle.tar.gz",
+            "--rootfs-url",
+            "file:///srv/aot-harness/arm64/rootfs.ext4",
+            "--device-type",
+            "qemu-arm64",
+            "--timeout-minutes",
+            "60",
+            "--submit",
+            st["url"],
+            "--token-file",
+            st["token_file"],
+            "--poll-seconds",
+            "5",
+        ]
         res = os.path.join(tmp, "main")
-        rc, _ = step(times, "lava-job --submit (%d tests, %d jobs)" % (len(tests), shards), lava_job,
-                     *common, "--select", SELECT, "--shards", str(shards), "--out", res)
+        rc, _ = step(
+            times,
+            "lava-job --submit (%d tests, %d jobs)" % (len(tests), shards),
+            lava_job,
+            *common,
+            "--select",
+            SELECT,
+            "--shards",
+            str(shards),
+            "--out",
+            res,
+        )
         if os.path.exists(os.path.join(res, "results.json")):
             check_main(res, rc, problems)
         else:
@@ -127,8 +174,18 @@ def e2e(build):
         lavalab.manage(lab, "devices", "update", "--health", "MAINTENANCE", "qemu01")
         lavalab.manage(lab, "devices", "update", "--health", "GOOD", "qemu-broken")
         res = os.path.join(tmp, "infra")
-        rc, _ = step(times, "lava-job --submit to the broken device", lava_job, *common,
-                     "--select", "^brighten/cpu/small$", "--tag", "broken", "--out", res)
+        rc, _ = step(
+            times,
+            "lava-job --submit to the broken device",
+            lava_job,
+            *common,
+            "--select",
+            "^brighten/cpu/small$",
+            "--tag",
+            "broken",
+            "--out",
+            res,
+        )
         if os.path.exists(os.path.join(res, "results.json")):
             check_infra(res, rc, problems)
         else:
@@ -155,8 +212,10 @@ def report(problems, times):
     if problems:
         print("FAIL: " + "; ".join(problems))
         return 1
-    print("PASS: a real LAVA ran the arm64 jobs end to end (planted FAIL came back FAIL, the rest PASS) and "
-          "turned a failing device into INFRA after one retry")
+    print(
+        "PASS: a real LAVA ran the arm64 jobs end to end (planted FAIL came back FAIL, the rest PASS) and "
+        "turned a failing device into INFRA after one retry"
+    )
     return 0
 
 

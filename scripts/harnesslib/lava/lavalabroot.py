@@ -13,6 +13,7 @@ nothing). What it took to make lava-server run here, in the build's customize st
   goes into /etc/lava-server/env.yaml's overrides;
 - libguestfs' appliance boots this root's own kernel: linux-image-amd64 is installed for it.
 """
+
 import fcntl
 import json
 import os
@@ -26,8 +27,18 @@ from .. import data, jsonio
 
 SUITE = "bookworm"
 MIRROR = "http://deb.debian.org/debian"
-PACKAGES = ["postgresql", "lava-dispatcher", "lavacli", "qemu-system-arm", "linux-image-amd64", "curl", "procps",
-            "iproute2", "ca-certificates", "python3-yaml"]
+PACKAGES = [
+    "postgresql",
+    "lava-dispatcher",
+    "lavacli",
+    "qemu-system-arm",
+    "linux-image-amd64",
+    "curl",
+    "procps",
+    "iproute2",
+    "ca-certificates",
+    "python3-yaml",
+]
 STAMP = ".aot-harness-lava-root.json"
 RECIPE = 1
 
@@ -66,8 +77,13 @@ $C sh -c "cd /srv/aot-harness/debs && apt-get download -q ${K%:arm64}:arm64 >/de
 
 
 def wanted_stamp():
-    return {"format": RECIPE, "suite": SUITE, "mirror": os.environ.get("AOT_HARNESS_DEBIAN_MIRROR") or MIRROR,
-            "packages": sorted(PACKAGES + ["lava-server"]), "customize": CUSTOMIZE}
+    return {
+        "format": RECIPE,
+        "suite": SUITE,
+        "mirror": os.environ.get("AOT_HARNESS_DEBIAN_MIRROR") or MIRROR,
+        "packages": sorted(PACKAGES + ["lava-server"]),
+        "customize": CUSTOMIZE,
+    }
 
 
 def read_stamp(root):
@@ -100,9 +116,16 @@ def build(root):
         with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as hook:
             hook.write(CUSTOMIZE)
         try:
-            cmd = ["mmdebstrap", "--variant=apt", "--aptopt=APT::Install-Recommends \"false\"",
-                   "--include=" + ",".join(PACKAGES), "--customize-hook=sh %s \"$1\"" % hook.name,
-                   want["suite"], new, want["mirror"]]
+            cmd = [
+                "mmdebstrap",
+                "--variant=apt",
+                '--aptopt=APT::Install-Recommends "false"',
+                "--include=" + ",".join(PACKAGES),
+                '--customize-hook=sh %s "$1"' % hook.name,
+                want["suite"],
+                new,
+                want["mirror"],
+            ]
             print("lava-lab: " + " ".join(cmd), flush=True)
             rc, err = arm64root.run_group(cmd)
             if rc != 0:
@@ -123,4 +146,3 @@ def build(root):
             arm64root._remove_tree(old)
     du = subprocess.run(["du", "-sh", root], capture_output=True, text=True).stdout.split()[:1]
     return "built the LAVA root %s in %.0f s (%s)" % (root, time.time() - t0, du[0] if du else "?")
-

@@ -12,6 +12,7 @@ its retry; a job Incomplete twice makes every one of its tests INFRA (a JUnit <e
 pass, exit 1) even when its log reported passes; a wrong token is one line and exit 2; the token is never in
 the transcript.
 """
+
 import base64
 import gzip
 import http.server
@@ -31,18 +32,32 @@ TOKEN = "s3cret-token-for-the-test"
 
 def job_log(name, tests, outcomes, job_result="pass", error=None):
     """A lava-server job log (the YAML list of /logs/) with a planned job and the given results."""
-    lines = [{"dt": "t", "lvl": "target", "msg": "AOTH-JOB " + name},
-             {"dt": "t", "lvl": "target", "msg": "AOTH-PLAN %s %s" % (name, " ".join(tests))}]
+    lines = [
+        {"dt": "t", "lvl": "target", "msg": "AOTH-JOB " + name},
+        {"dt": "t", "lvl": "target", "msg": "AOTH-PLAN %s %s" % (name, " ".join(tests))},
+    ]
     for t, o in zip(tests, outcomes):
         p, prof, c = t.split("/")
-        rec = {"environment": {"platform": "arm-64-linux"},
-               "runs": [{"pipeline": p, "profile": prof, "case": c, "mode": "host", "outcome": o, "message": o}]}
+        rec = {
+            "environment": {"platform": "arm-64-linux"},
+            "runs": [{"pipeline": p, "profile": prof, "case": c, "mode": "host", "outcome": o, "message": o}],
+        }
         b64 = base64.b64encode(gzip.compress(json.dumps(rec).encode())).decode()
         case = t.replace("/", ".")
         lines.append({"dt": "t", "lvl": "target", "msg": "AOTH-REC %s gz %s" % (case, b64)})
-        lines.append({"dt": "t", "lvl": "results", "msg": {"definition": "0_aot-harness", "case": case,
-                                                           "result": "pass" if o == "PASS" else "fail",
-                                                           "measurement": "1.5", "units": "seconds"}})
+        lines.append(
+            {
+                "dt": "t",
+                "lvl": "results",
+                "msg": {
+                    "definition": "0_aot-harness",
+                    "case": case,
+                    "result": "pass" if o == "PASS" else "fail",
+                    "measurement": "1.5",
+                    "units": "seconds",
+                },
+            }
+        )
     job = {"definition": "lava", "case": "job", "result": job_result}
     if error:
         job.update(error_type="Infrastructure", error_msg=error)
@@ -80,6 +95,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not self.authorized():
             return
         import yaml
+
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         name = yaml.safe_load(body["definition"])["job_name"]
         plan = self.server.script[name]
@@ -94,8 +110,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not self.authorized():
             return
         if self.path.startswith("/api/v0.2/jobs/?"):  # the job list (lava-lab up looks for stale jobs)
-            return self.reply(200, {"count": len(self.server.jobs), "results": [
-                {"id": i, "state": j.get("state", "Finished")} for i, j in sorted(self.server.jobs.items())]})
+            return self.reply(
+                200,
+                {
+                    "count": len(self.server.jobs),
+                    "results": [
+                        {"id": i, "state": j.get("state", "Finished")} for i, j in sorted(self.server.jobs.items())
+                    ],
+                },
+            )
         parts = [p for p in self.path.split("/") if p]  # api v0.2 jobs <id> [logs]
         job = self.server.jobs.get(int(parts[3])) if len(parts) >= 4 and parts[3].isdigit() else None
         if job is None:
@@ -106,13 +129,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 outcomes = ["FAIL" if t.startswith("blur3x3/") else "PASS" for t in tests]
                 return self.reply(200, job_log(job["name"], tests, outcomes), "application/yaml")
             # the device died after the first test: a pass in the log, then LAVA's infrastructure error
-            return self.reply(200, job_log(job["name"], tests[:1], ["PASS"], "fail", "qemu: machine type not found"),
-                              "application/yaml")
+            return self.reply(
+                200,
+                job_log(job["name"], tests[:1], ["PASS"], "fail", "qemu: machine type not found"),
+                "application/yaml",
+            )
         job["polls"] += 1
         running = job["polls"] < 3
         health = "Unknown" if running else {"complete": "Complete", "incomplete": "Incomplete"}[job["ending"]]
-        self.reply(200, {"id": int(parts[3]), "state": "Running" if running else "Finished", "health": health,
-                         "actual_device": "qemu01", "failure_comment": None})
+        self.reply(
+            200,
+            {
+                "id": int(parts[3]),
+                "state": "Running" if running else "Finished",
+                "health": health,
+                "actual_device": "qemu01",
+                "failure_comment": None,
+            },
+        )
 
 
 class Submit(unittest.TestCase):
@@ -120,15 +154,18 @@ class Submit(unittest.TestCase):
         self.tmp = tempfile.mkdtemp(prefix="lavasubmit-test-")
         self.jobs = os.path.join(self.tmp, "jobs")
         os.makedirs(self.jobs)
-        self.tests = {"job-a": ["blur3x3/cpu/small", "brighten/cpu/small"],
-                      "job-b": ["brighten/opencl-mali/small", "sobel/cpu/small"],
-                      "job-c": ["matmul/vulkan-mali/small", "sobel/vulkan-mali/small"]}
+        self.tests = {
+            "job-a": ["blur3x3/cpu/small", "brighten/cpu/small"],
+            "job-b": ["brighten/opencl-mali/small", "sobel/cpu/small"],
+            "job-c": ["matmul/vulkan-mali/small", "sobel/vulkan-mali/small"],
+        }
         index = []
         for name, tests in self.tests.items():
             with open(os.path.join(self.jobs, name + ".yaml"), "w") as f:
                 f.write("job_name: %s\ndevice_type: qemu\n" % name)
-            index.append({"job": name + ".yaml", "name": name, "device_type": "qemu", "shard": 1, "shards": 1,
-                          "tests": tests})
+            index.append(
+                {"job": name + ".yaml", "name": name, "device_type": "qemu", "shard": 1, "shards": 1, "tests": tests}
+            )
         with open(os.path.join(self.jobs, "jobs.json"), "w") as f:
             json.dump({"bundle_url": "file:///b", "label": "precommit", "jobs": index}, f)
         self.token = os.path.join(self.tmp, "token")
@@ -146,8 +183,20 @@ class Submit(unittest.TestCase):
         return srv, "http://127.0.0.1:%d/" % srv.server_address[1]
 
     def submit(self, url, token=None, *extra):
-        return fx.run_script("lava-job", "--jobs", self.jobs, "--submit", url, "--token-file", token or self.token,
-                             "--poll-seconds", "0.1", "--out", os.path.join(self.tmp, "res"), *extra)
+        return fx.run_script(
+            "lava-job",
+            "--jobs",
+            self.jobs,
+            "--submit",
+            url,
+            "--token-file",
+            token or self.token,
+            "--poll-seconds",
+            "0.1",
+            "--out",
+            os.path.join(self.tmp, "res"),
+            *extra,
+        )
 
     def test_fail_pass_retry_and_infrastructure_failure(self):
         srv, url = self.serve({"job-a": "complete", "job-b": ["incomplete", "complete"], "job-c": "incomplete"})
@@ -157,9 +206,17 @@ class Submit(unittest.TestCase):
         res = os.path.join(self.tmp, "res")
         doc = json.load(open(os.path.join(res, "results.json")))
         got = {"%(pipeline)s/%(profile)s/%(case)s" % x: x["outcome"] for x in doc["runs"]}
-        self.assertEqual(got, {"blur3x3/cpu/small": "FAIL", "brighten/cpu/small": "PASS",
-                               "brighten/opencl-mali/small": "PASS", "sobel/cpu/small": "PASS",
-                               "matmul/vulkan-mali/small": "INFRA", "sobel/vulkan-mali/small": "INFRA"})
+        self.assertEqual(
+            got,
+            {
+                "blur3x3/cpu/small": "FAIL",
+                "brighten/cpu/small": "PASS",
+                "brighten/opencl-mali/small": "PASS",
+                "sobel/cpu/small": "PASS",
+                "matmul/vulkan-mali/small": "INFRA",
+                "sobel/vulkan-mali/small": "INFRA",
+            },
+        )
         infra = [x for x in doc["runs"] if x["outcome"] == "INFRA"][0]["message"]
         self.assertIn("Incomplete", infra)
         self.assertIn("qemu: machine type not found", infra)  # LAVA's own reason, from the failed job's log
@@ -168,10 +225,13 @@ class Submit(unittest.TestCase):
         self.assertIsNone(cases["matmul/vulkan-mali/small"].find("failure"))
         self.assertIsNotNone(cases["blur3x3/cpu/small"].find("failure"))
         self.assertIsNone(cases["sobel/cpu/small"].find("failure"))
-        attempts = {a["name"]: [x["health"] for x in a["attempts"]]
-                    for a in json.load(open(os.path.join(res, "attempts.json")))}
-        self.assertEqual(attempts, {"job-a": ["Complete"], "job-b": ["Incomplete", "Complete"],
-                                    "job-c": ["Incomplete", "Incomplete"]})
+        attempts = {
+            a["name"]: [x["health"] for x in a["attempts"]] for a in json.load(open(os.path.join(res, "attempts.json")))
+        }
+        self.assertEqual(
+            attempts,
+            {"job-a": ["Complete"], "job-b": ["Incomplete", "Complete"], "job-c": ["Incomplete", "Incomplete"]},
+        )
         transcript = open(os.path.join(res, "rest-transcript.txt")).read()
         self.assertIn("POST /api/v0.2/jobs/ -> HTTP 201, job_ids [1]", transcript)
         self.assertIn("/logs/ -> HTTP 200", transcript)
@@ -182,8 +242,14 @@ class Submit(unittest.TestCase):
         r = self.submit(url, None, "--retries", "0")
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         doc = json.load(open(os.path.join(self.tmp, "res", "results.json")))
-        self.assertEqual({x["outcome"] for x in doc["runs"] if x["profile"] == "opencl-mali" or
-                          x["pipeline"] == "sobel" and x["profile"] == "cpu"}, {"INFRA"})
+        self.assertEqual(
+            {
+                x["outcome"]
+                for x in doc["runs"]
+                if x["profile"] == "opencl-mali" or x["pipeline"] == "sobel" and x["profile"] == "cpu"
+            },
+            {"INFRA"},
+        )
 
     def test_wrong_token_is_one_line(self):
         _, url = self.serve({"job-a": "complete", "job-b": "complete", "job-c": "complete"})
@@ -197,6 +263,7 @@ class Submit(unittest.TestCase):
 
     def test_server_down_is_one_line(self):
         import socket
+
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -212,6 +279,7 @@ class LabUp(unittest.TestCase):
 
     def test_stale_jobs_are_failed_and_finished_ones_left(self):
         from . import lavalab
+
         srv = FakeLava({}, {})
         srv.jobs = {1: {"state": "Finished"}, 2: {"state": "Running"}, 3: {"state": "Submitted"}}
         threading.Thread(target=srv.serve_forever, daemon=True).start()
@@ -232,6 +300,7 @@ class LabUp(unittest.TestCase):
 
     def test_pid_file_counts_only_inside_the_lab_root(self):
         from . import lavalab
+
         tmp = tempfile.mkdtemp(prefix="lavalab-test-")
         try:
             os.makedirs(os.path.join(tmp, "run"))

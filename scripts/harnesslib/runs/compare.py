@@ -14,6 +14,7 @@ e.g. PASS -> FAIL, ordered by the harness's outcome table (`aot-harness outcomes
 
 Exit status: 0 no significant regression and no flip to a worse outcome; 1 otherwise; 2 bad input.
 """
+
 import json
 import sys
 
@@ -24,8 +25,15 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_MIN_EFFECT = 0.05
 
 
-def compare_bench(base, cand, alpha=DEFAULT_ALPHA, min_effect=DEFAULT_MIN_EFFECT, correction="holm",
-                  base_machine=None, cand_machine=None):
+def compare_bench(
+    base,
+    cand,
+    alpha=DEFAULT_ALPHA,
+    min_effect=DEFAULT_MIN_EFFECT,
+    correction="holm",
+    base_machine=None,
+    cand_machine=None,
+):
     """List of per-benchmark comparisons (dicts) for benchmarks present in both sides, sorted by name;
     plus 'only_base' / 'only_cand' names. Uses real_time_ms (lower is better). p is the raw Mann-Whitney
     p-value, p_adj the one the verdict uses (Holm-adjusted over all benchmarks, or raw with correction='none').
@@ -40,9 +48,17 @@ def compare_bench(base, cand, alpha=DEFAULT_ALPHA, min_effect=DEFAULT_MIN_EFFECT
             skipped.append({"name": name, "why": base[name].get("error") or cand[name].get("error") or "no samples"})
             continue
         r = stats.compare_samples(b, c, alpha, min_effect)
-        r.update({"name": name, "pipeline": base[name]["pipeline"], "profile": base[name]["profile"],
-                  "case": base[name]["case"], "mode": base[name]["mode"],
-                  "base_driver": base[name].get("driver", ""), "cand_driver": cand[name].get("driver", "")})
+        r.update(
+            {
+                "name": name,
+                "pipeline": base[name]["pipeline"],
+                "profile": base[name]["profile"],
+                "case": base[name]["case"],
+                "mode": base[name]["mode"],
+                "base_driver": base[name].get("driver", ""),
+                "cand_driver": cand[name].get("driver", ""),
+            }
+        )
         rows.append(r)
     if correction == "holm":  # many benchmarks: control the family-wise false-positive rate
         for r, padj in zip(rows, stats.holm([r["p"] for r in rows])):
@@ -60,11 +76,23 @@ def compare_bench(base, cand, alpha=DEFAULT_ALPHA, min_effect=DEFAULT_MIN_EFFECT
         if why:
             r["stat_verdict"], r["verdict"] = r["verdict"], "environment changed"
             r["not_judged"] = "environment changed: not judged: " + why
-    environment = {p: dict(e, base=machine.block_summary(machine.block_for(base_machine or {}, p)),
-                           cand=machine.block_summary(machine.block_for(cand_machine or {}, p)))
-                   for p, e in envs.items() if e["known"]}
-    return {"correction": correction, "benchmarks": rows, "skipped": skipped, "only_base": sorted(set(base) - set(cand)),
-            "only_cand": sorted(set(cand) - set(base)), "environment": environment}
+    environment = {
+        p: dict(
+            e,
+            base=machine.block_summary(machine.block_for(base_machine or {}, p)),
+            cand=machine.block_summary(machine.block_for(cand_machine or {}, p)),
+        )
+        for p, e in envs.items()
+        if e["known"]
+    }
+    return {
+        "correction": correction,
+        "benchmarks": rows,
+        "skipped": skipped,
+        "only_base": sorted(set(base) - set(cand)),
+        "only_cand": sorted(set(cand) - set(base)),
+        "environment": environment,
+    }
 
 
 def compare_tests(base, cand):
@@ -75,9 +103,16 @@ def compare_tests(base, cand):
         ob, oc = base[key].get("outcome"), cand[key].get("outcome")
         if ob != oc:
             d = data.severity(oc) - data.severity(ob)
-            flips.append({"key": key, "base": ob, "cand": oc,
-                          "direction": "worse" if d > 0 else ("better" if d < 0 else "changed"),
-                          "base_message": base[key].get("message", ""), "cand_message": cand[key].get("message", "")})
+            flips.append(
+                {
+                    "key": key,
+                    "base": ob,
+                    "cand": oc,
+                    "direction": "worse" if d > 0 else ("better" if d < 0 else "changed"),
+                    "base_message": base[key].get("message", ""),
+                    "cand_message": cand[key].get("message", ""),
+                }
+            )
     order = {"worse": 0, "changed": 1, "better": 2}
     flips.sort(key=lambda f: (order[f["direction"]], f["key"]))
     return {"flips": flips, "only_base": sorted(set(base) - set(cand)), "only_cand": sorted(set(cand) - set(base))}
@@ -85,10 +120,16 @@ def compare_tests(base, cand):
 
 def compare_sides(base, cand, alpha=DEFAULT_ALPHA, min_effect=DEFAULT_MIN_EFFECT, correction="holm"):
     """Full comparison of two sides; 'failed' is True on a significant regression or a worse flip."""
-    out = {"base": base["label"], "candidate": cand["label"], "alpha": alpha, "min_effect": min_effect,
-           "bench": compare_bench(base["bench"], cand["bench"], alpha, min_effect, correction, base.get("machine"),
-                                  cand.get("machine")),
-           "tests": compare_tests(base["tests"], cand["tests"]) if base["has_results"] and cand["has_results"] else None}
+    out = {
+        "base": base["label"],
+        "candidate": cand["label"],
+        "alpha": alpha,
+        "min_effect": min_effect,
+        "bench": compare_bench(
+            base["bench"], cand["bench"], alpha, min_effect, correction, base.get("machine"), cand.get("machine")
+        ),
+        "tests": compare_tests(base["tests"], cand["tests"]) if base["has_results"] and cand["has_results"] else None,
+    }
     regressions = [r for r in out["bench"]["benchmarks"] if r["verdict"] == "regression"]
     worse = [f for f in (out["tests"] or {}).get("flips", []) if f["direction"] == "worse"]
     out["regressions"] = len(regressions)
@@ -111,19 +152,39 @@ def fmt_p(p):
 def print_text(res, out=sys.stdout):
     w = out.write
     w("base:      %s\ncandidate: %s\n" % (res["base"], res["candidate"]))
-    w("alpha %.3g, minimum effect %.1f %%, p-values %s\n\n" % (res["alpha"], 100 * res["min_effect"],
-      "Holm-adjusted over %d benchmarks" % len(res["bench"]["benchmarks"]) if res["bench"]["correction"] == "holm"
-      else "not adjusted"))
+    w(
+        "alpha %.3g, minimum effect %.1f %%, p-values %s\n\n"
+        % (
+            res["alpha"],
+            100 * res["min_effect"],
+            "Holm-adjusted over %d benchmarks" % len(res["bench"]["benchmarks"])
+            if res["bench"]["correction"] == "holm"
+            else "not adjusted",
+        )
+    )
     rows = res["bench"]["benchmarks"]
     if rows:
         width = max(len(r["name"]) for r in rows)
-        w("%-*s  %12s  %12s  %9s  %5s  %8s  %8s  %s\n" % (width, "benchmark", "base ms", "cand ms", "change", "U", "p",
-                                                       "p adj", "verdict"))
+        w(
+            "%-*s  %12s  %12s  %9s  %5s  %8s  %8s  %s\n"
+            % (width, "benchmark", "base ms", "cand ms", "change", "U", "p", "p adj", "verdict")
+        )
         order = {"regression": 0, "improvement": 1, "environment changed": 2}
         for r in sorted(rows, key=lambda r: (order.get(r["verdict"], 3), r["name"])):
-            w("%-*s  %12.4g  %12.4g  %9s  %5g  %8s  %8s  %s\n" % (width, r["name"], r["base_median"], r["cand_median"],
-                                                       pct(r["change"]), r["u"], fmt_p(r["p"]), fmt_p(r["p_adj"]), r["verdict"].upper()
-                                                       if r["verdict"] != "unchanged" else "-"))
+            w(
+                "%-*s  %12.4g  %12.4g  %9s  %5g  %8s  %8s  %s\n"
+                % (
+                    width,
+                    r["name"],
+                    r["base_median"],
+                    r["cand_median"],
+                    pct(r["change"]),
+                    r["u"],
+                    fmt_p(r["p"]),
+                    fmt_p(r["p_adj"]),
+                    r["verdict"].upper() if r["verdict"] != "unchanged" else "-",
+                )
+            )
     else:
         w("no benchmark in both sides\n")
     env = res["bench"].get("environment") or {}
@@ -139,30 +200,55 @@ def print_text(res, out=sys.stdout):
     for s in res["bench"]["skipped"]:
         w("skipped %s: %s\n" % (s["name"], s["why"]))
     if res["bench"]["only_base"] or res["bench"]["only_cand"]:
-        w("benchmarks only in base: %d, only in candidate: %d\n" % (len(res["bench"]["only_base"]),
-                                                                 len(res["bench"]["only_cand"])))
+        w(
+            "benchmarks only in base: %d, only in candidate: %d\n"
+            % (len(res["bench"]["only_base"]), len(res["bench"]["only_cand"]))
+        )
     if res["tests"] is not None:
         flips = res["tests"]["flips"]
         w("\n%d outcome change(s)\n" % len(flips))
         for f in flips:
-            w("  %-6s %-40s %s -> %s  %s\n" % (f["direction"].upper(), f["key"], f["base"], f["cand"], f["cand_message"]))
-    w("\n%d significant regression(s), %d improvement(s), %d not judged (environment changed), %d flip(s) to a "
-      "worse outcome: %s\n" % (res["regressions"], res["improvements"], res.get("not_judged", 0), res["worse_flips"],
-                                "FAIL" if res["failed"] else "OK"))
+            w(
+                "  %-6s %-40s %s -> %s  %s\n"
+                % (f["direction"].upper(), f["key"], f["base"], f["cand"], f["cand_message"])
+            )
+    w(
+        "\n%d significant regression(s), %d improvement(s), %d not judged (environment changed), %d flip(s) to a "
+        "worse outcome: %s\n"
+        % (
+            res["regressions"],
+            res["improvements"],
+            res.get("not_judged", 0),
+            res["worse_flips"],
+            "FAIL" if res["failed"] else "OK",
+        )
+    )
 
 
 def add_side_args(ap):
-    ap.add_argument("--db", help="history for run ids: SQLite path or postgresql:// URL (default: "
-                                     "out/history.sqlite if it exists)")
-    ap.add_argument("--alpha", type=toolmain.real(0, 1), default=DEFAULT_ALPHA, help="significance level (default 0.05)")
-    ap.add_argument("--min-effect", type=toolmain.real(0, 1000), default=DEFAULT_MIN_EFFECT,
-                    help="minimum relative change of the median to report, e.g. 0.05 = 5%% (default)")
-    ap.add_argument("--correction", choices=("holm", "none"), default="holm",
-                    help="multiple-comparison adjustment of the p-values (default holm)")
+    ap.add_argument(
+        "--db", help="history for run ids: SQLite path or postgresql:// URL (default: out/history.sqlite if it exists)"
+    )
+    ap.add_argument(
+        "--alpha", type=toolmain.real(0, 1), default=DEFAULT_ALPHA, help="significance level (default 0.05)"
+    )
+    ap.add_argument(
+        "--min-effect",
+        type=toolmain.real(0, 1000),
+        default=DEFAULT_MIN_EFFECT,
+        help="minimum relative change of the median to report, e.g. 0.05 = 5%% (default)",
+    )
+    ap.add_argument(
+        "--correction",
+        choices=("holm", "none"),
+        default="holm",
+        help="multiple-comparison adjustment of the p-values (default holm)",
+    )
 
 
 def default_db(args):
     import os
+
     if args.db:
         return args.db
     p = data.DEFAULT_HISTORY

@@ -1,5 +1,6 @@
 """Tests of scripts/compare, scripts/driver-diff and scripts/history on the recorded fixtures, through the
 scripts themselves (exit codes included). Usage: python3 -m harnesslib.runs.compare_test [-v]"""
+
 import json
 import os
 import sqlite3
@@ -35,8 +36,10 @@ class Scripts(unittest.TestCase):
         self.assertEqual([b["name"] for b in regs], [fx.SLOW_BENCH])
         self.assertAlmostEqual(regs[0]["change"], 0.2, places=9)
         self.assertLess(regs[0]["p_adj"], 0.05)
-        print("\nplanted 20 %% slowdown of %s: U = %g, p = %.2g, Holm-adjusted p = %.2g"
-              % (fx.SLOW_BENCH, regs[0]["u"], regs[0]["p"], regs[0]["p_adj"]))
+        print(
+            "\nplanted 20 %% slowdown of %s: U = %g, p = %.2g, Holm-adjusted p = %.2g"
+            % (fx.SLOW_BENCH, regs[0]["u"], regs[0]["p"], regs[0]["p_adj"])
+        )
 
     def test_same_build_exits_0(self):
         r = fx.run_script("compare", fx.fixture("pocl", "bench.json"), fx.fixture("pocl-rerun", "bench.json"), "--json")
@@ -79,8 +82,11 @@ class Scripts(unittest.TestCase):
         self.assertIn("Oclgrind 21.10", r.stdout)
 
     def test_driver_diff_same_driver_is_safe(self):
-        r = fx.run_script("driver-diff", fx.fixture("pocl"), fx.fixture("pocl") + "/results.json," +
-                          fx.fixture("pocl-rerun", "bench.json"))
+        r = fx.run_script(
+            "driver-diff",
+            fx.fixture("pocl"),
+            fx.fixture("pocl") + "/results.json," + fx.fixture("pocl-rerun", "bench.json"),
+        )
         self.assertEqual(r.returncode, 0, r.stdout)
         self.assertIn("SAFE", r.stdout)
 
@@ -91,15 +97,41 @@ class Scripts(unittest.TestCase):
         for case in ("small", "odd"):
             for k, mode in enumerate(("host", "device", "wrapped-host-visible", "wrapped-device-only")):
                 for side, err in ((old, 0.5), (new, 1.0 + k + (case == "odd"))):
-                    side.append({"pipeline": "blur3x3", "profile": "opencl", "case": case, "mode": mode,
-                                 "outcome": "PASS", "metrics": {"tolerance": "AbsTol(8)", "outputs": {
-                                     "output": {"max_abs_error": err, "mismatches": 0}}}})
+                    side.append(
+                        {
+                            "pipeline": "blur3x3",
+                            "profile": "opencl",
+                            "case": case,
+                            "mode": mode,
+                            "outcome": "PASS",
+                            "metrics": {
+                                "tolerance": "AbsTol(8)",
+                                "outputs": {"output": {"max_abs_error": err, "mismatches": 0}},
+                            },
+                        }
+                    )
         for side, psnr in ((old, 60.0), (new, 48.5)):
-            side.append({"pipeline": "brighten", "profile": "opencl", "case": "small", "mode": "host", "outcome": "PASS",
-                         "metrics": {"outputs": {"output": {"psnr_db": psnr}}}})
+            side.append(
+                {
+                    "pipeline": "brighten",
+                    "profile": "opencl",
+                    "case": "small",
+                    "mode": "host",
+                    "outcome": "PASS",
+                    "metrics": {"outputs": {"output": {"psnr_db": psnr}}},
+                }
+            )
         for side, psnr in ((old, 60.0), (new, 52.0)):
-            side.append({"pipeline": "brighten", "profile": "opencl", "case": "odd", "mode": "host", "outcome": "PASS",
-                         "metrics": {"outputs": {"output": {"psnr_db": psnr}}}})
+            side.append(
+                {
+                    "pipeline": "brighten",
+                    "profile": "opencl",
+                    "case": "odd",
+                    "mode": "host",
+                    "outcome": "PASS",
+                    "metrics": {"outputs": {"output": {"psnr_db": psnr}}},
+                }
+            )
         d = os.path.join(self.tmp.name, "drift")
         a = fx.write(os.path.join(d, "old.json"), {"environment": {}, "runs": old})
         b = fx.write(os.path.join(d, "new.json"), {"environment": {}, "runs": new})
@@ -108,32 +140,58 @@ class Scripts(unittest.TestCase):
         self.assertIn("10 metric drift(s) in 2 group(s)", r.stdout)
         rows = [l for l in r.stdout.splitlines() if l.startswith("| blur3x3/opencl |") or l.startswith("| brighten/")]
         self.assertEqual(len(rows), 2, r.stdout)
-        self.assertEqual(rows[0], "| blur3x3/opencl | output | AbsTol(8) | max_abs_error | 0.5 | 5.0 (odd/wrapped-device-only;"
-                                  " was 0.5) | 8 record(s): odd, small x device, host, wrapped-device-only, "
-                                  "wrapped-host-visible |")
+        self.assertEqual(
+            rows[0],
+            "| blur3x3/opencl | output | AbsTol(8) | max_abs_error | 0.5 | 5.0 (odd/wrapped-device-only;"
+            " was 0.5) | 8 record(s): odd, small x device, host, wrapped-device-only, "
+            "wrapped-host-visible |",
+        )
         self.assertIn("| psnr_db | 60.0 | 48.5 (small/host; was 60.0) | 2 record(s): odd, small x host |", rows[1])
 
     def test_driver_diff_names_drivers_as_they_report_themselves(self):
         # Two lavapipe versions share the driver name and driverVersion (llvmpipe 0.0.1): the report must tell them
         # apart by the identity the harness records (vendor, driverName, driverInfo).
         def side(info):
-            dev = {"platform": "Vulkan llvmpipe", "vendor": "Mesa", "driver_name": "llvmpipe", "driver_version": "0.0.1",
-                   "driver_info": info, "identity": "Vulkan Mesa llvmpipe, " + info}
-            return {"environment": {}, "runs": [{"pipeline": "blur3x3", "profile": "vulkan", "case": "small",
-                                                 "mode": "host", "outcome": "PASS", "metrics": {"device": dev}}]}
+            dev = {
+                "platform": "Vulkan llvmpipe",
+                "vendor": "Mesa",
+                "driver_name": "llvmpipe",
+                "driver_version": "0.0.1",
+                "driver_info": info,
+                "identity": "Vulkan Mesa llvmpipe, " + info,
+            }
+            return {
+                "environment": {},
+                "runs": [
+                    {
+                        "pipeline": "blur3x3",
+                        "profile": "vulkan",
+                        "case": "small",
+                        "mode": "host",
+                        "outcome": "PASS",
+                        "metrics": {"device": dev},
+                    }
+                ],
+            }
+
         d = os.path.join(self.tmp.name, "lavapipes")
         a = fx.write(os.path.join(d, "22.json"), side("Mesa 22.3.6 (LLVM 15.0.6)"))
         b = fx.write(os.path.join(d, "25.json"), side("Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6)"))
         r = fx.run_script("driver-diff", a, b, "--ignore-perf")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("| drivers | Vulkan Mesa llvmpipe, Mesa 22.3.6 (LLVM 15.0.6) | "
-                      "Vulkan Mesa llvmpipe, Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6) |", r.stdout)
+        self.assertIn(
+            "| drivers | Vulkan Mesa llvmpipe, Mesa 22.3.6 (LLVM 15.0.6) | "
+            "Vulkan Mesa llvmpipe, Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6) |",
+            r.stdout,
+        )
 
     def test_history_ingest_and_run_ids(self):
         db = os.path.join(self.tmp.name, "h.sqlite")
         ids = []
-        for res, bench in ((fx.fixture("pocl", "results.json"), fx.fixture("pocl", "bench.json")),
-                           (self.failed, self.slow)):
+        for res, bench in (
+            (fx.fixture("pocl", "results.json"), fx.fixture("pocl", "bench.json")),
+            (self.failed, self.slow),
+        ):
             r = fx.run_script("history", "ingest", "--results", res, "--bench", bench, "--db", db)
             self.assertEqual(r.returncode, 0, r.stderr)
             ids.append(r.stdout.strip())

@@ -9,6 +9,7 @@ U p-values, and what only one side ran.
 Exit status: 0 nothing got worse; 1 a test flipped to a worse outcome, or (unless --ignore-perf) a benchmark
 regressed significantly; 2 bad input.
 """
+
 import html
 import os
 import sys
@@ -16,8 +17,15 @@ import sys
 from . import compare, sides
 from .. import data, jsonio, toolmain
 
-DRIFT_KEYS = ("max_abs_error", "max_rel_error", "max_ulp_error", "mismatches", "mismatch_fraction", "psnr_db",
-              "nan_mismatches")
+DRIFT_KEYS = (
+    "max_abs_error",
+    "max_rel_error",
+    "max_ulp_error",
+    "mismatches",
+    "mismatch_fraction",
+    "psnr_db",
+    "nan_mismatches",
+)
 
 
 # Metrics where a larger value is better (all others: smaller is better).
@@ -42,10 +50,20 @@ def metric_drift(old_tests, new_tests):
             for m in DRIFT_KEYS:
                 a, b = _number(oo[out].get(m)), _number(no[out].get(m))
                 if a is not None and b is not None and a != b:
-                    rows.append({"key": key, "pipeline": n.get("pipeline"), "profile": n.get("profile"),
-                                 "case": n.get("case"), "mode": n.get("mode", "host"), "output": out,
-                                 "tolerance": (n.get("metrics") or {}).get("tolerance", ""),
-                                 "metric": m, "old": a, "new": b})
+                    rows.append(
+                        {
+                            "key": key,
+                            "pipeline": n.get("pipeline"),
+                            "profile": n.get("profile"),
+                            "case": n.get("case"),
+                            "mode": n.get("mode", "host"),
+                            "output": out,
+                            "tolerance": (n.get("metrics") or {}).get("tolerance", ""),
+                            "metric": m,
+                            "old": a,
+                            "new": b,
+                        }
+                    )
     return rows
 
 
@@ -69,9 +87,21 @@ def group_drift(rows):
     pipeline, profile, output, metric."""
     groups = {}
     for r in rows:
-        g = groups.setdefault((r["pipeline"], r["profile"], r["output"], r["metric"]), {
-            "pipeline": r["pipeline"], "profile": r["profile"], "output": r["output"], "metric": r["metric"],
-            "tolerance": r["tolerance"], "records": 0, "cases": [], "modes": [], "worst": r, "old_worst": r["old"]})
+        g = groups.setdefault(
+            (r["pipeline"], r["profile"], r["output"], r["metric"]),
+            {
+                "pipeline": r["pipeline"],
+                "profile": r["profile"],
+                "output": r["output"],
+                "metric": r["metric"],
+                "tolerance": r["tolerance"],
+                "records": 0,
+                "cases": [],
+                "modes": [],
+                "worst": r,
+                "old_worst": r["old"],
+            },
+        )
         g["records"] += 1
         for field, k in (("cases", "case"), ("modes", "mode")):
             if r[k] not in g[field]:
@@ -87,8 +117,15 @@ def _drift_row(g):
     w = g["worst"]
     where = "%s/%s" % (w["case"], w["mode"])
     folded = "%d record(s): %s x %s" % (g["records"], ", ".join(map(str, g["cases"])), ", ".join(map(str, g["modes"])))
-    return ["%s/%s" % (g["pipeline"], g["profile"]), g["output"], g["tolerance"], g["metric"], str(g["old_worst"]),
-            "%s (%s; was %s)" % (w["new"], where, w["old"]), folded]
+    return [
+        "%s/%s" % (g["pipeline"], g["profile"]),
+        g["output"],
+        g["tolerance"],
+        g["metric"],
+        str(g["old_worst"]),
+        "%s (%s; was %s)" % (w["new"], where, w["old"]),
+        folded,
+    ]
 
 
 def build(old, new, alpha, min_effect, ignore_perf=False, correction="holm"):
@@ -116,9 +153,17 @@ def explore_findings(side):
     for r in side["tests"].values():
         e = (r.get("metrics") or {}).get("explore")
         if isinstance(e, dict):
-            f = by.setdefault(e.get("finding", "?"), {"id": e.get("finding", "?"), "class": e.get("class", ""),
-                                                      "runtime": r.get("profile", ""), "blame": e.get("blame", ""),
-                                                      "count": 0, "message": r.get("message", "")})
+            f = by.setdefault(
+                e.get("finding", "?"),
+                {
+                    "id": e.get("finding", "?"),
+                    "class": e.get("class", ""),
+                    "runtime": r.get("profile", ""),
+                    "blame": e.get("blame", ""),
+                    "count": 0,
+                    "message": r.get("message", ""),
+                },
+            )
             f["count"] += 1
     return [by[k] for k in sorted(by)]
 
@@ -127,8 +172,17 @@ def explore_rows(res):
     rows = []
     for label, side in (("old", res.get("old_side")), ("new", res.get("new_side"))):
         for f in explore_findings(side) if side else []:
-            rows.append([label, f.get("id", ""), f.get("class", ""), f.get("runtime", ""), f.get("blame", ""),
-                         f.get("count", 0), (f.get("message") or "")[:160]])
+            rows.append(
+                [
+                    label,
+                    f.get("id", ""),
+                    f.get("class", ""),
+                    f.get("runtime", ""),
+                    f.get("blame", ""),
+                    f.get("count", 0),
+                    (f.get("message") or "")[:160],
+                ]
+            )
     return rows
 
 
@@ -153,27 +207,65 @@ def verdict_line(res):
 def _sections(res):
     """Yields (title, header, rows, note) tables shared by the Markdown and HTML renderers."""
     flips = (res["tests"] or {}).get("flips", [])
-    yield ("Tests that changed outcome", ["test", "old", "new", "direction", "new message"],
-           [[f["key"], f["base"], f["cand"], f["direction"], f["cand_message"]] for f in flips],
-           "no results on one side" if res["tests"] is None else "none")
-    yield ("New TEARDOWN_FAULTs", ["test", "old", "message"],
-           [[f["key"], f["base"], f["cand_message"]] for f in res["new_teardown_faults"]], "none")
-    yield ("Metric drift within tolerance (per pipeline x profile x output; cases and buffer modes folded)",
-           ["pipeline/profile", "output", "tolerance", "metric", "old worst", "new worst (where; its old value)",
-            "drifted"],
-           [_drift_row(g) for g in res["drift"]], "none: every test that passes on both has identical error metrics")
-    rows = sorted(res["bench"]["benchmarks"], key=lambda r: ({"regression": 0, "improvement": 1}.get(r["verdict"], 2),
-                                                             r["name"]))
-    yield ("Performance (median real time per iteration, Mann-Whitney U, alpha %g, minimum effect %g %%, "
-           "p %s)" % (res["alpha"], 100 * res["min_effect"], "Holm-adjusted" if res["bench"]["correction"] == "holm"
-                      else "not adjusted"),
-           ["benchmark", "old ms", "new ms", "change", "U", "p", "p adj", "verdict"],
-           [[r["name"], "%.4g" % r["base_median"], "%.4g" % r["cand_median"], compare.pct(r["change"]),
-             "%g" % r["u"], compare.fmt_p(r["p"]), compare.fmt_p(r["p_adj"]), r["verdict"]] for r in rows],
-           "no benchmark on both sides")
-    yield ("What aot-harness explore found on each side (findings grouped by their minimized shape)",
-           ["side", "finding", "class", "backend", "whose", "divergences", "message"],
-           explore_rows(res), "no explore results on either side")
+    yield (
+        "Tests that changed outcome",
+        ["test", "old", "new", "direction", "new message"],
+        [[f["key"], f["base"], f["cand"], f["direction"], f["cand_message"]] for f in flips],
+        "no results on one side" if res["tests"] is None else "none",
+    )
+    yield (
+        "New TEARDOWN_FAULTs",
+        ["test", "old", "message"],
+        [[f["key"], f["base"], f["cand_message"]] for f in res["new_teardown_faults"]],
+        "none",
+    )
+    yield (
+        "Metric drift within tolerance (per pipeline x profile x output; cases and buffer modes folded)",
+        [
+            "pipeline/profile",
+            "output",
+            "tolerance",
+            "metric",
+            "old worst",
+            "new worst (where; its old value)",
+            "drifted",
+        ],
+        [_drift_row(g) for g in res["drift"]],
+        "none: every test that passes on both has identical error metrics",
+    )
+    rows = sorted(
+        res["bench"]["benchmarks"], key=lambda r: ({"regression": 0, "improvement": 1}.get(r["verdict"], 2), r["name"])
+    )
+    yield (
+        "Performance (median real time per iteration, Mann-Whitney U, alpha %g, minimum effect %g %%, "
+        "p %s)"
+        % (
+            res["alpha"],
+            100 * res["min_effect"],
+            "Holm-adjusted" if res["bench"]["correction"] == "holm" else "not adjusted",
+        ),
+        ["benchmark", "old ms", "new ms", "change", "U", "p", "p adj", "verdict"],
+        [
+            [
+                r["name"],
+                "%.4g" % r["base_median"],
+                "%.4g" % r["cand_median"],
+                compare.pct(r["change"]),
+                "%g" % r["u"],
+                compare.fmt_p(r["p"]),
+                compare.fmt_p(r["p_adj"]),
+                r["verdict"],
+            ]
+            for r in rows
+        ],
+        "no benchmark on both sides",
+    )
+    yield (
+        "What aot-harness explore found on each side (findings grouped by their minimized shape)",
+        ["side", "finding", "class", "backend", "whose", "divergences", "message"],
+        explore_rows(res),
+        "no explore results on either side",
+    )
     only = [["test", k, "old only"] for k in (res["tests"] or {}).get("only_base", [])]
     only += [["test", k, "new only"] for k in (res["tests"] or {}).get("only_cand", [])]
     only += [["benchmark", k, "old only"] for k in res["bench"]["only_base"]]
@@ -184,16 +276,30 @@ def _sections(res):
 def to_markdown(res):
     def cell(s):
         return str(s).replace("|", "\\|").replace("\n", " ")
-    lines = ["# Driver qualification report", "",
-             "| | old | new |", "|---|---|---|",
-             "| run | %s | %s |" % (cell(res["base"]), cell(res["candidate"])),
-             "| drivers | %s | %s |" % (cell("; ".join(res["old_drivers"]) or "-"), cell("; ".join(res["new_drivers"]) or "-")),
-             "| outcomes | %s | %s |" % (res["counts"]["old"], res["counts"]["new"]), "",
-             "**%s** (%d outcome change(s), %d new TEARDOWN_FAULT(s), %d metric drift(s) in %d group(s), %d "
-             "significant regression(s), %d improvement(s))" % (verdict_line(res), len((res["tests"] or {}).get("flips", [])),
-                                                   len(res["new_teardown_faults"]), len(res["drift_records"]),
-                                                   len(res["drift"]),
-                                                   res["regressions"], res["improvements"]), ""]
+
+    lines = [
+        "# Driver qualification report",
+        "",
+        "| | old | new |",
+        "|---|---|---|",
+        "| run | %s | %s |" % (cell(res["base"]), cell(res["candidate"])),
+        "| drivers | %s | %s |"
+        % (cell("; ".join(res["old_drivers"]) or "-"), cell("; ".join(res["new_drivers"]) or "-")),
+        "| outcomes | %s | %s |" % (res["counts"]["old"], res["counts"]["new"]),
+        "",
+        "**%s** (%d outcome change(s), %d new TEARDOWN_FAULT(s), %d metric drift(s) in %d group(s), %d "
+        "significant regression(s), %d improvement(s))"
+        % (
+            verdict_line(res),
+            len((res["tests"] or {}).get("flips", [])),
+            len(res["new_teardown_faults"]),
+            len(res["drift_records"]),
+            len(res["drift"]),
+            res["regressions"],
+            res["improvements"],
+        ),
+        "",
+    ]
     for title, header, rows, empty in _sections(res):
         lines += ["## " + title, ""]
         if not rows:
@@ -213,14 +319,16 @@ td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}t
 
 def to_html(res):
     e = html.escape
-    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>Driver qualification</title><style>%s</style>"
-           "</head><body><h1>Driver qualification report</h1>" % CSS,
-           "<table><tr><th></th><th>old</th><th>new</th></tr>",
-           "<tr><th>run</th><td>%s</td><td>%s</td></tr>" % (e(res["base"]), e(res["candidate"])),
-           "<tr><th>drivers</th><td>%s</td><td>%s</td></tr>" % ("<br>".join(map(e, res["old_drivers"])) or "-",
-                                                              "<br>".join(map(e, res["new_drivers"])) or "-"),
-           "<tr><th>outcomes</th><td>%s</td><td>%s</td></tr></table>" % (e(res["counts"]["old"]), e(res["counts"]["new"])),
-           "<p class='verdict %s'>%s</p>" % ("bad" if res["failed"] else "good", e(verdict_line(res)))]
+    out = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Driver qualification</title><style>%s</style>"
+        "</head><body><h1>Driver qualification report</h1>" % CSS,
+        "<table><tr><th></th><th>old</th><th>new</th></tr>",
+        "<tr><th>run</th><td>%s</td><td>%s</td></tr>" % (e(res["base"]), e(res["candidate"])),
+        "<tr><th>drivers</th><td>%s</td><td>%s</td></tr>"
+        % ("<br>".join(map(e, res["old_drivers"])) or "-", "<br>".join(map(e, res["new_drivers"])) or "-"),
+        "<tr><th>outcomes</th><td>%s</td><td>%s</td></tr></table>" % (e(res["counts"]["old"]), e(res["counts"]["new"])),
+        "<p class='verdict %s'>%s</p>" % ("bad" if res["failed"] else "good", e(verdict_line(res))),
+    ]
     for title, header, rows, empty in _sections(res):
         out.append("<h2>%s</h2>" % e(title))
         if not rows:
@@ -228,8 +336,11 @@ def to_html(res):
             continue
         out.append("<table><tr>%s</tr>" % "".join("<th>%s</th>" % e(h) for h in header))
         for r in rows:
-            cls = "bad" if ("worse" in r or "regression" in r or "TEARDOWN_FAULT" in r[1:3]) else (
-                "good" if ("better" in r or "improvement" in r) else "")
+            cls = (
+                "bad"
+                if ("worse" in r or "regression" in r or "TEARDOWN_FAULT" in r[1:3])
+                else ("good" if ("better" in r or "improvement" in r) else "")
+            )
             out.append("<tr class='%s'>%s</tr>" % (cls, "".join("<td>%s</td>" % e(str(c)) for c in r)))
         out.append("</table>")
     out.append("</body></html>\n")
@@ -240,8 +351,9 @@ def main(argv=None):
     ap = data.arg_parser("driver-diff", __doc__)
     ap.add_argument("old", metavar="OLD", help="run id, directory, or results/bench JSON file(s) joined with ','")
     ap.add_argument("new", metavar="NEW", help="same forms as OLD")
-    ap.add_argument("--out", metavar="DIR", help="write DIR/driver-diff.md and DIR/driver-diff.html "
-                                                 "(default: Markdown on stdout)")
+    ap.add_argument(
+        "--out", metavar="DIR", help="write DIR/driver-diff.md and DIR/driver-diff.html (default: Markdown on stdout)"
+    )
     ap.add_argument("--ignore-perf", action="store_true", help="performance changes do not affect the exit status")
     compare.add_side_args(ap)
     args = ap.parse_args(argv)
@@ -250,9 +362,12 @@ def main(argv=None):
     res = build(old, new, args.alpha, args.min_effect, args.ignore_perf, args.correction)
     md = to_markdown(res)
     if args.out:  # both files or neither: a full disk leaves no empty or half report
-        jsonio.write_all_atomic([(os.path.join(args.out, "driver-diff.md"), md),
-                                 (os.path.join(args.out, "driver-diff.html"), to_html(res))])
-        print("driver-diff: %s\nreport: %s/driver-diff.md, %s/driver-diff.html" % (verdict_line(res), args.out, args.out))
+        jsonio.write_all_atomic(
+            [(os.path.join(args.out, "driver-diff.md"), md), (os.path.join(args.out, "driver-diff.html"), to_html(res))]
+        )
+        print(
+            "driver-diff: %s\nreport: %s/driver-diff.md, %s/driver-diff.html" % (verdict_line(res), args.out, args.out)
+        )
     else:
         sys.stdout.write(md)
     return 1 if res["failed"] else 0

@@ -1,5 +1,6 @@
 """Unit tests of harnesslib.runs.flakecheck: JUnit parsing of CTest's format and flake classification.
 Usage: python3 -m harnesslib.runs.flakecheck_test [-v]"""
+
 import os
 import tempfile
 import unittest
@@ -22,8 +23,10 @@ class Parse(unittest.TestCase):
             path = os.path.join(d, "run.xml")
             with open(path, "w") as f:
                 f.write(JUNIT)
-            self.assertEqual(flakecheck.parse_junit(path),
-                             {"a/pass": "passed", "b/fail": "failed", "c/skip": "skipped", "d/disabled": "skipped"})
+            self.assertEqual(
+                flakecheck.parse_junit(path),
+                {"a/pass": "passed", "b/fail": "failed", "c/skip": "skipped", "d/disabled": "skipped"},
+            )
 
 
 class Classify(unittest.TestCase):

@@ -23,6 +23,7 @@ the minimum effect, which the move could hide), the verdict is "environment chan
 numbers, never a regression or an improvement (nor "unchanged").
 FLOOR and RATIO come from measurements (README, "Noise-aware verdicts", says how).
 """
+
 import json
 
 from ..jsonio import InputError
@@ -57,7 +58,7 @@ def blocks_of(context):
         except ValueError:
             raise InputError("bench context %s: not JSON; pass a bench file `aot-harness bench --json` wrote" % k)
         if isinstance(block, dict):
-            out[k[len("machine."):]] = block
+            out[k[len("machine.") :]] = block
     return out
 
 
@@ -164,8 +165,14 @@ def moves(base_block, cand_block):
     if wb is not None and wc is not None:
         # A thread that waits a share w of its runnable time gets (1 - w) of a CPU: the same work takes
         # (1 - wb) / (1 - wc) times as long (waiting 85 % -> 90 % is 1.5x, not +5 %).
-        out.append({"what": "share of the time the benchmark's threads waited for a CPU", "base": wb, "cand": wc,
-                    "move": (1.0 - wb) / max(1.0 - wc, 0.01) - 1.0})
+        out.append(
+            {
+                "what": "share of the time the benchmark's threads waited for a CPU",
+                "base": wb,
+                "cand": wc,
+                "move": (1.0 - wb) / max(1.0 - wc, 0.01) - 1.0,
+            }
+        )
     thr = ["base: " + t for t in throttling(base_block)] + ["candidate: " + t for t in throttling(cand_block)]
     return out, thr
 
@@ -209,13 +216,20 @@ def _val(what, v):
 def describe_move(m):
     if "threads waited" in m["what"]:
         return "%s %s -> %s (%.1fx the wall time for the same work)" % (
-            m["what"], _val(m["what"], m["base"]), _val(m["what"], m["cand"]), 1.0 + m["move"])
+            m["what"],
+            _val(m["what"], m["base"]),
+            _val(m["what"], m["cand"]),
+            1.0 + m["move"],
+        )
     if "share" in m["what"]:
         return "%s %s -> %s" % (m["what"], _val(m["what"], m["base"]), _val(m["what"], m["cand"]))
-    return "%s %s -> %s (%.0f %% slower)" % (m["what"], _val(m["what"], m["base"]), _val(m["what"], m["cand"]),
-                                            100 * m["move"]) if m["move"] >= 0 else \
-        "%s %s -> %s (%.0f %% faster)" % (m["what"], _val(m["what"], m["base"]), _val(m["what"], m["cand"]),
-                                        -100 * m["move"])
+    return (
+        "%s %s -> %s (%.0f %% slower)"
+        % (m["what"], _val(m["what"], m["base"]), _val(m["what"], m["cand"]), 100 * m["move"])
+        if m["move"] >= 0
+        else "%s %s -> %s (%.0f %% faster)"
+        % (m["what"], _val(m["what"], m["base"]), _val(m["what"], m["cand"]), -100 * m["move"])
+    )
 
 
 def block_summary(block):
@@ -228,7 +242,7 @@ def block_summary(block):
         parts.append("%s %.0f" % (label, v))
     if not clocks(block):
         parts.append("clocks not exposed")
-    t = ((block.get("during") or {}).get("temp_c_max"))
+    t = (block.get("during") or {}).get("temp_c_max")
     parts.append("max %.0f C" % t if _num(t) is not None else "temperatures not exposed")
     p = pressure(block)
     if p is not None:
@@ -265,4 +279,3 @@ def state_line(state):
     if not gpu.get("gpus"):
         parts.append("gpu: " + str(gpu.get("source") or "not exposed"))
     return ", ".join(parts)
-

@@ -2,6 +2,7 @@
 slowdown on an unchanged machine is a regression; the same build on a machine that got busier, slower or
 throttled is "environment changed: not judged" with the numbers; machine noise below the floor is ignored.
 Usage: python3 -m harnesslib.runs.machine_test [-v]"""
+
 import copy
 import json
 import os
@@ -17,24 +18,50 @@ NAME = "BM_brighten/host/4096x4096/resident"
 
 
 def block(cpu_ms=5.0, cpu_end=None, copy_gbps=10.0, psi=0.02, throttle=(), cpu_mhz=None, wait=None):
-    b = {"profiles": ["host"],
-         "calibration": {"start": {"threads": 2, "cpu_work_ms": cpu_ms, "cpu_work_1t_ms": cpu_ms,
-                                   "host_copy_GBps": copy_gbps},
-                         "end": {"threads": 2, "cpu_work_ms": cpu_end or cpu_ms, "cpu_work_1t_ms": cpu_end or cpu_ms,
-                                 "host_copy_GBps": copy_gbps}},
-         "during": {"seconds": 30.0, "psi_cpu_some": psi, "throttle": list(throttle), "temp_c_max": None,
-                    "cpu_mhz": {"min": cpu_mhz, "mean": cpu_mhz, "max": cpu_mhz} if cpu_mhz else None, "gpus": [],
-                    "wait_share": wait}}
+    b = {
+        "profiles": ["host"],
+        "calibration": {
+            "start": {"threads": 2, "cpu_work_ms": cpu_ms, "cpu_work_1t_ms": cpu_ms, "host_copy_GBps": copy_gbps},
+            "end": {
+                "threads": 2,
+                "cpu_work_ms": cpu_end or cpu_ms,
+                "cpu_work_1t_ms": cpu_end or cpu_ms,
+                "host_copy_GBps": copy_gbps,
+            },
+        },
+        "during": {
+            "seconds": 30.0,
+            "psi_cpu_some": psi,
+            "throttle": list(throttle),
+            "temp_c_max": None,
+            "cpu_mhz": {"min": cpu_mhz, "mean": cpu_mhz, "max": cpu_mhz} if cpu_mhz else None,
+            "gpus": [],
+            "wait_share": wait,
+        },
+    }
     return b
 
 
 def bench_doc(median_ms, blk, n=9):
     """A Google Benchmark JSON of one host benchmark (n repetitions around median_ms) with a machine block."""
     reps = [median_ms * (1 + 0.004 * (i - n // 2)) for i in range(n)]
-    return {"context": {"date": "2026-11-28T10:00:00+00:00", "machine.host": json.dumps(blk)},
-            "benchmarks": [{"name": NAME + "/manual_time", "run_name": NAME + "/manual_time", "run_type": "iteration",
-                            "repetition_index": i, "iterations": 10, "real_time": t, "cpu_time": t, "time_unit": "ms",
-                            "pixels_per_second": 4096 * 4096 / t * 1e3} for i, t in enumerate(reps)]}
+    return {
+        "context": {"date": "2026-11-28T10:00:00+00:00", "machine.host": json.dumps(blk)},
+        "benchmarks": [
+            {
+                "name": NAME + "/manual_time",
+                "run_name": NAME + "/manual_time",
+                "run_type": "iteration",
+                "repetition_index": i,
+                "iterations": 10,
+                "real_time": t,
+                "cpu_time": t,
+                "time_unit": "ms",
+                "pixels_per_second": 4096 * 4096 / t * 1e3,
+            }
+            for i, t in enumerate(reps)
+        ],
+    }
 
 
 def side(median_ms, blk):
@@ -75,8 +102,11 @@ class Verdicts(unittest.TestCase):
         # CPU pressure saturated in both runs (niced background work), the benchmark's own threads waited more
         res, r = verdict(side(10.0, block(psi=0.99, wait=0.08)), side(12.5, block(psi=0.99, wait=0.45)))
         self.assertEqual(r["verdict"], "environment changed", r)
-        self.assertIn("share of the time the benchmark's threads waited for a CPU 8 % -> 45 % (1.7x the wall time "
-                      "for the same work)", r["not_judged"])
+        self.assertIn(
+            "share of the time the benchmark's threads waited for a CPU 8 % -> 45 % (1.7x the wall time "
+            "for the same work)",
+            r["not_judged"],
+        )
         res, r = verdict(side(10.0, block(psi=0.99, wait=0.08)), side(12.5, block(psi=0.99, wait=0.10)))
         self.assertEqual(r["verdict"], "regression", r)
 
@@ -87,6 +117,7 @@ class Verdicts(unittest.TestCase):
             for k in ("start", "end"):
                 b["calibration"][k]["device_copy_GBps"] = {"cuda": dev_gbps}
             return b
+
         # measured on the H200: host copy 230 -> 199 GB/s between identical runs, the cuda copy 4 %
         env = machine.environment({"cuda": gpu(230.0, 2600.0)}, {"cuda": gpu(199.0, 2550.0)}, "cuda")
         self.assertEqual(env["largest"], 0.0, env["moves"])
@@ -156,12 +187,27 @@ class Summary(unittest.TestCase):
         run, base = {"id": 8, "git_commit": "b" * 40, "host": "h"}, {"id": 7, "git_commit": "a" * 40}
         md = nightly_summary.render(run, base, res, {}, [], "")
         self.assertIn("# Nightly run #8: 0 new failure(s), 1 regression(s)", md)
-        self.assertIn("aot-harness bisect-commit aaaaaaaaaaaa bbbbbbbbbbbb --pipeline brighten --profile host "
-                      "--case 4096x4096", md)
+        self.assertIn(
+            "aot-harness bisect-commit aaaaaaaaaaaa bbbbbbbbbbbb --pipeline brighten --profile host --case 4096x4096",
+            md,
+        )
         name = res["bench"]["benchmarks"][0]["name"]  # as compare names it (Google Benchmark's /manual_time kept)
-        md = nightly_summary.render(run, base, res, {}, [], "", {name: {
-            "first_bad": "c" * 40, "first_bad_subject": "ccccccc make it slower (me, 2026-11-28)", "seconds": 61.0,
-            "first_bad_what": "+20 % vs GOOD"}})
+        md = nightly_summary.render(
+            run,
+            base,
+            res,
+            {},
+            [],
+            "",
+            {
+                name: {
+                    "first_bad": "c" * 40,
+                    "first_bad_subject": "ccccccc make it slower (me, 2026-11-28)",
+                    "seconds": 61.0,
+                    "first_bad_what": "+20 % vs GOOD",
+                }
+            },
+        )
         self.assertIn("First bad commit: `ccccccc make it slower (me, 2026-11-28)` (bisect-commit, 61.0 s)", md)
 
     def test_new_failures_and_flips(self):
@@ -176,7 +222,9 @@ class Summary(unittest.TestCase):
         base["tests"][k1] = dict(recs[1], outcome="FAIL")
         base["has_results"] = cand["has_results"] = True
         res = compare.compare_sides(base, cand)
-        md = nightly_summary.render({"id": 2, "git_commit": "x"}, {"id": 1, "git_commit": "x"}, res, cand["tests"], [], "")
+        md = nightly_summary.render(
+            {"id": 2, "git_commit": "x"}, {"id": 1, "git_commit": "x"}, res, cand["tests"], [], ""
+        )
         self.assertIn("## New failures (1)\n\n- `%s`: PASS → **FAIL**: max abs error 7 > 0" % k0, md)
         self.assertIn("Same commit in both runs: not a code change.", md)
         self.assertIn("## Outcome flips (1)\n\n- `%s`: FAIL → PASS (better)" % k1, md)

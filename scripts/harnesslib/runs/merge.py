@@ -8,6 +8,7 @@ files say which shard they are, a shard missing or two files claiming the same o
 merge what is there). Shards of different harness commits, or of different shard counts, are refused
 naming both files. Exit 0 merged, 2 bad input.
 """
+
 import json
 import os
 import re
@@ -50,17 +51,23 @@ def check_one_run(docs):
     commits = [(p, c) for p, c in commits if c]
     for p, c in commits[1:]:
         if c != commits[0][1]:
-            raise data.InputError("%s is of harness commit %s, %s of %s: merge the shards of one build (run every "
-                                  "shard with the same aot-harness)" % (commits[0][0], commits[0][1], p, c))
+            raise data.InputError(
+                "%s is of harness commit %s, %s of %s: merge the shards of one build (run every "
+                "shard with the same aot-harness)" % (commits[0][0], commits[0][1], p, c)
+            )
     shards = [(p, shard_of_file(p, d)) for p, d in docs]
     with_shard = [(p, s) for p, s in shards if s]
     for p, s in shards:
         if with_shard and not s:
-            raise data.InputError("%s says it is shard %d/%d, %s says no shard: merge the files of one --shard i/n "
-                                  "split" % (with_shard[0][0], with_shard[0][1][0], with_shard[0][1][1], p))
+            raise data.InputError(
+                "%s says it is shard %d/%d, %s says no shard: merge the files of one --shard i/n "
+                "split" % (with_shard[0][0], with_shard[0][1][0], with_shard[0][1][1], p)
+            )
         if s and s[1] != with_shard[0][1][1]:
-            raise data.InputError("%s is shard %d/%d, %s is shard %d/%d: merge the files of one --shard i/n split" % (
-                with_shard[0][0], with_shard[0][1][0], with_shard[0][1][1], p, s[0], s[1]))
+            raise data.InputError(
+                "%s is shard %d/%d, %s is shard %d/%d: merge the files of one --shard i/n split"
+                % (with_shard[0][0], with_shard[0][1][0], with_shard[0][1][1], p, s[0], s[1])
+            )
     return [s for _, s in with_shard]
 
 
@@ -71,13 +78,21 @@ def merge(paths, allow_partial=False):
         for r in d["runs"]:
             k = run_key(r)
             if k in owner:
-                raise data.InputError("%s is in both %s and %s: the shards overlap (made with different --shard n, "
-                                      "or one file given twice)" % ("/".join(x for x in k[:4] if x), owner[k], p))
+                raise data.InputError(
+                    "%s is in both %s and %s: the shards overlap (made with different --shard n, "
+                    "or one file given twice)" % ("/".join(x for x in k[:4] if x), owner[k], p)
+                )
             owner[k] = p
             runs.append(r)
         env = d.get("environment") or {}
-        shards.append({"file": os.path.abspath(p), "shard": d.get("shard") or env.get("shard"), "runs": len(d["runs"]),
-                       "host": env.get("hostname") or env.get("host") or ""})
+        shards.append(
+            {
+                "file": os.path.abspath(p),
+                "shard": d.get("shard") or env.get("shard"),
+                "runs": len(d["runs"]),
+                "host": env.get("hostname") or env.get("host") or "",
+            }
+        )
     declared = check_one_run(docs)
     if declared and not allow_partial:
         n = declared[0][1]
@@ -85,12 +100,27 @@ def merge(paths, allow_partial=False):
         missing = sorted(set(range(1, n + 1)) - set(have))
         twice = sorted({i for i in have if have.count(i) > 1})
         if missing or twice:
-            raise data.InputError("shards of %d: %s; pass each shard once (or --allow-partial)" % (n, "; ".join(
-                x for x in (("missing %s" % ", ".join("%d/%d" % (i, n) for i in missing)) if missing else "",
-                            ("%s given twice" % ", ".join("%d/%d" % (i, n) for i in twice)) if twice else "") if x)))
+            raise data.InputError(
+                "shards of %d: %s; pass each shard once (or --allow-partial)"
+                % (
+                    n,
+                    "; ".join(
+                        x
+                        for x in (
+                            ("missing %s" % ", ".join("%d/%d" % (i, n) for i in missing)) if missing else "",
+                            ("%s given twice" % ", ".join("%d/%d" % (i, n) for i in twice)) if twice else "",
+                        )
+                        if x
+                    ),
+                )
+            )
     runs.sort(key=lambda r: tuple(str(x or "") for x in run_key(r)))
-    return {"environment": docs[0][1].get("environment") if docs else {}, "runs": runs, "summary": summary(runs),
-            "shards": shards}
+    return {
+        "environment": docs[0][1].get("environment") if docs else {},
+        "runs": runs,
+        "summary": summary(runs),
+        "shards": shards,
+    }
 
 
 def main(argv=None):
@@ -106,9 +136,17 @@ def main(argv=None):
     else:
         jsonio.write_atomic(args.out, text)
     s = doc["summary"]
-    print("merge: %d files, %d runs (%s); worst %s%s" % (
-        len(args.files), s["total"], ", ".join("%d %s" % (v, k) for k, v in s.items() if k not in ("total", "worst")),
-        s["worst"], "" if args.out == "-" else "; " + args.out), file=sys.stderr)
+    print(
+        "merge: %d files, %d runs (%s); worst %s%s"
+        % (
+            len(args.files),
+            s["total"],
+            ", ".join("%d %s" % (v, k) for k, v in s.items() if k not in ("total", "worst")),
+            s["worst"],
+            "" if args.out == "-" else "; " + args.out,
+        ),
+        file=sys.stderr,
+    )
     return 0
 
 

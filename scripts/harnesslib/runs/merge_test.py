@@ -1,6 +1,7 @@
 """scripts/merge on the PoCL fixture split into shards by the harness's shard function: the merge is the
 whole run again (same records, same summary); overlapping, missing and foreign inputs are refused.
 Usage: python3 -m harnesslib.runs.merge_test"""
+
 import copy
 import json
 import os
@@ -24,7 +25,9 @@ class Merge(unittest.TestCase):
         paths = []
         for i in range(1, n + 1):
             d = copy.deepcopy(self.full)
-            d["runs"] = [r for r in d["runs"] if lavajob.shard_of("%s/%s/%s" % (r["pipeline"], r["profile"], r["case"]), n) == i]
+            d["runs"] = [
+                r for r in d["runs"] if lavajob.shard_of("%s/%s/%s" % (r["pipeline"], r["profile"], r["case"]), n) == i
+            ]
             d["environment"]["shard"] = "%d/%d" % (i, n)  # as aot-harness run --shard writes it
             paths.append(fx.write(os.path.join(self.tmp.name, "s%d.json" % i), d))
         return paths
@@ -50,8 +53,11 @@ class Merge(unittest.TestCase):
 
     def test_overlap_missing_and_foreign_are_refused(self):
         s = self.shards(3)
-        for args, msg in ((s + [s[0]], "overlap"), (s[:2], "missing 3/3"),
-                          ([s[0], fx.fixture("pocl", "bench.json")], "not a results file")):
+        for args, msg in (
+            (s + [s[0]], "overlap"),
+            (s[:2], "missing 3/3"),
+            ([s[0], fx.fixture("pocl", "bench.json")], "not a results file"),
+        ):
             r = fx.run_script("merge", *args, "--out", os.path.join(self.tmp.name, "m.json"))
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(msg, r.stderr)

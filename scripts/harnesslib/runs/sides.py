@@ -1,6 +1,7 @@
 """One side of a comparison from a command-line spec: a run of the history or files (data.py's side dict).
 data.py reads files and knows nothing of the history; history.py stores runs; this module is the only one that
 knows both (no import cycle): it reads a run of the history back as a side."""
+
 import os
 
 from . import machine
@@ -18,8 +19,9 @@ def load_side(spec, db=None):
 
 def machine_blocks(con, run_id):
     """{block: what the machine did} of run `run_id` (its bench contexts' machine.<block>, machine.py)."""
-    rows = con.execute("SELECT key, value FROM environment WHERE run_id=? AND source='bench' AND key LIKE 'machine.%'",
-                       (run_id,)).fetchall()
+    rows = con.execute(
+        "SELECT key, value FROM environment WHERE run_id=? AND source='bench' AND key LIKE 'machine.%'", (run_id,)
+    ).fetchall()
     try:
         return machine.blocks_of({r[0]: r[1] for r in rows})
     except data.InputError as e:
@@ -43,10 +45,21 @@ def run_side(db_path, spec):
     for b in con.execute("SELECT * FROM benchmarks WHERE run_id=? ORDER BY id", (run_id,)).fetchall():
         side["has_bench"] = True
         side["bench"][b["name"]] = {
-            "pipeline": b["pipeline"], "profile": b["profile"], "case": b["case_name"], "mode": b["mode"],
-            "label": b["label"], "driver": b["driver"], "error": b["error"],
-            "samples": [dict(s) for s in con.execute(
-                "SELECT rep, real_time_ms, cpu_time_ms, iterations, pixels_per_second, bytes_per_second"
-                " FROM samples WHERE benchmark_id=? ORDER BY rep", (b["id"],))]}
+            "pipeline": b["pipeline"],
+            "profile": b["profile"],
+            "case": b["case_name"],
+            "mode": b["mode"],
+            "label": b["label"],
+            "driver": b["driver"],
+            "error": b["error"],
+            "samples": [
+                dict(s)
+                for s in con.execute(
+                    "SELECT rep, real_time_ms, cpu_time_ms, iterations, pixels_per_second, bytes_per_second"
+                    " FROM samples WHERE benchmark_id=? ORDER BY rep",
+                    (b["id"],),
+                )
+            ],
+        }
     con.close()
     return side

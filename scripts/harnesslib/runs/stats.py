@@ -9,6 +9,7 @@ sample, ties get their average rank) and the p-value:
     correction of 0.5: z = (max(U1, U2) - n1 n2 / 2 - 0.5) / sigma, p = 2 (1 - Phi(z)), capped at 1.
 These are the definitions scipy.stats.mannwhitneyu uses (method='exact' / 'asymptotic', use_continuity=True).
 """
+
 import math
 from functools import lru_cache
 
@@ -40,7 +41,7 @@ def rank(values):
         for k in range(i, j + 1):
             ranks[order[k]] = avg
         t = j - i + 1
-        tie_term += t ** 3 - t
+        tie_term += t**3 - t
         i = j + 1
     return ranks, tie_term
 
@@ -53,8 +54,8 @@ def _u_counts(n1, n2):
     for m in range(1, n1 + 1):
         cur = [[1]]  # n = 0: U = 0 only
         for n in range(1, n2 + 1):
-            a = prev[n]       # last is x: contributes n to U -> shift by n
-            b = cur[n - 1]    # last is y: contributes 0
+            a = prev[n]  # last is x: contributes n to U -> shift by n
+            b = cur[n - 1]  # last is y: contributes 0
             size = m * n + 1
             row = [0] * size
             for u, c in enumerate(a):
@@ -71,7 +72,7 @@ def exact_p(u, n1, n2):
     counts = _u_counts(n1, n2)
     total = math.comb(n1 + n2, n1)
     u_big = max(u, n1 * n2 - u)
-    tail = sum(counts[int(math.ceil(u_big - 1e-9)):])
+    tail = sum(counts[int(math.ceil(u_big - 1e-9)) :])
     return min(1.0, 2.0 * tail / total)
 
 
@@ -136,6 +137,15 @@ def compare_samples(base, cand, alpha=0.05, min_effect=0.05, higher_is_better=Fa
     change = (mc / mb - 1.0) if mb else (0.0 if mc == mb else math.inf)
     test = mann_whitney_u(base, cand)
     significant, verdict = classify(change, test["p"], alpha, min_effect, higher_is_better)
-    return {"base_median": mb, "cand_median": mc, "change": change, "u": test["u"], "p": test["p"],
-            "method": test["method"], "n_base": len(base), "n_cand": len(cand), "significant": significant,
-            "verdict": verdict}
+    return {
+        "base_median": mb,
+        "cand_median": mc,
+        "change": change,
+        "u": test["u"],
+        "p": test["p"],
+        "method": test["method"],
+        "n_base": len(base),
+        "n_cand": len(cand),
+        "significant": significant,
+        "verdict": verdict,
+    }

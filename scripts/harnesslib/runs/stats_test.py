@@ -1,6 +1,7 @@
 """Unit tests of harnesslib.runs.stats: known samples with hand-computed U and p, and (when Debian's python3-scipy
 is importable) a cross-check against scipy.stats.mannwhitneyu on random samples.
 Usage: python3 -m harnesslib.runs.stats_test [-v]"""
+
 import math
 import random
 import unittest
@@ -17,7 +18,7 @@ class Known(unittest.TestCase):
     def test_ranks_with_ties(self):
         ranks, tie = stats.rank([10, 20, 20, 30])
         self.assertEqual(ranks, [1, 2.5, 2.5, 4])
-        self.assertEqual(tie, 2 ** 3 - 2)
+        self.assertEqual(tie, 2**3 - 2)
 
     def test_complete_separation_exact(self):
         # x all below y: U = 0; 2 * 1/C(6,3) = 0.1 by hand.

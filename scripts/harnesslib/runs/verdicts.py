@@ -6,6 +6,7 @@ the differences, or one line with the count and the outcomes; exit 0 when identi
 an unreadable file. For checking that a change to how runs are scheduled (batches, jobs) changes no
 verdict, e.g. the same matrix with `--batch 1` and with the default.
 Usage: scripts/verdict-diff A.json B.json"""
+
 import sys
 
 from .. import formats, toolmain
@@ -49,7 +50,9 @@ def main(argv):
     outcomes = {}
     for v in a.values():
         outcomes[v[0]] = outcomes.get(v[0], 0) + 1
-    print("%d runs, identical verdicts (%s)" % (len(a), ", ".join("%d %s" % (n, o) for o, n in sorted(outcomes.items()))))
+    print(
+        "%d runs, identical verdicts (%s)" % (len(a), ", ".join("%d %s" % (n, o) for o, n in sorted(outcomes.items())))
+    )
     return 0
 
 

@@ -1,6 +1,7 @@
 """scripts/verdict-diff on the PoCL fixture: a file against itself is identical (exit 0); a changed
 message, a changed outcome and a missing run are each reported (exit 1); an unreadable file is exit 2.
 Usage: python3 -m harnesslib.runs.verdicts_test"""
+
 import copy
 import os
 import tempfile
@@ -33,12 +34,15 @@ class VerdictDiff(unittest.TestCase):
             for run in d["runs"]:
                 run["duration_ms"] = run.get("duration_ms", 0) * 3 + 1
                 run["stderr_tail"] = "other output"
+
         self.assertEqual(fx.run_script("verdict-diff", self.a, self.other(retime)).returncode, 0)
 
     def test_each_difference_is_reported(self):
-        for change, words in ((lambda d: d["runs"][0].update(message="something else"), "something else"),
-                              (lambda d: d["runs"][1].update(outcome="CRASH"), "CRASH"),
-                              (lambda d: d["runs"].pop(2), "only in the first")):
+        for change, words in (
+            (lambda d: d["runs"][0].update(message="something else"), "something else"),
+            (lambda d: d["runs"][1].update(outcome="CRASH"), "CRASH"),
+            (lambda d: d["runs"].pop(2), "only in the first"),
+        ):
             r = fx.run_script("verdict-diff", self.a, self.other(change))
             self.assertEqual(r.returncode, 1, r.stdout)
             self.assertIn(words, r.stdout)

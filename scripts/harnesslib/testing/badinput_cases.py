@@ -4,20 +4,45 @@ left behind (badinput_test.py runs them). Inputs are made here, not copied from 
 
 Arguments and file contents may hold {w} (the case's own directory), {g} (a copy of golden/ shared by the
 aot-harness cases) and {fx} (scripts/fixtures/)."""
+
 import json
 import os
 
 from .badinput_inputs import (  # noqa: F401 - the cases call them by name
-    bench, bundle, deep, empty_history, fx_history, history_status,
-    lava_log, ok_record, other_program_db, pocl, results, shard)
+    bench,
+    bundle,
+    deep,
+    empty_history,
+    fx_history,
+    history_status,
+    lava_log,
+    ok_record,
+    other_program_db,
+    pocl,
+    results,
+    shard,
+)
 
 
 class Case:
-    def __init__(self, tool, args, expect, files=None, env=None, code=2, fsize=None, readonly=None, needs=None,
-                 changes=None, progress=None, lock=None):
+    def __init__(
+        self,
+        tool,
+        args,
+        expect,
+        files=None,
+        env=None,
+        code=2,
+        fsize=None,
+        readonly=None,
+        needs=None,
+        changes=None,
+        progress=None,
+        lock=None,
+    ):
         self.tool, self.args, self.expect, self.files, self.lock = tool, args, expect, files or {}, lock
         self.env, self.code, self.fsize, self.readonly, self.needs = env or {}, code, fsize, readonly, needs
-        self.changes = changes    # callable(w) -> problem or "": the case may change files, checked by it
+        self.changes = changes  # callable(w) -> problem or "": the case may change files, checked by it
         self.progress = progress  # regex of stderr lines printed before the failure (not the error line)
         # lock: a SQLite file another process holds an exclusive lock on while the case runs
 

@@ -1,6 +1,7 @@
 """The inputs of the bad-input corpus (badinput_cases.py): documents nested too deeply, results, bench and
 shard files with one thing changed, bundles, LAVA logs and histories, each made here, not copied from bug
 reports."""
+
 import base64
 import gzip
 import io
@@ -47,8 +48,9 @@ def shard(spec, commit="4a1b2c3", runs=slice(0, 3)):
     return json.dumps(doc)
 
 
-def bundle(tests=("edge/cpu/small", "edge/cpu/odd", "edge/host/small", "tone/cpu/small"), list_json=None,
-           name="out/list.json"):
+def bundle(
+    tests=("edge/cpu/small", "edge/cpu/odd", "edge/host/small", "tone/cpu/small"), list_json=None, name="out/list.json"
+):
     """A device-ctest bundle (tar.gz) whose out/list.json lists `tests`."""
     if list_json is None:
         pipes = {}
@@ -75,21 +77,30 @@ def lava_log(results=(("edge.cpu.small", "pass", "0.4"),), records=None, raw_rec
     for name, text in (raw_records or {}).items():
         lines.append({"dt": "t", "lvl": "target", "msg": "AOTH-REC %s gz %s" % (name, text)})
     for name, result, secs in results:
-        lines.append({"dt": "t", "lvl": "results", "msg": {"definition": "0_aot-harness", "case": name,
-                                                           "result": result, "measurement": secs}})
+        lines.append(
+            {
+                "dt": "t",
+                "lvl": "results",
+                "msg": {"definition": "0_aot-harness", "case": name, "result": result, "measurement": secs},
+            }
+        )
     lines.append({"dt": "t", "lvl": "results", "msg": {"definition": "lava", "case": "job", "result": "pass"}})
     return "\n".join(json.dumps(l) for l in lines) + "\n"
 
 
 def ok_record():
-    return {"environment": {}, "runs": [{"pipeline": "edge", "profile": "cpu", "case": "small", "outcome": "PASS",
-                                         "message": "ok"}]}
+    return {
+        "environment": {},
+        "runs": [{"pipeline": "edge", "profile": "cpu", "case": "small", "outcome": "PASS", "message": "ok"}],
+    }
 
 
 def history_status(want_status):
     """A `changes` check: the history h.sqlite holds exactly one run, with status `want_status` and a note."""
+
     def check(w):
         import sqlite3
+
         try:
             rows = sqlite3.connect(os.path.join(w, "h.sqlite")).execute("SELECT status, note FROM runs").fetchall()
         except sqlite3.Error as e:
@@ -97,12 +108,14 @@ def history_status(want_status):
         if len(rows) != 1 or rows[0][0] != want_status or not rows[0][1]:
             return "runs in the history: %s, want one run %s with its reason" % (rows, want_status)
         return ""
+
     return check
 
 
 def other_program_db(w):
     """Another program's SQLite database that happens to have a table `runs`; its bytes."""
     import sqlite3
+
     path = os.path.join(w, ".other.sqlite")
     con = sqlite3.connect(path)
     con.execute("CREATE TABLE runs(id INTEGER PRIMARY KEY, athlete TEXT, km REAL)")
@@ -118,6 +131,7 @@ def other_program_db(w):
 def empty_history(w):
     """A history with its tables and no run; its path."""
     from ..history import history
+
     path = os.path.join(w, ".empty.sqlite")
     history.connect(path).close()
     return path
@@ -127,6 +141,7 @@ def fx_history(w, damage=False):
     """A history with the PoCL fixture ingested as two runs (one record's JSON damaged with `damage`); its path."""
     import sqlite3
     from ..history import history, ingest
+
     path = os.path.join(w, ".src.sqlite")
     con = history.connect(path)
     for _ in range(2):

@@ -7,6 +7,7 @@ skipped, never as passed. Prints the count of cases per tool.
 
   python3 -m harnesslib.testing.badinput_test --harness build/bin/aot-harness [--postgresql] [-k REGEX] [-v]
 """
+
 import argparse
 import hashlib
 import os
@@ -41,9 +42,11 @@ def snapshot(*dirs):
 
 
 def diff(before, after):
-    return (["new " + p for p in sorted(set(after) - set(before))] +
-            ["gone " + p for p in sorted(set(before) - set(after))] +
-            ["changed " + p for p in sorted(set(before) & set(after)) if before[p] != after[p]])
+    return (
+        ["new " + p for p in sorted(set(after) - set(before))]
+        + ["gone " + p for p in sorted(set(before) - set(after))]
+        + ["changed " + p for p in sorted(set(before) & set(after)) if before[p] != after[p]]
+    )
 
 
 class ReadOnly:
@@ -96,7 +99,7 @@ def run_case(i, case, harness, root, golden, pg):
             raw = content(w) if callable(content) else content
             raw = raw.encode() if isinstance(raw, str) else raw
             if case.readonly and rel.startswith(case.readonly + "/"):
-                ro_files[rel[len(case.readonly) + 1:]] = raw
+                ro_files[rel[len(case.readonly) + 1 :]] = raw
                 continue
             path = os.path.join(w, rel)
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -111,8 +114,9 @@ def run_case(i, case, harness, root, golden, pg):
                 return "SKIP: no read-only directory here (%s)" % e
         watched = [w, tmp] + ([golden] if case.tool == "aot-harness" else [])
         before = snapshot(*watched)
-        env = dict(os.environ, TMPDIR=tmp, PYTHONDONTWRITEBYTECODE="1", HARNESS_DB_LOCK_TIMEOUT="5",
-                   PYTHONPATH=fx.SCRIPTS)
+        env = dict(
+            os.environ, TMPDIR=tmp, PYTHONDONTWRITEBYTECODE="1", HARNESS_DB_LOCK_TIMEOUT="5", PYTHONPATH=fx.SCRIPTS
+        )
         env.pop("HARNESS_TRACEBACK", None)
         env.update({k: sub(v) for k, v in case.env.items()})
 
@@ -120,15 +124,32 @@ def run_case(i, case, harness, root, golden, pg):
             if case.fsize:
                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
                 resource.setrlimit(resource.RLIMIT_FSIZE, (case.fsize, case.fsize))
+
         holder = None
         if case.lock:  # another process holds the database: BEGIN EXCLUSIVE, until the case is over
-            holder = subprocess.Popen([PY, "-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1]); "
-                                       "c.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(120)",
-                                       os.path.join(w, case.lock)], stdout=subprocess.PIPE, text=True)
+            holder = subprocess.Popen(
+                [
+                    PY,
+                    "-c",
+                    "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1]); "
+                    "c.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(120)",
+                    os.path.join(w, case.lock),
+                ],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
             holder.stdout.readline()
-        p = subprocess.Popen(command(case, harness) + [sub(a) for a in case.args], cwd=w, env=env, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, errors="replace", preexec_fn=limits,
-                             start_new_session=True)
+        p = subprocess.Popen(
+            command(case, harness) + [sub(a) for a in case.args],
+            cwd=w,
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            errors="replace",
+            preexec_fn=limits,
+            start_new_session=True,
+        )
         try:
             p.stderr_text = p.communicate(timeout=60)[1]
         except subprocess.TimeoutExpired:
@@ -174,6 +195,7 @@ def nightly_sigterm(root):
     """SIGTERM to a nightly while its harness runs: exit 128+15, one line, the run marked interrupted (not left
     'running'), the harness child gone, TMPDIR empty. '' or what went wrong."""
     import sqlite3
+
     w, tmp = os.path.join(root, "sigterm"), os.path.join(root, "sigterm.tmp")
     os.makedirs(os.path.join(w, "bin"))
     os.makedirs(tmp)
@@ -182,9 +204,26 @@ def nightly_sigterm(root):
         f.write("#!/bin/sh\necho $$ > %s/harness.pid\nexec sleep 60\n" % w)
     os.chmod(fake, 0o755)
     env = dict(os.environ, TMPDIR=tmp, PYTHONPATH=fx.SCRIPTS, PYTHONDONTWRITEBYTECODE="1")
-    p = subprocess.Popen([PY, "-m", "harnesslib.nightly.nightly", "--db", os.path.join(w, "h.sqlite"), "--bin",
-                          os.path.join(w, "bin"), "--out", os.path.join(w, "n"), "--dashboard", ""], cwd=w, env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "harnesslib.nightly.nightly",
+            "--db",
+            os.path.join(w, "h.sqlite"),
+            "--bin",
+            os.path.join(w, "bin"),
+            "--out",
+            os.path.join(w, "n"),
+            "--dashboard",
+            "",
+        ],
+        cwd=w,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     for _ in range(300):
         if os.path.exists(os.path.join(w, "harness.pid")):
             break
@@ -219,15 +258,21 @@ def start_postgresql():
         return None, None
     env = dict(l.split("=", 1) for l in r.stdout.split() if "=" in l)
     import psycopg2
+
     con = psycopg2.connect(env["PGURL"])
     con.autocommit = True
-    for sql in ("CREATE ROLE readonly LOGIN", "CREATE ROLE usageonly LOGIN", "REVOKE ALL ON SCHEMA public FROM PUBLIC",
-                "GRANT USAGE ON SCHEMA public TO usageonly"):
+    for sql in (
+        "CREATE ROLE readonly LOGIN",
+        "CREATE ROLE usageonly LOGIN",
+        "REVOKE ALL ON SCHEMA public FROM PUBLIC",
+        "GRANT USAGE ON SCHEMA public TO usageonly",
+    ):
         con.cursor().execute(sql)
     con.close()
     host = env["PGURL"].split("@", 1)[1].split("/", 1)[0]
-    return host, lambda: subprocess.run([os.path.join(fx.SCRIPTS, "pg-scratch"), "stop", env["PGSCRATCH"]],
-                                        capture_output=True)
+    return host, lambda: subprocess.run(
+        [os.path.join(fx.SCRIPTS, "pg-scratch"), "stop", env["PGSCRATCH"]], capture_output=True
+    )
 
 
 def main(argv=None):
@@ -254,16 +299,25 @@ def main(argv=None):
                 c["clean" if not why else "failed"] += 1
                 failed += bool(why)
             if why or args.v:
-                print("%-4s %s %s: %s" % ("ok" if not why else ("SKIP" if why.startswith("SKIP") else "FAIL"), case.tool,
-                                         " ".join(case.args)[:90], why or case.expect))
+                print(
+                    "%-4s %s %s: %s"
+                    % (
+                        "ok" if not why else ("SKIP" if why.startswith("SKIP") else "FAIL"),
+                        case.tool,
+                        " ".join(case.args)[:90],
+                        why or case.expect,
+                    )
+                )
         if not args.k or re.search(args.k, "nightly SIGTERM"):
             why = nightly_sigterm(root)
             c = counts.setdefault("nightly", {"clean": 0, "failed": 0, "skipped": 0})
             c["clean" if not why else "failed"] += 1
             failed += bool(why)
             if why or args.v:
-                print("%-4s nightly, SIGTERM while the harness runs: %s" % ("ok" if not why else "FAIL",
-                                                                            why or "interrupted, recorded"))
+                print(
+                    "%-4s nightly, SIGTERM while the harness runs: %s"
+                    % ("ok" if not why else "FAIL", why or "interrupted, recorded")
+                )
     finally:
         if stop_pg:
             stop_pg()

@@ -1,6 +1,7 @@
 """What the tests of scripts/device-ctest and of the LAVA and arm64 runners share: a copy of golden/ with one
 planted wrong golden, device-ctest run through its script, and the checks of what came back (exit code, JUnit,
 results.json, the machine state, the logs)."""
+
 import hashlib
 import json
 import os
@@ -73,16 +74,22 @@ def check_results(out_dir, expected, r, ctest_path):
     with open(os.path.join(out_dir, "results.json")) as f:
         res = json.load(f)
     outcomes = {"%s/%s/%s" % (x["pipeline"], x["profile"], x["case"]): x["outcome"] for x in res["runs"]}
-    check(outcomes == {n: v[1] for n, v in expected.items()},
-          "results.json outcomes %s, expected %s" % (outcomes, {n: v[1] for n, v in expected.items()}))
+    check(
+        outcomes == {n: v[1] for n, v in expected.items()},
+        "results.json outcomes %s, expected %s" % (outcomes, {n: v[1] for n, v in expected.items()}),
+    )
     fail = [x for x in res["runs"] if x["outcome"] == "FAIL"]
-    check(all("mismatch" in x["message"] or "element" in x["message"] for x in fail),
-          "FAIL message does not name the mismatch: %s" % [x["message"] for x in fail])
+    check(
+        all("mismatch" in x["message"] or "element" in x["message"] for x in fail),
+        "FAIL message does not name the mismatch: %s" % [x["message"] for x in fail],
+    )
     check(res["environment"] and res["summary"]["total"] == len(expected), "results.json summary/environment")
     # the device's clocks and temperatures before and after, read on the device by its own aot-harness
     states = (res.get("device") or {}).get("machine") or {}
-    check(sorted(states) == ["after", "before"] and all("cpu" in s and "thermal" in s for s in states.values()),
-          "results.json has no device.machine before/after: %s" % sorted(states))
+    check(
+        sorted(states) == ["after", "before"] and all("cpu" in s and "thermal" in s for s in states.values()),
+        "results.json has no device.machine before/after: %s" % sorted(states),
+    )
     check("machine before the run: " in r.stdout, "the summary does not say what the machine was doing")
     for f in ("summary.txt", "list.json", "device.txt", "CTestTestfile.cmake"):
         check(os.path.exists(os.path.join(out_dir, f)), "%s missing from %s" % (f, out_dir))

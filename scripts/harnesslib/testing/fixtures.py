@@ -1,4 +1,5 @@
 """Test helpers: the recorded fixtures (scripts/fixtures/), planted changes, and a history built from them."""
+
 import copy
 import json
 import os
@@ -69,15 +70,24 @@ def plant_fail(results_doc, which=FAIL_TEST, artifact_dir=None):
     r["outcome"] = "FAIL"
     r["message"] = "output: %d of %d elements outside Exact (max abs error 255)" % (len(wrong), len(raw) - hlen)
     out = r["metrics"]["outputs"]["output"]
-    out.update({"passed": False, "mismatches": len(wrong), "max_abs_error": 255.0,
-                "mismatch_fraction": len(wrong) / float(len(raw) - hlen), "message": r["message"]})
+    out.update(
+        {
+            "passed": False,
+            "mismatches": len(wrong),
+            "max_abs_error": 255.0,
+            "mismatch_fraction": len(wrong) / float(len(raw) - hlen),
+            "message": r["message"],
+        }
+    )
     if artifact_dir:  # as the harness keeps them: the output .npy and golden / output / diff PNGs
         os.makedirs(artifact_dir, exist_ok=True)
         prefix = os.path.join(artifact_dir, "%s.host.output" % which[2])
         with open(prefix + ".output.npy", "wb") as f:
             f.write(bytes(raw))
         r["artifacts"] = {"output.output_npy": prefix + ".output.npy"}
-        for kind, png in zip(("golden", "output", "diff"), imaging.write_triplet(golden, prefix + ".output.npy", prefix)):
+        for kind, png in zip(
+            ("golden", "output", "diff"), imaging.write_triplet(golden, prefix + ".output.npy", prefix)
+        ):
             os.replace(png, "%s.%s.png" % (prefix, kind))
             r["artifacts"]["output.%s_png" % kind] = "%s.%s.png" % (prefix, kind)
     doc["summary"] = {}
@@ -91,10 +101,13 @@ def build_history(db, work):
         os.remove(db)
     con = history.connect(db)
     pocl_r, pocl_b, rerun_b = load("pocl", "results.json"), load("pocl", "bench.json"), load("pocl-rerun", "bench.json")
-    runs = [("pocl", pocl_r, pocl_b), ("pocl", pocl_r, rerun_b),
-            ("oclgrind", load("oclgrind", "results.json"), load("oclgrind", "bench.json")),
-            ("pocl", pocl_r, rerun_b),
-            ("pocl planted", plant_fail(pocl_r, artifact_dir=os.path.join(work, "artifacts")), plant_slowdown(rerun_b))]
+    runs = [
+        ("pocl", pocl_r, pocl_b),
+        ("pocl", pocl_r, rerun_b),
+        ("oclgrind", load("oclgrind", "results.json"), load("oclgrind", "bench.json")),
+        ("pocl", pocl_r, rerun_b),
+        ("pocl planted", plant_fail(pocl_r, artifact_dir=os.path.join(work, "artifacts")), plant_slowdown(rerun_b)),
+    ]
     ids = []
     for day, (label, res, bench) in enumerate(runs):
         rid = history.create_run(con, "2026-11-%02dT02:00:00+00:00" % (18 + day), "fixture%d" % day, "vm", label)

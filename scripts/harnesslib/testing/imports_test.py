@@ -1,5 +1,6 @@
 """No import cycles inside harnesslib (function-level imports included): each module's relative imports, in
 every sub-package, form a graph without cycles. Usage: python3 -m harnesslib.testing.imports_test [-v]"""
+
 import ast
 import os
 import unittest

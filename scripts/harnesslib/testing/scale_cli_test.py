@@ -12,6 +12,7 @@
 - a baseline written by one run and taken back by the next: the same crash is XFAIL (exit 0, not re-run),
   a pass of a listed failure XPASS, a listed flake that fails FLAKE; history and compare keep FLAKE.
 """
+
 import json
 import os
 import re
@@ -38,8 +39,9 @@ kill -SEGV $$
 
 
 def run(*args, env=None):
-    return subprocess.run([HARNESS, "run"] + list(args), capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, **(env or {})))
+    return subprocess.run(
+        [HARNESS, "run"] + list(args), capture_output=True, text=True, timeout=600, env=dict(os.environ, **(env or {}))
+    )
 
 
 def records(path):
@@ -75,8 +77,9 @@ class ScaleCli(unittest.TestCase):
         self.assertEqual(a.returncode, b.returncode, b.stderr)
         ra, rb = records(self.path("a.json")), records(self.path("b.json"))
         self.assertGreater(len(ra), 2)
-        self.assertEqual([ident(r) + (r["outcome"], r["message"]) for r in ra],
-                         [ident(r) + (r["outcome"], r["message"]) for r in rb])
+        self.assertEqual(
+            [ident(r) + (r["outcome"], r["message"]) for r in ra], [ident(r) + (r["outcome"], r["message"]) for r in rb]
+        )
         lines = [l for l in b.stdout.splitlines() if l.startswith("[")]
         self.assertEqual(len(lines), len(rb), b.stdout)
         n = [int(re.match(r"\[\s*(\d+)/(\d+)\s+[0-9.ms]+\]", l).group(1)) for l in lines]
@@ -138,6 +141,7 @@ class ScaleCli(unittest.TestCase):
             page = f.read()
         self.assertIn("1 FLAKE", page)  # the runs table's outcome counts
         from .. import data
+
         self.assertIn(data.COLOURS["FLAKE"][0], page)  # the outcome table's FLAKE colour on its badge
 
     def test_a_baseline_lets_only_new_failures_fail(self):
@@ -177,7 +181,7 @@ def main():
         return 2
     i = sys.argv.index("--harness")
     HARNESS = os.path.abspath(sys.argv[i + 1])
-    argv = [sys.argv[0]] + sys.argv[1:i] + sys.argv[i + 2:]
+    argv = [sys.argv[0]] + sys.argv[1:i] + sys.argv[i + 2 :]
     return 0 if unittest.main(argv=argv + ["-v"], exit=False).result.wasSuccessful() else 1
 
 

@@ -15,6 +15,7 @@ element-wise stage with that one consumer, itself element-wise and scheduled at 
 exist); a loop between GPU block and thread loops is never made; the parallel loop is never inside storage
 that outlives it. A schedule is data (explore_model.Sched), so the shrinker can simplify it field by field.
 """
+
 from .explore_model import Sched, TABLES, reads
 
 GPU_RUNTIMES = ("opencl", "cuda", "vulkan")
@@ -66,11 +67,11 @@ def _gpu(p, s, out, rng, max_threads, runtime):
             c.at = cons.name
             if rng.random() < 0.6:
                 c.where, c.shared = "block", rng.random() < 0.5
-                c.gpu = (0,)                         # its loops on the block's threads
+                c.gpu = (0,)  # its loops on the block's threads
                 c.vec = rng.choice([0, 0, 2, 4])
                 c.cinner = p.dims == 3
                 if block_threads(p, s.name, out[cons.name], c.vec) > max_threads:
-                    c = Sched(where="thread", at=cons.name)   # the consumer's tile and halo: too many threads
+                    c = Sched(where="thread", at=cons.name)  # the consumer's tile and halo: too many threads
             else:
                 c.where = "thread"
             return c
@@ -91,7 +92,7 @@ def _gpu(p, s, out, rng, max_threads, runtime):
             c.vec = rng.choice([0, 0, 2, 4, 8])
         return c
     if not s.output and rng.random() < 0.1:
-        return c                                     # computed on the host between GPU stages
+        return c  # computed on the host between GPU stages
     c.gpu = _tile(p, rng, max_threads, p.dims)
     c.tail = rng.choice(["", "", "GuardWithIf"])
     c.vec = rng.choice([0, 0, 0, 2, 4, 8, 16])
@@ -102,7 +103,7 @@ def _gpu(p, s, out, rng, max_threads, runtime):
             c.ugpu = c.gpu if rng.random() < 0.5 else _tile(p, rng, max_threads, p.dims)
             c.uvec = rng.choice([0, 0, 2, 4])
         if rng.random() < 0.1:
-            c.gpu = ()                               # the initialisation on the host, the sum on the GPU
+            c.gpu = ()  # the initialisation on the host, the sum on the GPU
     return c
 
 
@@ -209,7 +210,7 @@ def _stage_lines(p, s, c, scheds):
         elif s.kind == "conv" and c.uvec:
             out.append(u + ".vectorize(x, %d)%s;" % (c.uvec, ".parallel(y)" if c.par and dims >= 2 else ""))
         elif len(out) > (0 if s.output else 1):
-            out.append(u + ".unscheduled();")   # on purpose: the update runs serially (on the host)
+            out.append(u + ".unscheduled();")  # on purpose: the update runs serially (on the host)
     return out
 
 
@@ -243,8 +244,10 @@ def _gpu_tile(dims, tile, vec, unroll, cinner, tail=""):
 def _rvar_tile(p, r, tile):
     if p.dims == 1 or len(tile) == 1:
         return ".split(%s.x, rxo, rxi, %d).gpu_blocks(rxo).gpu_threads(rxi)" % (r, tile[0])
-    return (".split(%s.x, rxo, rxi, %d).split(%s.y, ryo, ryi, %d).reorder(rxi, ryi, rxo, ryo)"
-            ".gpu_blocks(rxo, ryo).gpu_threads(rxi, ryi)" % (r, tile[0], r, tile[1]))
+    return (
+        ".split(%s.x, rxo, rxi, %d).split(%s.y, ryo, ryi, %d).reorder(rxi, ryi, rxo, ryo)"
+        ".gpu_blocks(rxo, ryo).gpu_threads(rxi, ryi)" % (r, tile[0], r, tile[1])
+    )
 
 
 def _host_lines(f, dims, c):

@@ -11,24 +11,80 @@ prefix sums and look-up tables; totals over a whole input; scalar parameters; 1-
 outputs of any type. Every expression is built bottom up and each node kept only when analyze() finds
 no undefined behaviour in it, so a sampled pipeline is always defined; check() confirms it.
 """
+
 import random
 
 from . import explore_expr as ex, explore_interval as iv
 from .explore_expr import X, INTS, FLOATS
 from .explore_model import Input, Param, Pipeline, Stage, check, reads, tolerance, TABLES
-from .genfuzz_model import BOUNDARY
+from ..genfuzz.genfuzz_model import BOUNDARY
 
-INT_OPS = ["add", "add", "sub", "sub", "mul", "mul", "div", "mod", "min", "max", "and", "or", "xor", "absd",
-           "sat_add", "sat_sub", "hadd", "rhadd", "shl", "shr", "shr", "wmul", "rshr", "select", "clamp", "abs",
-           "neg", "cast"]
-FLOAT_OPS = ["add", "add", "sub", "mul", "mul", "div", "min", "max", "sqrt", "exp", "sin", "floor", "abs", "neg",
-             "select", "clamp", "cast"]
-FILL = {"uint8": [(0, 255)], "int8": [(-128, 127)], "uint16": [(0, 4095), (0, 65535)],
-        "int16": [(-2048, 2047), (-32768, 32767)], "uint32": [(0, 100000), (0, 1 << 31)],
-        "int32": [(-100000, 100000), (-(1 << 30), 1 << 30)], "uint64": [(0, 1000000)], "int64": [(-1000000, 1000000)],
-        "float32": [(0.0, 1.0), (-1.0, 1.0), (-100.0, 100.0)], "float64": [(0.0, 1.0), (-1.0, 1.0)]}
-SIZES = {1: [[64], [100], [256], [1000]], 2: [[16, 8], [37, 13], [64, 48], [67, 37], [128, 64], [100, 24]],
-         3: [[16, 8, 3], [37, 13, 3], [64, 48, 3], [64, 48, 4], [33, 20, 4]]}
+INT_OPS = [
+    "add",
+    "add",
+    "sub",
+    "sub",
+    "mul",
+    "mul",
+    "div",
+    "mod",
+    "min",
+    "max",
+    "and",
+    "or",
+    "xor",
+    "absd",
+    "sat_add",
+    "sat_sub",
+    "hadd",
+    "rhadd",
+    "shl",
+    "shr",
+    "shr",
+    "wmul",
+    "rshr",
+    "select",
+    "clamp",
+    "abs",
+    "neg",
+    "cast",
+]
+FLOAT_OPS = [
+    "add",
+    "add",
+    "sub",
+    "mul",
+    "mul",
+    "div",
+    "min",
+    "max",
+    "sqrt",
+    "exp",
+    "sin",
+    "floor",
+    "abs",
+    "neg",
+    "select",
+    "clamp",
+    "cast",
+]
+FILL = {
+    "uint8": [(0, 255)],
+    "int8": [(-128, 127)],
+    "uint16": [(0, 4095), (0, 65535)],
+    "int16": [(-2048, 2047), (-32768, 32767)],
+    "uint32": [(0, 100000), (0, 1 << 31)],
+    "int32": [(-100000, 100000), (-(1 << 30), 1 << 30)],
+    "uint64": [(0, 1000000)],
+    "int64": [(-1000000, 1000000)],
+    "float32": [(0.0, 1.0), (-1.0, 1.0), (-100.0, 100.0)],
+    "float64": [(0.0, 1.0), (-1.0, 1.0)],
+}
+SIZES = {
+    1: [[64], [100], [256], [1000]],
+    2: [[16, 8], [37, 13], [64, 48], [67, 37], [128, 64], [100, 24]],
+    3: [[16, 8, 3], [37, 13, 3], [64, 48, 3], [64, 48, 4], [33, 20, 4]],
+}
 
 
 def sample_pipeline(seed, index):
@@ -59,8 +115,13 @@ class Sampler:
             p.inputs.append(Input(name="in%d" % i, t=t, lo=lo, hi=hi, bc=bc))
         for i in range(rng.choice([0, 0, 1, 1, 2])):
             t = rng.choice(["uint8", "int16", "int32", "float32", "bool"])
-            lo, hi = {"uint8": (0, 255), "int16": (-100, 100), "int32": (-1000, 1000), "float32": (-4.0, 4.0),
-                      "bool": (0, 1)}[t]
+            lo, hi = {
+                "uint8": (0, 255),
+                "int16": (-100, 100),
+                "int32": (-1000, 1000),
+                "float32": (-4.0, 4.0),
+                "bool": (0, 1),
+            }[t]
             v = rng.choice([lo, hi, (lo + hi) // 2 if t != "float32" else 0.5, 1 if t != "float32" else 1.5])
             p.params.append(Param(name="p%d" % i, t=t, lo=lo, hi=hi, value=v))
         self.env = {}
@@ -107,7 +168,7 @@ class Sampler:
         return None
 
     def s_map(self, t):
-        if self.rng.random() < 0.4:   # computed in the working type, then converted (quantized)
+        if self.rng.random() < 0.4:  # computed in the working type, then converted (quantized)
             e = self.convert(self.expr(self.work_type(), 3), t)
         else:
             e = self.expr(t, 3)
@@ -124,14 +185,16 @@ class Sampler:
         rx = rng.choice([1, 1, 2, 3])
         term = self.convert(X("load", self.type_of(src), src=src, at="rdom", ry=ry), t)
         if rng.random() < 0.4:
-            term = X("bin", t, [term, ex.const(t, rng.choice([2, 3, -1]) if ex.signed(t) else rng.choice([2, 3]))],
-                     fn="mul")
+            term = X(
+                "bin", t, [term, ex.const(t, rng.choice([2, 3, -1]) if ex.signed(t) else rng.choice([2, 3]))], fn="mul"
+            )
         self.settled(term)
         lim = ex.trange(t)[1] // ((2 * rx + 1) * (2 * ry + 1))
-        if max(abs(term.lo), abs(term.hi)) > lim:   # keep the sum inside t
+        if max(abs(term.lo), abs(term.hi)) > lim:  # keep the sum inside t
             term = X("clamp", t, [term], lo=-lim if ex.signed(t) else 0, hi=lim)
-        return Stage(name=self.new_name("conv"), kind="conv", t=t, dims=p.dims, expr=self.settled(term), src=src,
-                     radius=(rx, ry))
+        return Stage(
+            name=self.new_name("conv"), kind="conv", t=t, dims=p.dims, expr=self.settled(term), src=src, radius=(rx, ry)
+        )
 
     def s_hist(self, t):
         src = self.rng.choice([i for i in self.p.inputs if not ex.isf(i.t)])
@@ -143,10 +206,24 @@ class Sampler:
         v = ex.cast(wide, X("load", src.t, src=src.name, at="whole"))
         span = max(int(src.hi - src.lo), 1)
         k = max(span.bit_length() - n.bit_length() + 1, 0)
-        b = X("bin", wide, [X("bin", wide, [v, ex.const(wide, int(src.lo))], fn="sub"),
-                            ex.const(wide, min(k, 62 if wide == "int64" else 30))], fn="shr")
-        return Stage(name=self.new_name("hist"), kind="hist", t=self.rng.choice(["int32", "uint32"]), dims=1,
-                     expr=self.settled(b), src=src.name, n=n)
+        b = X(
+            "bin",
+            wide,
+            [
+                X("bin", wide, [v, ex.const(wide, int(src.lo))], fn="sub"),
+                ex.const(wide, min(k, 62 if wide == "int64" else 30)),
+            ],
+            fn="shr",
+        )
+        return Stage(
+            name=self.new_name("hist"),
+            kind="hist",
+            t=self.rng.choice(["int32", "uint32"]),
+            dims=1,
+            expr=self.settled(b),
+            src=src.name,
+            n=n,
+        )
 
     def s_cdf(self, t):
         h = self.rng.choice([s for s in self.p.stages if s.kind == "hist"])
@@ -164,8 +241,14 @@ class Sampler:
     def s_total(self, t):
         src = self.rng.choice(self.p.inputs)
         t = "float64" if ex.isf(src.t) else "int64"
-        return Stage(name=self.new_name("total"), kind="total", t=t, dims=0,
-                     expr=self.settled(self.convert(X("load", src.t, src=src.name, at="whole"), t)), src=src.name)
+        return Stage(
+            name=self.new_name("total"),
+            kind="total",
+            t=t,
+            dims=0,
+            expr=self.settled(self.convert(X("load", src.t, src=src.name, at="whole"), t)),
+            src=src.name,
+        )
 
     # ---- expressions ---------------------------------------------------------------------------------
     coord_only = False
@@ -177,8 +260,12 @@ class Sampler:
         return self.p.stage(name).t
 
     def settled(self, e, problems=None):
-        iv.analyze(e, lambda n: self.env[n.a["src"] if "src" in n.a else n.a["name"]], problems if problems is not
-                   None else [], fresh_only=True)
+        iv.analyze(
+            e,
+            lambda n: self.env[n.a["src"] if "src" in n.a else n.a["name"]],
+            problems if problems is not None else [],
+            fresh_only=True,
+        )
         return e
 
     def ok(self, e):
@@ -214,8 +301,9 @@ class Sampler:
         if r < 0.08 or not srcs:
             return self.const(t)
         if r < 0.14:
-            return self.convert(X("coord", "int32", var=rng.choice(["x", "y"][:p.dims]), mod=rng.choice([2, 7, 16, 64])),
-                                t)
+            return self.convert(
+                X("coord", "int32", var=rng.choice(["x", "y"][: p.dims]), mod=rng.choice([2, 7, 16, 64])), t
+            )
         if r < 0.2 and p.params:
             q = rng.choice(p.params)
             return self.convert(X("param", q.t, name=q.name), t)
@@ -307,7 +395,7 @@ class Sampler:
         if not self.ok(e) and op in ("add", "sub", "mul") and ex.signed(t) and not ex.isf(t):
             # keep the operands small enough that the signed result cannot overflow
             lim = ex.trange(t)[1]
-            k = int(lim ** 0.5) // 2 if op == "mul" else lim // 4
+            k = int(lim**0.5) // 2 if op == "mul" else lim // 4
             e = X("bin", t, [X("clamp", t, [a], lo=-k, hi=k), X("clamp", t, [b], lo=-k, hi=k)], fn=op)
         return e
 
@@ -337,7 +425,7 @@ class Sampler:
         if r < 0.45:
             return ex.const(t, rng.randrange(0, n))
         if r < 0.75:
-            return self.convert(X("coord", "int32", var=rng.choice(["x", "y"][:self.p.dims]), mod=min(n, 16)), t)
+            return self.convert(X("coord", "int32", var=rng.choice(["x", "y"][: self.p.dims]), mod=min(n, 16)), t)
         return X("clamp", t, [self.expr(t, depth - 1, exact=True)], lo=0, hi=min(n - 1, 7))
 
     def divisor(self, t, sub):

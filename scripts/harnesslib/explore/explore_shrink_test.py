@@ -3,11 +3,13 @@ driven by a fake explorer whose "driver" computes a signed shift right by a per-
 (Halide 21's SPIR-V bug class), so that what the shrinker keeps can be checked: every wrong-values
 divergence is shrunk (not only two per profile), one per wrong output, a subexpression becomes a new input
 of its range, a map is inlined into its reader, and the known-findings file labels a rediscovery.
-Usage: python3 -m harnesslib.explore_shrink_test"""
+Usage: python3 -m harnesslib.explore.explore_shrink_test"""
+
 import os
 import unittest
 
-from . import explore, explore_report, explore_rounds, explore_shrink, explore_verdict, paths
+from . import explore, explore_report, explore_rounds, explore_shrink, explore_verdict
+from .. import paths
 from . import explore_expr as ex
 from .explore_expr import X
 from .explore_model import Input, Pipeline, Sched, Stage, check
@@ -19,8 +21,14 @@ def signed_lane_shift(p, s):
     """The fake driver's bug: s's value holds a signed >> by an amount of the coordinates, of a value that
     can be negative."""
     check(p)
-    return any(n.op == "bin" and n.a["fn"] == "shr" and ex.signed(n.t) and n.args[0].lo < 0 and
-               any(k.op == "coord" for k in n.args[1].nodes()) for n in (s.expr.nodes() if s.expr else []))
+    return any(
+        n.op == "bin"
+        and n.a["fn"] == "shr"
+        and ex.signed(n.t)
+        and n.args[0].lo < 0
+        and any(k.op == "coord" for k in n.args[1].nodes())
+        for n in (s.expr.nodes() if s.expr else [])
+    )
 
 
 class FakeExplorer:
@@ -51,16 +59,29 @@ class FakeExplorer:
             p = self.built[n]
             outs = {s.name: {"passed": not self.wrong(p, s)} for s in p.outputs()}
             bad = sorted(k for k, v in outs.items() if not v["passed"])
-            runs.append({"pipeline": n, "profile": profiles[0], "outcome": "FAIL" if bad else "PASS",
-                         "message": "%s: 9 of 64 elements outside the tolerance" % bad[0] if bad else "matches golden",
-                         "metrics": {"outputs": outs}})
+            runs.append(
+                {
+                    "pipeline": n,
+                    "profile": profiles[0],
+                    "outcome": "FAIL" if bad else "PASS",
+                    "message": "%s: 9 of 64 elements outside the tolerance" % bad[0] if bad else "matches golden",
+                    "metrics": {"outputs": outs},
+                }
+            )
         return {"runs": runs}
 
     def divergence(self, name, profile):
         r = self.bless_and_run([name], [profile], "")["runs"][0]
         v = explore_verdict.divergence(r)
-        return {"record": r, "pipeline": name, "profile": profile, "class": v[0], "detail": v[1], "driver": "fake",
-                "signature": explore_verdict.signature(v[0], v[1], profile)}
+        return {
+            "record": r,
+            "pipeline": name,
+            "profile": profile,
+            "class": v[0],
+            "detail": v[1],
+            "driver": "fake",
+            "signature": explore_verdict.signature(v[0], v[1], profile),
+        }
 
 
 def hand_made(name, exprs, inputs, size=(64, 8)):
@@ -68,8 +89,10 @@ def hand_made(name, exprs, inputs, size=(64, 8)):
     p = Pipeline(name=name, seed="test", dims=2, size=list(size), inputs=inputs)
     for sname, (t, e, output) in exprs.items():
         p.stages.append(Stage(name=sname, kind="map", t=t, dims=2, expr=e, output=output))
-    p.sched = {"cpu": {s.name: Sched() for s in p.stages},
-               "vulkan": {s.name: Sched(gpu=(16, 4)) if s.output else Sched(where="inline") for s in p.stages}}
+    p.sched = {
+        "cpu": {s.name: Sched() for s in p.stages},
+        "vulkan": {s.name: Sched(gpu=(16, 4)) if s.output else Sched(where="inline") for s in p.stages},
+    }
     assert check(p) == [], check(p)
     return p
 
@@ -89,16 +112,23 @@ class Shrinking(unittest.TestCase):
         ps = []
         for k in range(4):
             lhs = X("bin", "int32", [ex.cast("int32", load("in0", "int16")), ex.const("int32", k + 1)], fn="add")
-            ps.append(hand_made("t%d" % k, {"f0": ("int32", X("bin", "int32", [lhs, lane_amount()], fn="shr"), True)},
-                                [Input("in0", "int16", -2048, 2047)]))
+            ps.append(
+                hand_made(
+                    "t%d" % k,
+                    {"f0": ("int32", X("bin", "int32", [lhs, lane_amount()], fn="shr"), True)},
+                    [Input("in0", "int16", -2048, 2047)],
+                )
+            )
         fx = FakeExplorer(ps, signed_lane_shift)
         divs = explore_rounds.shrink_all(fx, [fx.divergence(p.name, "vulkan") for p in ps])
         self.assertEqual([bool(d.get("steps")) for d in divs], [True] * 4, [d.get("not_shrunk") for d in divs])
 
     def test_each_wrong_output_gets_its_own_reproducer(self):
-        p = explore.plan(1, 28, ["vulkan"], RUNTIMES, 256)   # f3 and f4: two wrong outputs
-        wrong = lambda q, s: signed_lane_shift(q, s) or (s.name == "f3" and any(
-            n.op == "rshr" and n.args[0].lo < 0 for n in s.expr.nodes()))
+        p = explore.plan(1, 28, ["vulkan"], RUNTIMES, 256)  # f3 and f4: two wrong outputs
+        wrong = lambda q, s: (
+            signed_lane_shift(q, s)
+            or (s.name == "f3" and any(n.op == "rshr" and n.args[0].lo < 0 for n in s.expr.nodes()))
+        )
         fx = FakeExplorer([p], wrong)
         divs = explore_rounds.shrink_all(fx, [fx.divergence(p.name, "vulkan")])
         self.assertEqual(sorted(d["focus"] for d in divs), ["f3", "f4"])
@@ -110,10 +140,17 @@ class Shrinking(unittest.TestCase):
     def test_a_subexpression_becomes_an_input_of_its_range(self):
         # (int32(u8) - int32(u8)) >> (x % 8): each operand alone is never negative, so replacing the
         # difference by an operand loses the bug; an int32 input with the difference's range keeps it
-        diff = X("bin", "int32", [ex.cast("int32", load("in0", "uint8")), ex.cast("int32", load("in1", "uint8", dx=1))],
-                 fn="sub")
-        p = hand_made("t", {"f0": ("int32", X("bin", "int32", [diff, lane_amount()], fn="shr"), True)},
-                      [Input("in0", "uint8", 0, 255), Input("in1", "uint8", 0, 255)])
+        diff = X(
+            "bin",
+            "int32",
+            [ex.cast("int32", load("in0", "uint8")), ex.cast("int32", load("in1", "uint8", dx=1))],
+            fn="sub",
+        )
+        p = hand_made(
+            "t",
+            {"f0": ("int32", X("bin", "int32", [diff, lane_amount()], fn="shr"), True)},
+            [Input("in0", "uint8", 0, 255), Input("in1", "uint8", 0, 255)],
+        )
         fx = FakeExplorer([p], signed_lane_shift)
         d = explore_rounds.shrink_all(fx, [fx.divergence(p.name, "vulkan")])[0]
         q = d["cur"]
@@ -123,47 +160,75 @@ class Shrinking(unittest.TestCase):
 
     def test_a_map_read_at_the_centre_is_inlined(self):
         inner = X("bin", "int32", [ex.cast("int32", load("in0", "int16")), ex.const("int32", 3)], fn="sub")
-        p = hand_made("t", {"f0": ("int32", inner, False),
-                            "f1": ("int32", X("bin", "int32", [load("f0", "int32"), lane_amount()], fn="shr"), True)},
-                      [Input("in0", "int16", -100, 100)])
+        p = hand_made(
+            "t",
+            {
+                "f0": ("int32", inner, False),
+                "f1": ("int32", X("bin", "int32", [load("f0", "int32"), lane_amount()], fn="shr"), True),
+            },
+            [Input("in0", "int16", -100, 100)],
+        )
         moves = dict(explore_shrink.candidates(explore_shrink.only_profile(p, "vulkan"), "vulkan", "t"))
         q = moves["inline f0 into its readers"]
         self.assertEqual([s.name for s in q.stages], ["f1"])
-        self.assertEqual(q.stages[0].expr.shape(),
-                         "bin.shr:int32(bin.sub:int32(cast:int32(load.src:int16()),const:int32),coord:int32)")
+        self.assertEqual(
+            q.stages[0].expr.shape(),
+            "bin.shr:int32(bin.sub:int32(cast:int32(load.src:int16()),const:int32),coord:int32)",
+        )
 
 
 class Known(unittest.TestCase):
     def test_message_patterns_match_the_messages_as_explore_keeps_them(self):
         # explore matches a finding's message with its numbers scrubbed ('floor_f64' is 'floor_fN' there)
-        known = explore_report.load_known(os.path.join(paths.project_dir(), "harness", "test", "explore",
-                                                       "known_findings.json"))
-        msg = ("variant ex2_0012__vulkan failed to compile (the build kept a stub): generator ex2_0012__vulkan failed "
-               "for target x86-64-linux-vulkan: Unhandled exception: Error: Vulkan: unhandled SPIR-V GLSL builtin "
-               "function 'floor_f64' encountered.")
+        known = explore_report.load_known(
+            os.path.join(paths.project_dir(), "harness", "test", "explore", "known_findings.json")
+        )
+        msg = (
+            "variant ex2_0012__vulkan failed to compile (the build kept a stub): generator ex2_0012__vulkan failed "
+            "for target x86-64-linux-vulkan: Unhandled exception: Error: Vulkan: unhandled SPIR-V GLSL builtin "
+            "function 'floor_f64' encountered."
+        )
         cls, detail = explore_verdict.divergence({"outcome": "ERROR", "message": msg})
-        self.assertIsNotNone(explore_report._known({"runtime": "vulkan", "class": cls, "message": detail, "shape": ""},
-                                                   known), detail)
+        self.assertIsNotNone(
+            explore_report._known({"runtime": "vulkan", "class": cls, "message": detail, "shape": ""}, known), detail
+        )
 
     def finding(self, p):
         class Ex:
             runtimes = RUNTIMES
-        d = {"record": {}, "pipeline": p.name, "profile": "vulkan", "class": "wrong-values", "driver": "lavapipe",
-             "detail": "S: N of N elements (N%) outside the tolerance (exact, max abs error N)", "signature": "",
-             "cur": p, "minimized": p.name}
+
+        d = {
+            "record": {},
+            "pipeline": p.name,
+            "profile": "vulkan",
+            "class": "wrong-values",
+            "driver": "lavapipe",
+            "detail": "S: N of N elements (N%) outside the tolerance (exact, max abs error N)",
+            "signature": "",
+            "cur": p,
+            "minimized": p.name,
+        }
         return explore_report.group(Ex(), [d])[0]
 
     def test_the_known_file_labels_rediscoveries(self):
-        known = explore_report.load_known(os.path.join(paths.project_dir(), "harness", "test", "explore",
-                                                       "known_findings.json"))
+        known = explore_report.load_known(
+            os.path.join(paths.project_dir(), "harness", "test", "explore", "known_findings.json")
+        )
         # (int32(saturating_cast<uint16_t>(u32)) / -255) % 3, seed 1's pipeline 43 as first minimized by hand
         v = ex.cast("int32", ex.cast("uint16", load("in0", "uint32"), sat=True))
-        e = X("bin", "int32", [X("bin", "int32", [v, ex.const("int32", -255)], fn="div"), ex.const("int32", 3)], fn="mod")
+        e = X(
+            "bin", "int32", [X("bin", "int32", [v, ex.const("int32", -255)], fn="div"), ex.const("int32", 3)], fn="mod"
+        )
         f = self.finding(hand_made("k", {"f0": ("int32", e, True)}, [Input("in0", "uint32", 0, 100000)]))
         self.assertEqual(explore_report._known(f, known)["blame"], "halide")
         # as explore shrinks it (lavapipe 22, seed 1 pipeline 43): the modulo of a negative int32 by 3
-        f = self.finding(hand_made("m", {"f0": ("int32", X("bin", "int32", [load("in1", "int32"), ex.const("int32", 3)],
-                                                           fn="mod"), True)}, [Input("in1", "int32", -257, 0)]))
+        f = self.finding(
+            hand_made(
+                "m",
+                {"f0": ("int32", X("bin", "int32", [load("in1", "int32"), ex.const("int32", 3)], fn="mod"), True)},
+                [Input("in1", "int32", -257, 0)],
+            )
+        )
         self.assertEqual(explore_report._known(f, known)["blame"], "halide")
         # the signed shift right of golden/xfail.json, as explore shrank seed 2's pipeline 24: its own entry
         shift = X("rshr", "int8", [load("in0", "int8")], k=3)

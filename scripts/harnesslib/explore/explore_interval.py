@@ -1,6 +1,7 @@
 """The interval and error analysis of explore's expressions (explore_expr.py): each node's value range and
 worst error bound, settled so that no int overflows, no float leaves its range and every division is safe,
 what the model (explore_model.py) and the sampler (explore_sample.py) reason with."""
+
 import math
 
 from .explore_expr import EPS, FLIMIT, INF, MANT, bits, isf, signed, trange
@@ -8,7 +9,7 @@ from .explore_expr import EPS, FLIMIT, INF, MANT, bits, isf, signed, trange
 
 # ---- intervals and errors ---------------------------------------------------------------------------
 def ulp(t, m):
-    return EPS[t] * max(abs(m), 2.0 ** -126)
+    return EPS[t] * max(abs(m), 2.0**-126)
 
 
 def _fdiv(a, b):
@@ -123,12 +124,12 @@ def _cast(e, x, sat, problems):
         return min(max(x.lo, tlo), thi), min(max(x.hi, tlo), thi), x.err
     if x.lo >= tlo and x.hi <= thi:
         return x.lo, x.hi, x.err
-    return tlo, thi, (INF if x.err else 0)   # an integer cast that truncates: defined, any value
+    return tlo, thi, (INF if x.err else 0)  # an integer cast that truncates: defined, any value
 
 
 def _iunary(e, x, problems):
     fn = e.a["fn"]
-    if fn == "abs":     # Halide's abs of a signed integer is the unsigned type of its width
+    if fn == "abs":  # Halide's abs of a signed integer is the unsigned type of its width
         lo = 0 if x.lo <= 0 <= x.hi else min(abs(x.lo), abs(x.hi))
         return lo, max(abs(x.lo), abs(x.hi)), x.err
     if fn == "neg":
@@ -243,5 +244,5 @@ def _funary(e, x, problems):
     if fn == "sin":
         if m > 3.1:
             problems.append("sin of a value outside [-3.1, 3.1] (Vulkan bounds its error only on [-pi, pi])")
-        return -1.0, 1.0, x.err + 2.0 ** -11
+        return -1.0, 1.0, x.err + 2.0**-11
     raise ValueError("unknown float function %s" % fn)

@@ -3,7 +3,8 @@ interval analysis is sound (every expression of a few hundred pipelines evaluate
 Halide's semantics stays inside its interval, and a planted overflow, zero divisor, shift or inexact
 condition is reported); integer pipelines are compared exactly; shrink candidates are defined, valid and
 cheaper; the grammar's coverage; a record's divergence class; whose bug a finding is.
-Usage: python3 -m harnesslib.explore_test"""
+Usage: python3 -m harnesslib.explore.explore_test"""
+
 import math
 import os
 import random
@@ -71,7 +72,9 @@ def evaluate(e, leaf, rng):
     y = ev(e.args[1])
     f = a["fn"]
     if ex.isf(t):
-        return x / y if f == "div" else {"add": x + y, "sub": x - y, "mul": x * y, "min": min(x, y), "max": max(x, y)}[f]
+        return (
+            x / y if f == "div" else {"add": x + y, "sub": x - y, "mul": x * y, "min": min(x, y), "max": max(x, y)}[f]
+        )
     if f == "div":
         q = x // y
         return _wrap(t, q + 1 if x - q * y < 0 else q)
@@ -79,9 +82,22 @@ def evaluate(e, leaf, rng):
         return x % abs(y)
     if f in ("shl", "shr"):
         return _wrap(t, x << y if f == "shl" else x >> y)
-    table = {"add": x + y, "sub": x - y, "mul": x * y, "min": min(x, y), "max": max(x, y), "and": x & y, "or": x | y,
-             "xor": x ^ y, "absd": abs(x - y), "sat_add": _sat(t, x + y), "sat_sub": _sat(t, x - y),
-             "hadd": (x + y) >> 1, "rhadd": (x + y + 1) >> 1, "wmul": x * y}
+    table = {
+        "add": x + y,
+        "sub": x - y,
+        "mul": x * y,
+        "min": min(x, y),
+        "max": max(x, y),
+        "and": x & y,
+        "or": x | y,
+        "xor": x ^ y,
+        "absd": abs(x - y),
+        "sat_add": _sat(t, x + y),
+        "sat_sub": _sat(t, x - y),
+        "hadd": (x + y) >> 1,
+        "rhadd": (x + y + 1) >> 1,
+        "wmul": x * y,
+    }
     return _wrap(t, table[f])
 
 
@@ -95,10 +111,11 @@ class Determinism(unittest.TestCase):
     def test_integer_literals_are_valid_cpp(self):
         # a literal Expr cannot take unambiguously (-2147483648 is -(long)) would stop a whole source file
         import re
+
         for i in range(150):
             text = explore_cpp.source_file([plan(6, i)])
             for m in re.finditer(r"(?<![\w.(])(-?\d+)(?![\w.]|LL|ULL)", text):
-                self.assertLess(abs(int(m.group(1))), 2 ** 31, "%s: %s" % (i, text[m.start() - 40:m.end() + 10]))
+                self.assertLess(abs(int(m.group(1))), 2**31, "%s: %s" % (i, text[m.start() - 40 : m.end() + 10]))
 
     def test_a_profile_added_keeps_the_others_schedules(self):
         one, two = plan(4, 3, ("opencl",)), plan(4, 3, ("opencl", "vulkan"))
@@ -116,15 +133,19 @@ class Soundness(unittest.TestCase):
                     continue
                 for n in s.expr.nodes():
                     for _ in range(3):
+
                         def leaf(node):
                             lo, hi, _ = p.bounds[node.a.get("src") or node.a.get("name")]
                             if s.kind in ("conv", "total") and node is s.expr:
                                 return lo
                             return rng.uniform(lo, hi) if ex.isf(node.t) else rng.randint(int(lo), int(hi))
+
                         v = evaluate(n, leaf, rng)
                         slack = 1e-6 * max(1.0, abs(n.lo), abs(n.hi)) if ex.isf(n.t) else 0
-                        self.assertTrue(n.lo - slack <= v <= n.hi + slack,
-                                        "%s: %s = %r outside [%r, %r]" % (p.name, n.shape(), v, n.lo, n.hi))
+                        self.assertTrue(
+                            n.lo - slack <= v <= n.hi + slack,
+                            "%s: %s = %r outside [%r, %r]" % (p.name, n.shape(), v, n.lo, n.hi),
+                        )
                         checked += 1
         self.assertGreater(checked, 3000)
 
@@ -135,9 +156,15 @@ class Soundness(unittest.TestCase):
             "signed overflow": X("bin", "int8", [load, ex.const("int8", 100)], fn="add"),
             "divisor that can be 0": X("bin", "int32", [ex.cast("int32", load), ex.cast("int32", load)], fn="div"),
             "shift by an amount": X("bin", "int32", [ex.cast("int32", load), ex.const("int32", 32)], fn="shl"),
-            "condition on an inexact": X("cmp", "bool", [X("bin", "float32", [ex.cast("float32", load),
-                                                                              ex.const("float32", 0.1)], fn="mul"),
-                                                         ex.const("float32", 1.0)], fn="lt"),
+            "condition on an inexact": X(
+                "cmp",
+                "bool",
+                [
+                    X("bin", "float32", [ex.cast("float32", load), ex.const("float32", 0.1)], fn="mul"),
+                    ex.const("float32", 1.0),
+                ],
+                fn="lt",
+            ),
             "sqrt of a possibly negative": X("un", "float32", [ex.cast("float32", load)], fn="sqrt"),
         }
         for want, e in cases.items():
@@ -148,7 +175,7 @@ class Soundness(unittest.TestCase):
         problems = []
         iv.analyze(X("cast", "int32", [X("load", "float32", src="in0")]), lambda n: (0.0, 1.0, math.inf), problems)
         self.assertTrue(any("without a finite bound" in x for x in problems), problems)
-        ok = X("bin", "uint8", [ex.cast("uint8", load), ex.const("uint8", 200)], fn="add")   # wraps: defined
+        ok = X("bin", "uint8", [ex.cast("uint8", load), ex.const("uint8", 200)], fn="add")  # wraps: defined
         problems = []
         iv.analyze(ok, env, problems)
         self.assertEqual(problems, [])
@@ -160,8 +187,9 @@ class Soundness(unittest.TestCase):
             p = plan(11, i)
             self.assertEqual(check(p), [], p.name)
             tol = tolerance(p)
-            if not any(ex.isf(n.t) for s in p.stages if s.expr is not None for n in s.expr.nodes()) and \
-                    not any(ex.isf(i.t) for i in p.inputs):
+            if not any(ex.isf(n.t) for s in p.stages if s.expr is not None for n in s.expr.nodes()) and not any(
+                ex.isf(i.t) for i in p.inputs
+            ):
                 self.assertEqual(tol["kind"], "exact", p.name)
                 exact += 1
         self.assertGreater(exact, 30)
@@ -180,7 +208,6 @@ class HalideWorkarounds(unittest.TestCase):
                     self.assertNotIn("int64", {n.t for n in s.expr.nodes()}, (i, s.name))
         self.assertGreater(seen, 3)
 
-
     def test_vulkan_gets_int64_for_32_bit_ops_halide_widens(self):
         # seed 1's pipelines 27 and 43 divide int32 by 7 and -255, 44 rounds a shift of an int32: Halide 21
         # lowers them through int64 and refuses the Vulkan target without vk_int64
@@ -194,6 +221,7 @@ class Schedules(unittest.TestCase):
         # a 64x2 tile unrolled by 8 reading its producer 1 row up and down: a 65x18 block of producer threads
         # (1170 > 1024: "Failed to setup compute pipeline" on every driver, beyond a Mali-G52's 384)
         from . import explore_sched
+
         seen = 0
         for i in range(300):
             p = plan(7, i, ("opencl",))
@@ -201,8 +229,9 @@ class Schedules(unittest.TestCase):
                 c = p.sched["opencl"][s.name]
                 if c.where == "block":
                     seen += 1
-                    self.assertLessEqual(explore_sched.block_threads(p, s.name, p.sched["opencl"][c.at], c.vec), 256,
-                                         (p.name, s.name))
+                    self.assertLessEqual(
+                        explore_sched.block_threads(p, s.name, p.sched["opencl"][c.at], c.vec), 256, (p.name, s.name)
+                    )
         self.assertGreater(seen, 10)
 
 
@@ -241,23 +270,51 @@ class Verdicts(unittest.TestCase):
         self.assertIsNone(d({"outcome": "SKIP", "message": "no device"}))
         self.assertEqual(d({"outcome": "FAIL", "message": "f0: max abs error 3, not within Exact"})[0], "wrong-values")
         self.assertEqual(d({"outcome": "CRASH", "message": "signal 11"})[0], "crash")
-        self.assertEqual(d({"outcome": "ERROR", "message": "variant ex1_0002__opencl failed to compile: generator "
-                            "ex1_0002__opencl failed for target x: Unhandled exception: Error: Unhandled intrinsic "
-                            "in C backend: extract_mask_element"}),
-                         ("compile-rejected", "Error: Unhandled intrinsic in C backend: extract_mask_element"))
-        self.assertEqual(d({"outcome": "ERROR", "message": "CL: clBuildProgram failed\nBuild Log:\nerror: /t/x.cl:78:24: "
-                            "too many elements in vector initialization (expected 8 elements, have 11)"}),
-                         ("runtime-error", "too many elements in vector initialization (expected N elements, have N)"))
+        self.assertEqual(
+            d(
+                {
+                    "outcome": "ERROR",
+                    "message": "variant ex1_0002__opencl failed to compile: generator "
+                    "ex1_0002__opencl failed for target x: Unhandled exception: Error: Unhandled intrinsic "
+                    "in C backend: extract_mask_element",
+                }
+            ),
+            ("compile-rejected", "Error: Unhandled intrinsic in C backend: extract_mask_element"),
+        )
+        self.assertEqual(
+            d(
+                {
+                    "outcome": "ERROR",
+                    "message": "CL: clBuildProgram failed\nBuild Log:\nerror: /t/x.cl:78:24: "
+                    "too many elements in vector initialization (expected 8 elements, have 11)",
+                }
+            ),
+            ("runtime-error", "too many elements in vector initialization (expected N elements, have N)"),
+        )
         # an emulated device refusing what is beyond its limits is what that device would do
-        self.assertIsNone(d({"outcome": "ERROR", "message": "error -1: device limit: kernel 'k' needs a 64x18 work-group "
-                             "(1152 invocations); Mali-G52 (mali-g52) allows at most 384"}))
+        self.assertIsNone(
+            d(
+                {
+                    "outcome": "ERROR",
+                    "message": "error -1: device limit: kernel 'k' needs a 64x18 work-group "
+                    "(1152 invocations); Mali-G52 (mali-g52) allows at most 384",
+                }
+            )
+        )
         # a failed assertion inside Halide names its function after a long first line (the known findings match it)
-        v = d({"outcome": "ERROR", "message": "variant ex2_0005__host failed to compile (the build kept a stub): generator "
-               "ex2_0005__host failed for target host-no_runtime: it aborted on an assertion inside Halide's compiler "
-               "(signal 6): a Halide bug for this schedule and target; gen_b0_6.generator: /ws/llvm/lib/IR/IRBuilder.cpp:"
-               "524: llvm::CallInst* llvm::IRBuilderBase::CreateMaskedStore(llvm::Value*): Assertion `x' failed."})
+        v = d(
+            {
+                "outcome": "ERROR",
+                "message": "variant ex2_0005__host failed to compile (the build kept a stub): generator "
+                "ex2_0005__host failed for target host-no_runtime: it aborted on an assertion inside Halide's compiler "
+                "(signal 6): a Halide bug for this schedule and target; gen_b0_6.generator: /ws/llvm/lib/IR/IRBuilder.cpp:"
+                "524: llvm::CallInst* llvm::IRBuilderBase::CreateMaskedStore(llvm::Value*): Assertion `x' failed.",
+            }
+        )
         self.assertEqual(v[0], "compile-rejected")
-        self.assertTrue(v[1].startswith("assertion in IRBuilder.cpp: llvm::CallInst* llvm::IRBuilderBase::CreateMaskedStore"), v)
+        self.assertTrue(
+            v[1].startswith("assertion in IRBuilder.cpp: llvm::CallInst* llvm::IRBuilderBase::CreateMaskedStore"), v
+        )
 
     def test_blame(self):
         same = [{"driver": "Oclgrind", "same": True, "outcome": "FAIL"}]
@@ -272,18 +329,42 @@ class Report(unittest.TestCase):
     def fake(self):
         class A:
             seed, first, count, profiles, device = 4, 0, 3, ["opencl"], ""
+
         class Ex:
             a, runtimes = A(), RUNTIMES
-            stats = {"built": 3, "run_seconds": 60.0, "build_seconds": 45.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
+            stats = {
+                "built": 3,
+                "run_seconds": 60.0,
+                "build_seconds": 45.0,
+                "skipped_for_time": 0,
+                "harness_errors": {},
+                "oracle": {},
+            }
+
         ex = Ex()
         ex.pipelines = {p.name: p for p in (plan(4, i, ("opencl",)) for i in range(3))}
         names = sorted(ex.pipelines)
-        runs = [{"pipeline": n, "profile": "opencl", "case": "small", "outcome": "FAIL" if n != names[2] else "PASS",
-                 "message": "f0: max abs error 3, not within Exact"} for n in names]
+        runs = [
+            {
+                "pipeline": n,
+                "profile": "opencl",
+                "case": "small",
+                "outcome": "FAIL" if n != names[2] else "PASS",
+                "message": "f0: max abs error 3, not within Exact",
+            }
+            for n in names
+        ]
         divs = []
         for r in runs[:2]:
-            d = {"record": r, "pipeline": r["pipeline"], "profile": "opencl", "class": "wrong-values", "detail": "",
-                 "driver": "PoCL", "signature": "opencl|wrong-values|"}
+            d = {
+                "record": r,
+                "pipeline": r["pipeline"],
+                "profile": "opencl",
+                "class": "wrong-values",
+                "detail": "",
+                "driver": "PoCL",
+                "signature": "opencl|wrong-values|",
+            }
             divs.append(d)
         divs[0]["cur"] = explore_shrink.only_profile(ex.pipelines[names[0]], "opencl")
         divs[0]["minimized"], divs[0]["steps"] = divs[0]["cur"].name, ["drop output f9"]
@@ -291,12 +372,21 @@ class Report(unittest.TestCase):
 
     def test_findings_records_and_markdown(self):
         from . import explore_report
+
         ex, results, divs = self.fake()
-        known = [{"runtime": "opencl", "class": "wrong-values", "message": "max abs", "blame": "halide",
-                  "evidence": "x", "message_pattern": __import__("re").compile("nothing")}]
+        known = [
+            {
+                "runtime": "opencl",
+                "class": "wrong-values",
+                "message": "max abs",
+                "blame": "halide",
+                "evidence": "x",
+                "message_pattern": __import__("re").compile("nothing"),
+            }
+        ]
         doc = explore_report.document(ex, results, divs, known)
         fs = doc["explore"]["findings"]
-        self.assertEqual(len(fs), 1)   # the unshrunk one joins the shrunk one of its signature
+        self.assertEqual(len(fs), 1)  # the unshrunk one joins the shrunk one of its signature
         self.assertEqual(fs[0]["count"], 2)
         self.assertNotIn("known", fs[0])
         marked = [r for r in doc["runs"] if "explore" in r.get("metrics", {})]
@@ -310,17 +400,21 @@ class Report(unittest.TestCase):
         self.assertIn("| build and run | 60 s (45 s of it building), 3.0 pipelines per minute |", md)
 
     def test_driver_diff_lists_each_sides_findings(self):
-        from . import data, explore_report
-        from .runs import driverdiff
+        from . import explore_report
+        from .. import data
+        from ..runs import driverdiff
+
         ex, results, divs = self.fake()
         doc = explore_report.document(ex, results, divs)
         old, new = data.empty_side("old"), data.empty_side("new")
         data.add_document(new, doc, "new.json")
         rows = driverdiff.explore_rows({"old_side": old, "new_side": new})
         self.assertEqual([r[:3] for r in rows], [["new", "F1", "wrong-values"]])
-        del new["explore"]   # a run of the history keeps only the records
-        self.assertEqual([r[:3] for r in driverdiff.explore_rows({"old_side": old, "new_side": new})],
-                         [["new", "F1", "wrong-values"]])
+        del new["explore"]  # a run of the history keeps only the records
+        self.assertEqual(
+            [r[:3] for r in driverdiff.explore_rows({"old_side": old, "new_side": new})],
+            [["new", "F1", "wrong-values"]],
+        )
 
 
 class Toolchain(unittest.TestCase):
@@ -329,6 +423,7 @@ class Toolchain(unittest.TestCase):
         import tempfile
         from unittest import mock
         from . import explore_build
+
         with tempfile.TemporaryDirectory() as d:
             cmake = os.path.join(d, "cmake-3.30", "bin", "cmake")
             os.makedirs(os.path.dirname(cmake))
@@ -337,14 +432,14 @@ class Toolchain(unittest.TestCase):
                 f.write("CMAKE_COMMAND:INTERNAL=%s\nHalide_DIR:PATH=%s/lib/cmake/Halide\n" % (cmake, d))
             with mock.patch.dict(os.environ, {"AOT_HARNESS_BUILD_DIR": d, "AOT_HARNESS_CMAKE_DIR": d}):
                 self.assertEqual(explore_build.Toolchain(halide=d).cmake, cmake)
-                os.remove(cmake)   # a build tree moved elsewhere: PATH's
+                os.remove(cmake)  # a build tree moved elsewhere: PATH's
                 self.assertNotEqual(explore_build.Toolchain(halide=d).cmake, cmake)
-
 
     def test_a_pipeline_whose_target_features_changed_is_written_again(self):
         import tempfile
         from unittest import mock
         from . import explore_build
+
         p = plan(1, 43, ("vulkan",))
         with tempfile.TemporaryDirectory() as d:
             proj = explore_build.Project(d, None)
@@ -359,17 +454,19 @@ class Toolchain(unittest.TestCase):
         import tempfile
         from unittest import mock
         from . import explore_build
+
         with tempfile.TemporaryDirectory() as d:
             exe = os.path.join(d, "copy", "bin", "aot-harness")
             os.makedirs(os.path.dirname(exe))
             with open(exe, "w") as f:
-                f.write("#!/bin/sh\necho \"build=$AOT_HARNESS_BUILD_DIR\"\n")
+                f.write('#!/bin/sh\necho "build=$AOT_HARNESS_BUILD_DIR"\n')
             os.chmod(exe, 0o755)
             proj = explore_build.Project(d, None, exe=exe)
             log = os.path.join(d, "log")
             with mock.patch.dict(os.environ, {"AOT_HARNESS_BUILD_DIR": "/elsewhere/build"}):
                 self.assertEqual(explore_build.harness(proj, ["env"], log), 0)
             self.assertIn("build=%s\n" % os.path.join(d, "copy"), open(log).read())
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -8,13 +8,15 @@ another driver of the same API reproduces is Halide's (the code Halide made is w
 another driver of the API runs correctly is the driver's; with no second driver of the API here it is
 unconfirmed, and the evidence says what was and was not tried.
 """
+
 import glob
 import os
 import re
 import shutil
 import tempfile
 
-from . import data, explore_build, explore_verdict
+from . import explore_build, explore_verdict
+from .. import data
 
 OCLGRIND_ICD = "/usr/lib/oclgrind/liboclgrind-rt-icd.so"
 
@@ -48,7 +50,7 @@ def drivers(runtime, project_dir, extra=()):
         mesa25 = os.path.join(project_dir or "", "scripts", "with-mesa25")
         if os.path.exists(mesa25) and os.path.exists(os.path.join(project_dir, ".deps", "mesa-25", "lvp_icd.json")):
             out.append(Driver("lavapipe-mesa25", wrapper=[mesa25]))
-    for spec in extra:   # --second-driver NAME=WRAPPER
+    for spec in extra:  # --second-driver NAME=WRAPPER
         name, _, wrapper = spec.partition("=")
         out.append(Driver(name, wrapper=wrapper.split()))
     return out
@@ -64,8 +66,15 @@ def run_on(project, name, profile, driver, out_json, log):
     """The record of pipeline `name` on `profile` run through `driver` (None: as explore ran it)."""
     if os.path.exists(out_json):
         os.remove(out_json)
-    explore_build.bless_and_run(project, [name], [profile], out_json, log, env=driver.env if driver else None,
-                                wrapper=driver.wrapper if driver else ())
+    explore_build.bless_and_run(
+        project,
+        [name],
+        [profile],
+        out_json,
+        log,
+        env=driver.env if driver else None,
+        wrapper=driver.wrapper if driver else (),
+    )
     recs = [r for r in explore_build.jsonio.load(out_json, "see %s" % log)["runs"] if r.get("profile") == profile]
     return recs[0] if recs else None
 
@@ -84,8 +93,15 @@ def second_drivers(project, name, profile, runtime, cls, first_driver, work, ext
             if ident == first_driver or rec.get("outcome") == "SKIP":
                 continue
             v = explore_verdict.divergence(rec)
-            rows.append({"driver": ident, "via": d.name, "outcome": rec.get("outcome"),
-                         "same": bool(v and v[0] == cls), "message": (rec.get("message") or "")[:300]})
+            rows.append(
+                {
+                    "driver": ident,
+                    "via": d.name,
+                    "outcome": rec.get("outcome"),
+                    "same": bool(v and v[0] == cls),
+                    "message": (rec.get("message") or "")[:300],
+                }
+            )
     finally:
         release(ds)
     return rows
@@ -102,8 +118,9 @@ def blame(cls, drivers_rows):
     if ok:
         return "driver", "passes on %s" % "; ".join(ok)
     if drivers_rows:
-        return "unconfirmed", "the other drivers: %s" % "; ".join("%s %s" % (r["driver"], r["outcome"])
-                                                                   for r in drivers_rows)
+        return "unconfirmed", "the other drivers: %s" % "; ".join(
+            "%s %s" % (r["driver"], r["outcome"]) for r in drivers_rows
+        )
     return "unconfirmed", "no second driver of this API here"
 
 
@@ -135,6 +152,7 @@ def repro(project, name, profile, dest):
     """Path of the repro bundle of name/profile/small, or None."""
     os.makedirs(dest, exist_ok=True)
     path = os.path.join(dest, "repro-%s-%s-small.tar.gz" % (name, profile))
-    explore_build.harness(project, ["repro", "%s/%s/small" % (name, profile), "--out", path],
-                          os.path.join(dest, "repro.log"))
+    explore_build.harness(
+        project, ["repro", "%s/%s/small" % (name, profile), "--out", path], os.path.join(dest, "repro.log")
+    )
     return path if os.path.exists(path) else None

@@ -5,6 +5,7 @@ reductions, the constraints it states (fixed bounds, strides), its estimates and
 Expressions come from genfuzz_expr.py; every output is its carrier (an input read element by element)
 combined with the rest, mapped onto the output type's range.
 """
+
 from .genfuzz_expr import E, INT_LIMIT, Writer, _lit, _mul, _num
 from .genfuzz_model import TYPES, VARS, Stage, plant, is_float
 
@@ -16,8 +17,9 @@ class Body(Writer):
         """An int bin in [0, bins) of a working-type value with interval [v.lo, v.hi]."""
         lo, hi = v.lo, max(v.hi, v.lo + 1)
         if self.g.work == "float":
-            e = "cast<int32_t>(%s)" % self.strict("(%s - %s) * %s" % (v.text, _num(lo, "float"),
-                                                                     _num(bins / (hi - lo), "float")))
+            e = "cast<int32_t>(%s)" % self.strict(
+                "(%s - %s) * %s" % (v.text, _num(lo, "float"), _num(bins / (hi - lo), "float"))
+            )
         else:
             e = "((%s - %d) * %d / %d)" % (v.text, lo, bins, hi - lo + 1)
         return "clamp(%s, 0, %d)" % (e, bins - 1)
@@ -51,8 +53,13 @@ class Body(Writer):
         span = 200 if bits == 8 else 4000 if bits == 16 else 10000
         base = -(span // 2) if signed else 0
         if flt:
-            return "saturating_cast<%s>(%s)" % (ct, self.strict("(%s - %s) * %s + %s" % (
-                root.text, _num(lo, "float"), _num(span / (hi - lo), "float"), _num(base, "float"))))
+            return "saturating_cast<%s>(%s)" % (
+                ct,
+                self.strict(
+                    "(%s - %s) * %s + %s"
+                    % (root.text, _num(lo, "float"), _num(span / (hi - lo), "float"), _num(base, "float"))
+                ),
+            )
         if hi - lo > span:
             d = -(-(hi - lo) // span)
             return "saturating_cast<%s>((%s - %d) / %d + %d)" % (ct, root.text, lo, d, base)
@@ -74,8 +81,9 @@ class Body(Writer):
                 if g.work == "float":
                     self.body.append("%s() = sum(%s) / cast<float>(%s);" % (name, v.text, count))
                 else:
-                    self.body.append("%s() = cast<int32_t>(sum(cast<int64_t>(%s)) / cast<int64_t>(%s));"
-                                     % (name, v.text, count))
+                    self.body.append(
+                        "%s() = cast<int32_t>(sum(cast<int64_t>(%s)) / cast<int64_t>(%s));" % (name, v.text, count)
+                    )
                 sources.append(("total", E("%s()" % name, v.lo, v.hi, True)))
                 f.append("rdom_whole_input")
         self.stage_range = {}
@@ -154,7 +162,7 @@ class Body(Writer):
                 lo, hi = _mul(carrier, self.scalar(s))
                 if max(abs(lo), abs(hi)) >= INT_LIMIT:
                     s.role = "offset"  # a product that could leave int32: added instead
-            
+
             carrier = self.apply_scalar(carrier, s, rest)
         if self.rng.random() < 0.5 or rest.text == leaf:  # (v + s) - v would cancel the carrier
             root = E("(%s + %s)" % (carrier.text, rest.text), carrier.lo + rest.lo, carrier.hi + rest.hi, True)
@@ -167,7 +175,7 @@ class Body(Writer):
 
     def output(self, o, sources, f):
         g, rng = self.g, self.rng
-        vs = ", ".join(VARS[:o.dims])
+        vs = ", ".join(VARS[: o.dims])
         if o.kind == "histogram":
             b = rng.choice([b for b in g.inputs if not b.func and b.type != "bool"])
             r = self.rdom_over(b, "r_" + o.name)
@@ -210,8 +218,9 @@ class Body(Writer):
         for b in g.inputs + g.outputs:
             if b.estimates == "none" or not b.est:
                 continue
-            self.est_line(b.estimates, "%s.set_estimates({%s});" % (
-                b.name, ", ".join("{%d, %d}" % (m, e) for m, e in b.est)))
+            self.est_line(
+                b.estimates, "%s.set_estimates({%s});" % (b.name, ", ".join("{%d, %d}" % (m, e) for m, e in b.est))
+            )
         for s in g.scalars:
             if s.estimate is not None and s.estimates != "none":
                 self.est_line(s.estimates, "%s.set_estimate(%s);" % (s.name, _lit(s.type, s.estimate)))
@@ -231,8 +240,15 @@ class Body(Writer):
             o.schedule.parallel = o.dims >= 2 and rng.random() < 0.6
         self.sched, names = schedule_lines(g), []
         for line in self.sched:
-            names.append("compute_root" if "compute_root" in line else "parallel" if "parallel" in line else
-                         "vectorize_guarded" if "GuardWithIf" in line else "vectorize_shift_inwards")
+            names.append(
+                "compute_root"
+                if "compute_root" in line
+                else "parallel"
+                if "parallel" in line
+                else "vectorize_guarded"
+                if "GuardWithIf" in line
+                else "vectorize_shift_inwards"
+            )
         f += names
 
 
@@ -245,7 +261,9 @@ def schedule_lines(g):
     for o in g.outputs:
         sc = o.schedule
         if sc.vectorize:
-            lines.append("%s.vectorize(x, %d%s);" % (o.name, sc.vectorize, ", TailStrategy::GuardWithIf" if sc.guard else ""))
+            lines.append(
+                "%s.vectorize(x, %d%s);" % (o.name, sc.vectorize, ", TailStrategy::GuardWithIf" if sc.guard else "")
+            )
         if sc.parallel:
             lines.append("%s.parallel(%s);" % (o.name, VARS[o.dims - 1]))
     return lines
@@ -257,8 +275,14 @@ def _scalar_decl(s):
         return 'Input<bool> %s{"%s"%s};' % (s.name, s.name, "" if s.default is None else ", " + _lit("bool", s.default))
     if s.range:
         d = s.default if s.default is not None else s.range[0]
-        return 'Input<%s> %s{"%s", %s, %s, %s};' % (ct, s.name, s.name, _lit(s.type, d), _lit(s.type, s.range[0]),
-                                                    _lit(s.type, s.range[1]))
+        return 'Input<%s> %s{"%s", %s, %s, %s};' % (
+            ct,
+            s.name,
+            s.name,
+            _lit(s.type, d),
+            _lit(s.type, s.range[0]),
+            _lit(s.type, s.range[1]),
+        )
     if s.default is not None:
         return 'Input<%s> %s{"%s", %s};' % (ct, s.name, s.name, _lit(s.type, s.default))
     return 'Input<%s> %s{"%s"};' % (ct, s.name, s.name)
@@ -277,8 +301,7 @@ def generator_source(g):
     plant(g)  # again: writing settles roles and stages
     g.planted["features"] = features
     g.planted["stages"] = [st.name for st in g.stages]
-    lines = ["namespace %s {" % g.name, "using namespace Halide;", "",
-             "class G : public Generator<G> {", "public:"]
+    lines = ["namespace %s {" % g.name, "using namespace Halide;", "", "class G : public Generator<G> {", "public:"]
     for b in g.inputs:
         if b.func:
             lines.append('    Input<Func> %s{"%s", %s, %d};' % (b.name, b.name, TYPES[b.type][1], b.dims))
@@ -287,8 +310,10 @@ def generator_source(g):
     lines += ["    " + _scalar_decl(s) for s in g.scalars]
     for o in g.outputs:
         if len(o.types) > 1:
-            lines.append('    Output<Func> %s{"%s", {%s}, %d};' % (o.name, o.name, ", ".join(TYPES[t][1] for t in o.types),
-                                                                 o.dims))
+            lines.append(
+                '    Output<Func> %s{"%s", {%s}, %d};'
+                % (o.name, o.name, ", ".join(TYPES[t][1] for t in o.types), o.dims)
+            )
         else:
             lines.append('    Output<Buffer<%s, %d>> %s{"%s"};' % (TYPES[o.types[0]][0], o.dims, o.name, o.name))
     lines += ["", "    void generate() {"]
@@ -300,6 +325,15 @@ def generator_source(g):
         lines += ["        if (using_autoscheduler()) {"] + ["            " + l for l in auto] + ["        }"]
     if w.sched:
         lines += ["        if (!using_autoscheduler()) {"] + ["            " + l for l in w.sched] + ["        }"]
-    lines += ["    }", "", "private:", '    Var x{"x"}, y{"y"}, c{"c"}, n{"n"};', "};", "",
-              "}  // namespace %s" % g.name, "", "HALIDE_REGISTER_GENERATOR(%s::G, %s)" % (g.name, g.name)]
+    lines += [
+        "    }",
+        "",
+        "private:",
+        '    Var x{"x"}, y{"y"}, c{"c"}, n{"n"};',
+        "};",
+        "",
+        "}  // namespace %s" % g.name,
+        "",
+        "HALIDE_REGISTER_GENERATOR(%s::G, %s)" % (g.name, g.name),
+    ]
     return "\n".join(lines) + "\n"

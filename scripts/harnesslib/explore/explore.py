@@ -35,23 +35,37 @@ Exit 0: every pipeline ran and none diverged (but in ways --known lists); 1: oth
 pipelines whose oracle failed; 2: bad input, or nothing could be built or run; 3: a bundle of shrink
 candidates waits to be run on the other machine (--remote-shrink).
 """
+
 import json
 import os
 import random
 import sys
 import time
 
-from . import (data, explore_build, explore_remote, explore_report, explore_rounds, explore_sample, explore_sched,
-               explore_triage, explore_verdict, jsonio, paths, toolmain)
-from .runs import merge
+from . import (
+    explore_build,
+    explore_remote,
+    explore_report,
+    explore_rounds,
+    explore_sample,
+    explore_sched,
+    explore_triage,
+    explore_verdict,
+)
+from .. import data, jsonio, paths, toolmain
+from ..runs import merge
 
 
 def profile_runtimes():
     """{profile: runtime} from the package's profiles.json."""
-    for path in (os.path.join(os.environ.get("AOT_HARNESS_CMAKE_DIR", ""), "profiles.json"),
-                 os.path.join(paths.project_dir(), "generators", "profiles.json")):
+    for path in (
+        os.path.join(os.environ.get("AOT_HARNESS_CMAKE_DIR", ""), "profiles.json"),
+        os.path.join(paths.project_dir(), "generators", "profiles.json"),
+    ):
         if os.path.exists(path):
-            return {k: v.get("runtime", "none") for k, v in jsonio.load(path, "reinstall the package")["profiles"].items()}
+            return {
+                k: v.get("runtime", "none") for k, v in jsonio.load(path, "reinstall the package")["profiles"].items()
+            }
     raise jsonio.InputError("cannot find profiles.json (AOT_HARNESS_CMAKE_DIR is not set); run `aot-harness explore`")
 
 
@@ -70,8 +84,10 @@ def _run_help():
     if not exe:
         return ""
     import subprocess
-    return subprocess.run([exe, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True).stdout
+
+    return subprocess.run(
+        [exe, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True
+    ).stdout
 
 
 class Explorer:
@@ -90,16 +106,25 @@ class Explorer:
             except jsonio.InputError as e:
                 if not args.prebuilt:
                     raise
-                self.no_build = str(e)   # a machine without Halide: run what was built, shrink nothing
-        if args.prebuilt or args.remote_shrink:   # a project built for more profiles has these profiles' variants
+                self.no_build = str(e)  # a machine without Halide: run what was built, shrink nothing
+        if args.prebuilt or args.remote_shrink:  # a project built for more profiles has these profiles' variants
             key = explore_build.built_key(self.work, args.seed, args.profiles)
         self.project = explore_build.Project(os.path.join(self.work, key), self.tc, args.per_file, exe=args.exe)
         self.log = os.path.join(self.project.work, "explore.log")
         self.run_args = ["--device", args.device] if args.device else []
         if args.device and "--device" not in _run_help():
-            raise jsonio.InputError("--device %s: this aot-harness has no device personalities (run --device); "
-                                    "build one that has, or leave --device out" % args.device)
-        self.stats = {"built": 0, "run_seconds": 0.0, "build_seconds": 0.0, "skipped_for_time": 0, "harness_errors": {}, "oracle": {}}
+            raise jsonio.InputError(
+                "--device %s: this aot-harness has no device personalities (run --device); "
+                "build one that has, or leave --device out" % args.device
+            )
+        self.stats = {
+            "built": 0,
+            "run_seconds": 0.0,
+            "build_seconds": 0.0,
+            "skipped_for_time": 0,
+            "harness_errors": {},
+            "oracle": {},
+        }
 
     def over_budget(self):
         return self.a.time_budget and time.time() - self.t0 > self.a.time_budget
@@ -112,8 +137,10 @@ class Explorer:
         if self.a.prebuilt and originals:
             missing = [p.name for p in pipelines if p.name not in self.project.names()]
             if missing or not os.path.exists(self.project.exe()):
-                raise jsonio.InputError("--prebuilt: %s has no build of %s; build them first with --build-only" % (
-                    self.project.work, ", ".join(missing[:5]) or self.project.exe()))
+                raise jsonio.InputError(
+                    "--prebuilt: %s has no build of %s; build them first with --build-only"
+                    % (self.project.work, ", ".join(missing[:5]) or self.project.exe())
+                )
             return
         self.project.add(pipelines, tag)
         try:
@@ -131,8 +158,9 @@ class Explorer:
                 return {"runs": []}
             before = os.path.getsize(self.log) if os.path.exists(self.log) else 0
             try:
-                res = explore_build.bless_and_run(self.project, names, profiles, out_json, self.log,
-                                                  run_args=self.run_args, **kw)
+                res = explore_build.bless_and_run(
+                    self.project, names, profiles, out_json, self.log, run_args=self.run_args, **kw
+                )
                 self.stats["oracle"].update(explore_report.not_blessed(self.log, before))
                 return res
             except jsonio.InputError:
@@ -146,7 +174,9 @@ class Explorer:
 
     def explore(self):
         a = self.a
-        pipelines = [plan(a.seed, i, a.profiles, self.runtimes, a.max_threads) for i in range(a.first, a.first + a.count)]
+        pipelines = [
+            plan(a.seed, i, a.profiles, self.runtimes, a.max_threads) for i in range(a.first, a.first + a.count)
+        ]
         self.pipelines = {p.name: p for p in pipelines}
         files = []
         t_run = time.time()
@@ -154,8 +184,10 @@ class Explorer:
             if self.over_budget():
                 self.stats["skipped_for_time"] += len(pipelines) - k
                 break
-            batch = pipelines[k:k + a.batch]
-            self.say("building pipelines %d-%d of %d (%s)" % (k + 1, k + len(batch), len(pipelines), ",".join(a.profiles)))
+            batch = pipelines[k : k + a.batch]
+            self.say(
+                "building pipelines %d-%d of %d (%s)" % (k + 1, k + len(batch), len(pipelines), ",".join(a.profiles))
+            )
             t_build = time.time()
             self.build(batch, "b%d" % (k // a.batch), originals=True)
             self.stats["build_seconds"] += time.time() - t_build
@@ -177,9 +209,17 @@ class Explorer:
         for r in results["runs"]:
             v = explore_verdict.divergence(r)
             if v and r.get("pipeline") in self.pipelines and r.get("profile") in a.profiles:
-                divs.append({"record": r, "pipeline": r["pipeline"], "profile": r["profile"], "class": v[0],
-                             "detail": v[1], "driver": data.test_driver(r),
-                             "signature": explore_verdict.signature(v[0], v[1], r["profile"])})
+                divs.append(
+                    {
+                        "record": r,
+                        "pipeline": r["pipeline"],
+                        "profile": r["profile"],
+                        "class": v[0],
+                        "detail": v[1],
+                        "driver": data.test_driver(r),
+                        "signature": explore_verdict.signature(v[0], v[1], r["profile"]),
+                    }
+                )
         self.say("%d runs, %d divergences" % (len(results["runs"]), len(divs)))
         if divs and not a.no_shrink and self.tc is not None and not a.exe:
             divs = explore_rounds.shrink_all(self, divs)
@@ -200,24 +240,32 @@ class Explorer:
         if self.over_budget():
             d["blame"], d["why"] = "unconfirmed", "not triaged: --time-budget spent"
             return
-        d["bisect"] = (explore_triage.bisect(self.project, name, d["profile"], tri, self.log)
-                       if d["class"] != "compile-rejected" else "not run: the variant did not build")
+        d["bisect"] = (
+            explore_triage.bisect(self.project, name, d["profile"], tri, self.log)
+            if d["class"] != "compile-rejected"
+            else "not run: the variant did not build"
+        )
         d["repro"] = explore_triage.repro(self.project, name, d["profile"], os.path.join(self.out, "repro"))
         rt = self.runtimes[d["profile"]]
-        rows = [] if d["class"] == "compile-rejected" else explore_triage.second_drivers(
-            self.project, name, d["profile"], rt, d["class"], d["driver"], tri, self.a.second_driver)
+        rows = (
+            []
+            if d["class"] == "compile-rejected"
+            else explore_triage.second_drivers(
+                self.project, name, d["profile"], rt, d["class"], d["driver"], tri, self.a.second_driver
+            )
+        )
         d["drivers"] = rows
         d["blame"], d["why"] = explore_triage.blame(d["class"], rows)
 
 
 def main(argv=None):
     ap = data.arg_parser("explore", __doc__)
-    ap.add_argument("--seed", required=True, type=toolmain.whole(0, 2 ** 31))
+    ap.add_argument("--seed", required=True, type=toolmain.whole(0, 2**31))
     ap.add_argument("--count", required=True, type=toolmain.whole(1, 100000))
-    ap.add_argument("--first", default=0, type=toolmain.whole(0, 10 ** 6))
+    ap.add_argument("--first", default=0, type=toolmain.whole(0, 10**6))
     ap.add_argument("--profile", required=True, help="the profiles to explore, comma-separated (cpu is the oracle)")
     ap.add_argument("--device", help="a device personality the runs emulate (aot-harness run --device)")
-    ap.add_argument("--time-budget", type=toolmain.real(1, 10 ** 7), help="seconds; no new batch or shrink round after")
+    ap.add_argument("--time-budget", type=toolmain.real(1, 10**7), help="seconds; no new batch or shrink round after")
     ap.add_argument("--out", help="where results.json, explore.md, repro/ go (default out/explore/seed<S>)")
     ap.add_argument("--work", help="the generated project and its build (default <out>/work)")
     ap.add_argument("--batch", default=48, type=toolmain.whole(1, 10000), help="pipelines per build (default 48)")
@@ -225,25 +273,49 @@ def main(argv=None):
     ap.add_argument("--no-shrink", action="store_true", help="report divergences as they are")
     ap.add_argument("--no-triage", action="store_true", help="no bisect, repro bundle or second driver")
     ap.add_argument("--shrink-rounds", default=40, type=toolmain.whole(0, 1000))
-    ap.add_argument("--shrink-width", type=toolmain.whole(1, 200),
-                    help="candidates per round (per bundle with --remote-shrink) per divergence (default 6)")
-    ap.add_argument("--second-driver", action="append", default=[], metavar="NAME=WRAPPER",
-                    help="another driver to confirm findings with: a command that runs its arguments on it")
+    ap.add_argument(
+        "--shrink-width",
+        type=toolmain.whole(1, 200),
+        help="candidates per round (per bundle with --remote-shrink) per divergence (default 6)",
+    )
+    ap.add_argument(
+        "--second-driver",
+        action="append",
+        default=[],
+        metavar="NAME=WRAPPER",
+        help="another driver to confirm findings with: a command that runs its arguments on it",
+    )
     ap.add_argument("--max-threads", default=256, type=toolmain.whole(1, 4096), help="GPU threads per block at most")
     ap.add_argument("--halide", help="Halide's prefix (default: the one this aot-harness was built with)")
-    ap.add_argument("--known", help="findings already triaged (JSON: runtime, class, message regex, blame, "
-                                    "evidence): listed in the report, not counted in the exit status")
+    ap.add_argument(
+        "--known",
+        help="findings already triaged (JSON: runtime, class, message regex, blame, "
+        "evidence): listed in the report, not counted in the exit status",
+    )
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--build-only", action="store_true", help="build and bless here, run nothing (then --prebuilt)")
     mode.add_argument("--prebuilt", action="store_true", help="run what --build-only built; build nothing")
     mode.add_argument("--exe", help="an aot-harness that has the pipelines already (build nothing)")
     mode.add_argument("--generate-only", action="store_true", help="write the project's files into --work and stop")
-    mode.add_argument("--remote-shrink", metavar="DIR", help="shrink the divergences of runs made on a machine without "
-                      "Halide: --ingest their results, get DIR/shrink-<n>.tar.gz to run there (explore_remote.py)")
-    ap.add_argument("--ingest", action="append", default=[], metavar="RESULTS",
-                    help="with --remote-shrink: a results file of runs made there (explore's results.json, verdicts-*.json)")
-    ap.add_argument("--lookahead", default=2, type=toolmain.whole(0, 100),
-                    help="with --remote-shrink: steps further along whose candidates go in the same bundle (default 2)")
+    mode.add_argument(
+        "--remote-shrink",
+        metavar="DIR",
+        help="shrink the divergences of runs made on a machine without "
+        "Halide: --ingest their results, get DIR/shrink-<n>.tar.gz to run there (explore_remote.py)",
+    )
+    ap.add_argument(
+        "--ingest",
+        action="append",
+        default=[],
+        metavar="RESULTS",
+        help="with --remote-shrink: a results file of runs made there (explore's results.json, verdicts-*.json)",
+    )
+    ap.add_argument(
+        "--lookahead",
+        default=2,
+        type=toolmain.whole(0, 100),
+        help="with --remote-shrink: steps further along whose candidates go in the same bundle (default 2)",
+    )
     a = ap.parse_args(argv)
     if a.exe:
         a.prebuilt = True
@@ -258,36 +330,52 @@ def main(argv=None):
     a.profiles = [p for p in a.profile.split(",") if p and p != "cpu"]
     unknown = [p for p in a.profiles if p not in runtimes]
     if unknown or not a.profiles:
-        raise jsonio.InputError("--profile %s: %s; profiles: %s" % (
-            a.profile, "unknown %s" % ", ".join(unknown) if unknown else "names no profile but cpu (the oracle)",
-            ", ".join(sorted(runtimes))))
+        raise jsonio.InputError(
+            "--profile %s: %s; profiles: %s"
+            % (
+                a.profile,
+                "unknown %s" % ", ".join(unknown) if unknown else "names no profile but cpu (the oracle)",
+                ", ".join(sorted(runtimes)),
+            )
+        )
     for spec in a.second_driver:
         if "=" not in spec or not spec.split("=", 1)[1].strip():
-            raise jsonio.InputError("--second-driver %s: write NAME=WRAPPER (a command that runs its arguments "
-                                    "on that driver, e.g. mesa25=scripts/with-mesa25)" % spec)
+            raise jsonio.InputError(
+                "--second-driver %s: write NAME=WRAPPER (a command that runs its arguments "
+                "on that driver, e.g. mesa25=scripts/with-mesa25)" % spec
+            )
     known = explore_report.load_known(a.known) if a.known else []
     ex = Explorer(a, runtimes)
     if a.generate_only:
-        ex.project.add([plan(a.seed, i, a.profiles, runtimes, a.max_threads) for i in range(a.first, a.first + a.count)],
-                       "s%d" % a.seed)
+        ex.project.add(
+            [plan(a.seed, i, a.profiles, runtimes, a.max_threads) for i in range(a.first, a.first + a.count)],
+            "s%d" % a.seed,
+        )
         print("explore: %d pipelines of seed %d in %s" % (a.count, a.seed, ex.project.src))
         return 0
     if a.remote_shrink:
-        results, divs = explore_remote.run(ex, [plan(a.seed, i, a.profiles, runtimes, a.max_threads)
-                                                for i in range(a.first, a.first + a.count)])
+        results, divs = explore_remote.run(
+            ex, [plan(a.seed, i, a.profiles, runtimes, a.max_threads) for i in range(a.first, a.first + a.count)]
+        )
         if results is None:
             return 3
     else:
         results, divs = ex.explore()
     if a.build_only:
         secs = time.time() - ex.t0
-        print("explore: %d pipelines built and blessed in %s (%.0f s, %.1f per minute); run them with --prebuilt"
-              % (ex.stats["built"], ex.project.work, secs, ex.stats["built"] * 60 / max(secs, 1e-9)))
+        print(
+            "explore: %d pipelines built and blessed in %s (%.0f s, %.1f per minute); run them with --prebuilt"
+            % (ex.stats["built"], ex.project.work, secs, ex.stats["built"] * 60 / max(secs, 1e-9))
+        )
         return 0
     doc = explore_report.document(ex, results, divs, known)
     os.makedirs(ex.out, exist_ok=True)
-    jsonio.write_all_atomic([(os.path.join(ex.out, "results.json"), json.dumps(doc, indent=1, sort_keys=True) + "\n"),
-                             (os.path.join(ex.out, "explore.md"), explore_report.markdown(doc))])
+    jsonio.write_all_atomic(
+        [
+            (os.path.join(ex.out, "results.json"), json.dumps(doc, indent=1, sort_keys=True) + "\n"),
+            (os.path.join(ex.out, "explore.md"), explore_report.markdown(doc)),
+        ]
+    )
     print(explore_report.summary_line(doc))
     print("results: %s\nreport:  %s" % (os.path.join(ex.out, "results.json"), os.path.join(ex.out, "explore.md")))
     if not doc["runs"]:

@@ -7,6 +7,7 @@ Batches: every pipeline of a call goes into one project build (K generators per 
 generator executable per file at -O0); later calls (the shrinker's rounds) add source files to the same
 project, so that ninja rebuilds only what is new and every variant built before is reused.
 """
+
 import hashlib
 import json
 import os
@@ -16,8 +17,9 @@ import shutil
 import subprocess
 import time
 
-from . import explore_cpp, jsonio, paths
-from .jsonio import InputError
+from . import explore_cpp
+from .. import jsonio, paths
+from ..jsonio import InputError
 
 
 class Toolchain:
@@ -29,12 +31,16 @@ class Toolchain:
         self.build_dir = os.environ.get("AOT_HARNESS_BUILD_DIR") or os.path.join(paths.project_dir(), "build")
         self.cmake_dir = os.environ.get("AOT_HARNESS_CMAKE_DIR") or os.path.join(paths.project_dir(), "cmake")
         if not os.path.exists(os.path.join(self.build_dir, "CMakeCache.txt")):
-            raise InputError("no harness build at %s; build it first (./scripts/test, or cmake --build build), "
-                             "or run an outside project's build/bin/aot-harness explore" % self.build_dir)
+            raise InputError(
+                "no harness build at %s; build it first (./scripts/test, or cmake --build build), "
+                "or run an outside project's build/bin/aot-harness explore" % self.build_dir
+            )
         self.halide = halide or os.environ.get("AOT_HARNESS_HALIDE_DIR") or self._halide_from_cache()
         if not self.halide or not os.path.isdir(self.halide):
-            raise InputError("cannot find Halide's CMake package (no Halide_DIR in %s/CMakeCache.txt); pass "
-                             "--halide <Halide install prefix or the halide wheel's folder>" % self.build_dir)
+            raise InputError(
+                "cannot find Halide's CMake package (no Halide_DIR in %s/CMakeCache.txt); pass "
+                "--halide <Halide install prefix or the halide wheel's folder>" % self.build_dir
+            )
         # the CMake that configured the harness: the package's cmake_minimum_required may be newer than PATH's
         self.cmake = self._cache_value("CMAKE_COMMAND:INTERNAL") or shutil.which("cmake") or "cmake"
         self.installed = os.path.exists(os.path.join(self.cmake_dir, "AotHarnessConfig.cmake"))
@@ -55,7 +61,7 @@ class Toolchain:
         with open(cache, errors="replace") as f:
             for line in f:
                 if line.startswith("Halide_DIR:"):
-                    d = line.split("=", 1)[1].strip()      # <prefix>/lib64/cmake/Halide
+                    d = line.split("=", 1)[1].strip()  # <prefix>/lib64/cmake/Halide
                     return os.path.dirname(os.path.dirname(os.path.dirname(d)))
         return ""
 
@@ -68,8 +74,11 @@ class Toolchain:
         stamp = os.path.join(prefix, ".installed-from")
         lib = os.path.join(self.build_dir, "harness", "libharness.a")
         if not os.path.exists(stamp) or (os.path.exists(lib) and os.path.getmtime(lib) > os.path.getmtime(stamp)):
-            run([self.cmake, "--install", self.build_dir, "--prefix", prefix], os.path.join(work, "install.log"),
-                "installing the harness package from %s" % self.build_dir)
+            run(
+                [self.cmake, "--install", self.build_dir, "--prefix", prefix],
+                os.path.join(work, "install.log"),
+                "installing the harness package from %s" % self.build_dir,
+            )
             with open(stamp, "w") as f:
                 f.write(self.build_dir + "\n")
         return prefix
@@ -91,8 +100,11 @@ def built_key(work, seed, profiles):
         index = os.path.join(work, key, "project", "pipelines.json")
         if not key.startswith("s%d-" % seed) or not os.path.exists(index):
             continue
-        sampled = [e["cmake"] for n, e in jsonio.load(index, "delete it")["pipelines"].items()
-                   if re.match(r"ex%d_\d+$" % seed, n)]
+        sampled = [
+            e["cmake"]
+            for n, e in jsonio.load(index, "delete it")["pipelines"].items()
+            if re.match(r"ex%d_\d+$" % seed, n)
+        ]
         built = [set(re.search(r" PROFILES (.*?) PROFILE_PARAMS", c).group(1).split()) for c in sampled]
         if built and all(set(profiles) <= b for b in built):
             return key
@@ -144,7 +156,7 @@ class Project:
             if entries.get(p.name, {}).get("hash") != h:
                 new.append((p, h, source, spec))
         for k in range(0, len(new), self.per_file):
-            chunk = new[k:k + self.per_file]
+            chunk = new[k : k + self.per_file]
             name = "gen_%s_%s.cpp" % (tag, hashlib.sha1("".join(c[1] for c in chunk).encode()).hexdigest()[:8])
             write(os.path.join(self.src, name), explore_cpp.HEADER + "\n" + "\n".join(c[2] for c in chunk))
             for p, h, _, spec in chunk:
@@ -170,12 +182,23 @@ class Project:
         env = dict(os.environ)
         if not os.path.exists(os.path.join(self.build, "build.ninja")):
             gen = ["-G", "Ninja"] if shutil.which("ninja") else []
-            run([self.tc.cmake, "-S", self.src, "-B", self.build] + gen +
-                ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_PREFIX_PATH=%s;%s" % (prefix, self.tc.halide)],
-                self.log, "configuring the explore project", env=env, timeout=timeout)
+            run(
+                [self.tc.cmake, "-S", self.src, "-B", self.build]
+                + gen
+                + ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_PREFIX_PATH=%s;%s" % (prefix, self.tc.halide)],
+                self.log,
+                "configuring the explore project",
+                env=env,
+                timeout=timeout,
+            )
         jobs = os.environ.get("AOT_HARNESS_EXPLORE_JOBS") or str(os.cpu_count() or 2)
-        run([self.tc.cmake, "--build", self.build, "-j", jobs], self.log, "building the explore project", env=env,
-            timeout=timeout)
+        run(
+            [self.tc.cmake, "--build", self.build, "-j", jobs],
+            self.log,
+            "building the explore project",
+            env=env,
+            timeout=timeout,
+        )
         return time.time() - t0
 
 

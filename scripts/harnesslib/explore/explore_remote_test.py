@@ -2,13 +2,15 @@
 shrink as the local rounds to as small a reproducer, asks only for candidates it has no verdict of, and
 the moves known to diverge made together and the lookahead (candidates further along in the same bundle)
 save round trips; results files are ingested and checked.
-Usage: python3 -m harnesslib.explore_remote_test"""
+Usage: python3 -m harnesslib.explore.explore_remote_test"""
+
 import json
 import os
 import tempfile
 import unittest
 
-from . import explore, explore_remote, explore_rounds, explore_shrink, jsonio
+from . import explore, explore_remote, explore_rounds, explore_shrink
+from .. import jsonio
 from .explore_shrink_test import RUNTIMES, FakeExplorer, signed_lane_shift
 
 
@@ -28,7 +30,7 @@ def remote(p, lookahead, width=6):
             if not needed:
                 return divs, bundles
             bundles += 1
-            fx.build(list(needed.values()), "b")   # the bundle, run on the GPU box: its verdicts come back
+            fx.build(list(needed.values()), "b")  # the bundle, run on the GPU box: its verdicts come back
             for r in fx.bless_and_run(sorted(needed), ["vulkan"], "")["runs"]:
                 v.doc["records"]["%s|vulkan" % r["pipeline"]] = r
 
@@ -53,7 +55,9 @@ class Ingest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             good, empty = os.path.join(d, "r.json"), os.path.join(d, "e.json")
             with open(good, "w") as f:
-                json.dump({"runs": [{"pipeline": "ex1_0003", "profile": "vulkan", "outcome": "FAIL", "message": "x"}]}, f)
+                json.dump(
+                    {"runs": [{"pipeline": "ex1_0003", "profile": "vulkan", "outcome": "FAIL", "message": "x"}]}, f
+                )
             with open(empty, "w") as f:
                 json.dump({"runs": []}, f)
             v = explore_remote.Verdicts(d)
@@ -66,11 +70,14 @@ class Ingest(unittest.TestCase):
     def test_runs_of_other_pipelines_under_the_same_names_are_told(self):
         # results made by another explore version (other grammar or schedules) cannot be shrunk from here
         from . import explore_build
+
         ps = {p.name: p for p in (explore.plan(1, i, ["vulkan", "cuda"], RUNTIMES, 256) for i in (2, 3))}
         with tempfile.TemporaryDirectory() as d:
             v = explore_remote.Verdicts(d)
-            v.doc["content"] = {"%s|vulkan" % n: explore_build.content_hash(explore_shrink.only_profile(p, "vulkan"))
-                                for n, p in ps.items()}
+            v.doc["content"] = {
+                "%s|vulkan" % n: explore_build.content_hash(explore_shrink.only_profile(p, "vulkan"))
+                for n, p in ps.items()
+            }
             # the same pipelines planned for vulkan alone: the vulkan variants are the same
             alone = {p.name: p for p in (explore.plan(1, i, ["vulkan"], RUNTIMES, 256) for i in (2, 3))}
             self.assertEqual(explore_remote.ran_elsewhere(v, alone, ["vulkan"]), [])

@@ -21,6 +21,7 @@ bundles were made, the report is written as explore's (results.json, explore.md)
 pipeline's repro bundle (for the GPU box), and the same pipeline run on this machine's drivers of the API
 (it diverges here too: Halide's; it passes here: the GPU box's driver's).
 """
+
 import json
 import os
 import re
@@ -28,7 +29,8 @@ import shutil
 import subprocess
 import tarfile
 
-from . import data, explore_build, explore_rounds, explore_shrink, explore_verdict, jsonio
+from . import explore_build, explore_rounds, explore_shrink, explore_verdict
+from .. import data, jsonio
 
 RUNNER = """#!/bin/sh
 # run.sh OUTDIR: runs explore's shrink candidates of bundle {n} on this machine's driver (no Halide, no
@@ -68,8 +70,9 @@ class Verdicts:
         doc = jsonio.load(path, "give the results.json of `explore --prebuilt` or a bundle's verdicts-<n>.json")
         runs = doc.get("runs") if isinstance(doc, dict) else None
         if not isinstance(runs, list) or not runs:
-            raise jsonio.InputError("%s: no runs; give the results.json of `explore --prebuilt` or a bundle's "
-                                    "verdicts-<n>.json" % path)
+            raise jsonio.InputError(
+                "%s: no runs; give the results.json of `explore --prebuilt` or a bundle's verdicts-<n>.json" % path
+            )
         for r in runs:
             if isinstance(r, dict) and r.get("pipeline") and r.get("profile"):
                 self.doc["records"]["%s|%s" % (r["pipeline"], r["profile"])] = r
@@ -88,8 +91,11 @@ def ran_elsewhere(verdicts, pipelines, profiles):
     out = []
     for key, h in sorted(verdicts.doc.get("content", {}).items()):
         name, _, prof = key.partition("|")
-        if name in pipelines and prof in profiles and \
-                h != explore_build.content_hash(explore_shrink.only_profile(pipelines[name], prof)):
+        if (
+            name in pipelines
+            and prof in profiles
+            and h != explore_build.content_hash(explore_shrink.only_profile(pipelines[name], prof))
+        ):
             out.append(key)
     return out
 
@@ -102,9 +108,17 @@ def divergences(pipelines, profiles, verdicts):
             r = verdicts.get(name, prof)
             v = explore_verdict.divergence(r) if r else None
             if v:
-                out.append({"record": r, "pipeline": name, "profile": prof, "class": v[0], "detail": v[1],
-                            "driver": data.test_driver(r),
-                            "signature": explore_verdict.signature(v[0], v[1], prof)})
+                out.append(
+                    {
+                        "record": r,
+                        "pipeline": name,
+                        "profile": prof,
+                        "class": v[0],
+                        "detail": v[1],
+                        "driver": data.test_driver(r),
+                        "signature": explore_verdict.signature(v[0], v[1], prof),
+                    }
+                )
     return out
 
 
@@ -127,7 +141,7 @@ def walk(d, start, verdicts, width, lookahead, max_steps):
     cur, d["steps"], good = start, [], set()
     while len(d["steps"]) < max_steps:
         cands = _with_together(d, cur, verdicts)
-        good |= {move(w) for w, q in cands if _diverges(d, verdicts.get(q.name, prof))}   # kinds that diverged
+        good |= {move(w) for w, q in cands if _diverges(d, verdicts.get(q.name, prof))}  # kinds that diverged
         for what, q in cands:
             r = verdicts.get(q.name, prof)
             if r is None:
@@ -150,7 +164,7 @@ def _with_together(d, cur, verdicts):
     if len(moves) < 2:
         return cands
     q = cur
-    for m in moves:   # each move again on what the ones before it left (a move whose target went is skipped)
+    for m in moves:  # each move again on what the ones before it left (a move whose target went is skipped)
         q = next((c for w, c in explore_shrink.candidates(q, prof, d["pipeline"]) if move(w) == move(m)), q)
     if q.name == cur.name or any(c.name == q.name for _, c in cands):
         return cands
@@ -169,8 +183,15 @@ def _ahead(d, cands, verdicts, width, lookahead, good):
         need += [q for q in unknown[:width] if q not in need]
         # the predicted step: the first candidate known to diverge, the moves together, or a move of a kind
         # that diverged before (halving the size seldom stops a divergence until the very end)
-        nxt = next((q for w, q in cands if _diverges(d, verdicts.get(q.name, prof)) or
-                    (q in unknown and (w.startswith("together: ") or move(w) in good | {"size"}))), None)
+        nxt = next(
+            (
+                q
+                for w, q in cands
+                if _diverges(d, verdicts.get(q.name, prof))
+                or (q in unknown and (w.startswith("together: ") or move(w) in good | {"size"}))
+            ),
+            None,
+        )
         if nxt is None or depth == lookahead:
             break
         if nxt in unknown and nxt not in need:
@@ -186,11 +207,13 @@ def shrink(ex, divs, verdicts):
     needed, seen = {}, {}
     for d in divs:
         seen[d["signature"]] = seen.get(d["signature"], 0) + 1
-        if d["class"] == "compile-rejected":   # decided by the build, here: no round trip needed
+        if d["class"] == "compile-rejected":  # decided by the build, here: no round trip needed
             d["not_shrunk"] = "a build failure: shrink it here (explore without --remote-shrink)"
             continue
         if d["class"] in explore_rounds.MESSAGE_CLASSES and seen[d["signature"]] > explore_rounds.PER_SIGNATURE:
-            d["not_shrunk"] = "%d others with the same profile, class and message were shrunk" % explore_rounds.PER_SIGNATURE
+            d["not_shrunk"] = (
+                "%d others with the same profile, class and message were shrunk" % explore_rounds.PER_SIGNATURE
+            )
             continue
         start = explore_shrink.only_profile(ex.pipelines[d["pipeline"]], d["profile"])
         need = walk(d, start, verdicts, a.shrink_width, a.lookahead, a.shrink_rounds)
@@ -233,8 +256,11 @@ def pack(ex, n, by_prof, verdicts):
     for prof in by_prof:
         for name in sorted(missing & set(by_prof[prof])):
             verdicts.doc["records"]["%s|%s" % (name, prof)] = {
-                "pipeline": name, "profile": prof, "outcome": "ERROR",
-                "message": "no golden: the cpu variant made none on the build machine (see %s)" % ex.log}
+                "pipeline": name,
+                "profile": prof,
+                "outcome": "ERROR",
+                "message": "no golden: the cpu variant made none on the build machine (see %s)" % ex.log,
+            }
         by_prof[prof] = [x for x in by_prof[prof] if x not in missing]
     names -= missing
     if not names:
@@ -264,14 +290,18 @@ def pack(ex, n, by_prof, verdicts):
 
 
 def _say_next(n, bundle):
-    print("explore: bundle %d: %s\n  on the GPU machine: tar xzf %s && sh shrink-%d/run.sh OUTDIR\n"
-          "  then here: the same command with --ingest OUTDIR/verdicts-%d-<profile>.json" % (
-              n, bundle, os.path.basename(bundle), n, n))
+    print(
+        "explore: bundle %d: %s\n  on the GPU machine: tar xzf %s && sh shrink-%d/run.sh OUTDIR\n"
+        "  then here: the same command with --ingest OUTDIR/verdicts-%d-<profile>.json"
+        % (n, bundle, os.path.basename(bundle), n, n)
+    )
 
 
 def _cxx_runtime(exe):
     """The C++ runtime libraries exe links (the GPU box's may be older than the build machine's)."""
-    out = subprocess.run(["ldd", exe], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True).stdout
+    out = subprocess.run(
+        ["ldd", exe], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True
+    ).stdout
     libs = []
     for line in out.splitlines():
         parts = line.split("=>")
@@ -292,13 +322,15 @@ def run(ex, pipelines):
         doc = jsonio.load(path, "")
         if isinstance(doc.get("explore"), dict):
             verdicts.doc.setdefault("content", {}).update(doc["explore"].get("content") or {})
-            verdicts.doc["device_explore"] = {k: doc["explore"].get(k) for k in ("seconds_build_and_run", "pipelines_run")}
+            verdicts.doc["device_explore"] = {
+                k: doc["explore"].get(k) for k in ("seconds_build_and_run", "pipelines_run")
+            }
             verdicts.doc["environment"] = doc.get("environment") or {}
-    os.makedirs(a.remote_shrink, exist_ok=True)   # after every file ingested is known to be good
+    os.makedirs(a.remote_shrink, exist_ok=True)  # after every file ingested is known to be good
     verdicts.save()
     ex.pipelines = {p.name: p for p in pipelines}
     ran = [verdicts.get(p.name, prof) for p in pipelines for prof in a.profiles]
-    if not any(ran) and not a.ingest:   # the first call: the sampled pipelines themselves are bundle 1
+    if not any(ran) and not a.ingest:  # the first call: the sampled pipelines themselves are bundle 1
         names = [p.name for p in pipelines]
         ex.build(pipelines, "s%d" % a.seed)
         explore_build.harness(ex.project, ["bless", "--pipeline", ",".join(names)], ex.log)
@@ -308,14 +340,18 @@ def run(ex, pipelines):
         _say_next(verdicts.doc["bundles"], bundle)
         return None, None
     if not any(ran):
-        raise jsonio.InputError("%s holds no run of seed %d's pipelines %d-%d on %s; --ingest the results.json of "
-                                "`explore --prebuilt --no-shrink` run there" % (
-                                    verdicts.path, a.seed, a.first, a.first + a.count - 1, ",".join(a.profiles)))
+        raise jsonio.InputError(
+            "%s holds no run of seed %d's pipelines %d-%d on %s; --ingest the results.json of "
+            "`explore --prebuilt --no-shrink` run there"
+            % (verdicts.path, a.seed, a.first, a.first + a.count - 1, ",".join(a.profiles))
+        )
     ran_other = ran_elsewhere(verdicts, ex.pipelines, a.profiles)
-    if ran_other:   # another explore's grammar or schedules: its records are of other pipelines
-        raise jsonio.InputError("%s ran other pipelines under the names %s than this explore makes (another version "
-                                "built them); build them again with this aot-harness (--build-only) and run them there" % (
-                                    verdicts.path, ", ".join(ran_other[:5])))
+    if ran_other:  # another explore's grammar or schedules: its records are of other pipelines
+        raise jsonio.InputError(
+            "%s ran other pipelines under the names %s than this explore makes (another version "
+            "built them); build them again with this aot-harness (--build-only) and run them there"
+            % (verdicts.path, ", ".join(ran_other[:5]))
+        )
     divs, bundle = shrink(ex, divergences(ex.pipelines, a.profiles, verdicts), verdicts)
     verdicts.save()
     if bundle:

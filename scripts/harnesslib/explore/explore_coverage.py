@@ -3,25 +3,90 @@ each conversion's target, each way of reading a source, stage kind, boundary con
 outputs, and each schedule feature of a GPU and a host profile on each stage kind. universe() lists every
 feature the sampler can make; coverage() counts those a set of pipelines has.
 """
+
 from . import explore_expr as ex
 from . import explore_sched
 from .explore_expr import FLOATS, INTS
 from .explore_model import KINDS
-from .genfuzz_model import BOUNDARY
+from ..genfuzz.genfuzz_model import BOUNDARY
 
-INT_BIN = ["add", "sub", "mul", "div", "mod", "min", "max", "and", "or", "xor", "sat_add", "sat_sub", "hadd", "rhadd",
-           "shl", "shr"]
+INT_BIN = [
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "mod",
+    "min",
+    "max",
+    "and",
+    "or",
+    "xor",
+    "sat_add",
+    "sat_sub",
+    "hadd",
+    "rhadd",
+    "shl",
+    "shr",
+]
 FLOAT_BIN = ["add", "sub", "mul", "div", "min", "max"]
-READS = ["load", "load:offset", "load:down", "load:up", "load:channel", "load:rdom", "load:whole", "gather", "lut",
-         "total", "coord"]
-GPU_SCHED = {"map": ["gpu", "vec=2", "vec=4", "vec=8", "vec=16", "unroll=2", "unroll=4", "cinner", "tail", "inline",
-                     "block", "block:shared", "thread", "host"],
-             "conv": ["gpu", "vec=4", "unroll=2", "ugpu", "uvec=2", "uvec=4", "host-init"],
-             "hist": ["gpu", "usingle", "uatomic", "host"], "cdf": ["gpu", "usingle", "host"],
-             "lutmap": ["gpu", "vec=4", "host"], "total": ["single", "usingle", "host"]}
-HOST_SCHED = {"map": ["vec=2", "vec=3", "vec=4", "vec=5", "vec=8", "vec=16", "tail", "par", "strip", "unroll=2",
-                      "unroll=3", "unroll=4", "inline", "at", "at:store=root", "at:store=strip"],
-              "conv": ["vec=4", "par", "uvec=4", "uvec=8"], "lutmap": ["vec=4"]}
+READS = [
+    "load",
+    "load:offset",
+    "load:down",
+    "load:up",
+    "load:channel",
+    "load:rdom",
+    "load:whole",
+    "gather",
+    "lut",
+    "total",
+    "coord",
+]
+GPU_SCHED = {
+    "map": [
+        "gpu",
+        "vec=2",
+        "vec=4",
+        "vec=8",
+        "vec=16",
+        "unroll=2",
+        "unroll=4",
+        "cinner",
+        "tail",
+        "inline",
+        "block",
+        "block:shared",
+        "thread",
+        "host",
+    ],
+    "conv": ["gpu", "vec=4", "unroll=2", "ugpu", "uvec=2", "uvec=4", "host-init"],
+    "hist": ["gpu", "usingle", "uatomic", "host"],
+    "cdf": ["gpu", "usingle", "host"],
+    "lutmap": ["gpu", "vec=4", "host"],
+    "total": ["single", "usingle", "host"],
+}
+HOST_SCHED = {
+    "map": [
+        "vec=2",
+        "vec=3",
+        "vec=4",
+        "vec=5",
+        "vec=8",
+        "vec=16",
+        "tail",
+        "par",
+        "strip",
+        "unroll=2",
+        "unroll=3",
+        "unroll=4",
+        "inline",
+        "at",
+        "at:store=root",
+        "at:store=strip",
+    ],
+    "conv": ["vec=4", "par", "uvec=4", "uvec=8"],
+    "lutmap": ["vec=4"],
+}
 
 
 def universe():
@@ -34,8 +99,11 @@ def universe():
     u |= {"un.%s:%s" % (f, t) for f in ("abs", "neg", "sqrt", "floor") for t in FLOATS}
     u |= {"un.exp:float32", "un.sin:float32"}
     u |= {"%s:%s" % (op, t) for op in ("select", "clamp", "cast") for t in INTS + FLOATS}
-    u |= {"satcast:%s" % t for t in INTS} | set(READS) | {"param:%s" % t for t in ("uint8", "int16", "int32",
-                                                                                   "float32", "bool")}
+    u |= (
+        {"satcast:%s" % t for t in INTS}
+        | set(READS)
+        | {"param:%s" % t for t in ("uint8", "int16", "int32", "float32", "bool")}
+    )
     u |= {"stage:" + k for k in KINDS} | {"bc:" + b for b in BOUNDARY} | {"dims:%d" % d for d in (1, 2, 3)}
     u |= {"outputs:several", "output:int", "output:float"}
     u |= {"gpu:%s:%s" % (k, f) for k, fs in GPU_SCHED.items() for f in fs}
@@ -50,7 +118,7 @@ def features(p, profiles, runtimes):
     out |= {"output:float" if ex.isf(s.t) else "output:int" for s in p.outputs()}
     for s in p.stages:
         out.add("stage:" + s.kind)
-        for n in (s.expr.nodes() if s.expr is not None else []):
+        for n in s.expr.nodes() if s.expr is not None else []:
             out |= _node(n)
     for prof in profiles:
         kind = explore_sched.flavour(prof, runtimes.get(prof, "none"))
@@ -111,8 +179,16 @@ def coverage(pipelines, profiles, runtimes):
     for p in pipelines:
         seen |= features(p, profiles, runtimes)
     flavours = {explore_sched.flavour(q, runtimes.get(q, "none")) for q in profiles}
-    u = {f for f in u if not (f.startswith("gpu:") and "gpu" not in flavours) and
-         not (f.startswith("host:") and "host" not in flavours)}
+    u = {
+        f
+        for f in u
+        if not (f.startswith("gpu:") and "gpu" not in flavours)
+        and not (f.startswith("host:") and "host" not in flavours)
+    }
     hit = seen & u
-    return {"features": len(u), "covered": len(hit), "fraction": round(len(hit) / len(u), 4) if u else 0.0,
-            "missing": sorted(u - hit)[:60]}
+    return {
+        "features": len(u),
+        "covered": len(hit),
+        "fraction": round(len(hit) / len(u), 4) if u else 0.0,
+        "missing": sorted(u - hit)[:60],
+    }

@@ -4,7 +4,8 @@ histograms, Tuples, Func inputs, several outputs, fixed bounds and strides, scal
 defaults, ranges and estimates, estimates present, absent or only for an autoscheduler); int32 arithmetic
 cannot overflow; and `genfuzz check` on hand-made harness outputs: a meaningful verdict and a true reason
 pass, a false reason (a size the harness got wrong, a degenerate flag) fails naming its class.
-Usage: python3 -m harnesslib.genfuzz_test"""
+Usage: python3 -m harnesslib.genfuzz.genfuzz_test"""
+
 import json
 import os
 import tempfile
@@ -12,7 +13,8 @@ import unittest
 
 import numpy as np
 
-from . import genfuzz, genfuzz_check, genfuzz_cpp, genfuzz_expr, genfuzz_model, zerospec
+from . import genfuzz, genfuzz_check, genfuzz_cpp, genfuzz_expr, genfuzz_model
+from .. import zerospec
 from .genfuzz_model import TYPES
 
 
@@ -27,6 +29,7 @@ class Generate(unittest.TestCase):
 
             def random(self):
                 return self.r
+
         w = genfuzz_expr.Writer.__new__(genfuzz_expr.Writer)
         w.rng = Fixed(0.4)
         diff = w.combine(a, b)
@@ -42,6 +45,7 @@ class Generate(unittest.TestCase):
         # into v * k + c and contracted into an fma on host only, to integers 1 apart (27 FAIL of seed 1)
         class G:
             work, name = "float", "g"
+
         w = genfuzz_cpp.Body.__new__(genfuzz_cpp.Body)
         w.g = G()
         v = genfuzz_expr.E("V", 0, 10)
@@ -55,8 +59,10 @@ class Generate(unittest.TestCase):
         # Scaled by [-16, 16] instead, clamp(v, lo, hi) of data in [0, 1000] saturated the output for any lo < hi
         # inside the data (fz7_001): no guess could make it mean anything
         for work in ("int", "float"):
+
             class G:
                 pass
+
             G.work = work
             w = genfuzz_expr.Writer.__new__(genfuzz_expr.Writer)
             w.g = G()
@@ -78,8 +84,9 @@ class Generate(unittest.TestCase):
         a, _ = genfuzz.generate(5, 12, 5)
         b, _ = genfuzz.generate(5, 12, 5)
         self.assertEqual(a, b)
-        self.assertEqual(sorted(a), ["genfuzz_5_0.cpp", "genfuzz_5_1.cpp", "genfuzz_5_2.cpp", "pipelines.cmake",
-                                     "planted.json"])
+        self.assertEqual(
+            sorted(a), ["genfuzz_5_0.cpp", "genfuzz_5_1.cpp", "genfuzz_5_2.cpp", "pipelines.cmake", "planted.json"]
+        )
         c, _ = genfuzz.generate(6, 12, 5)
         self.assertNotEqual(a["genfuzz_5_0.cpp"], c["genfuzz_6_0.cpp"])
         self.assertIn("GENFUZZ_PIPELINES genfuzz_5_0.cpp:fz5_000", a["pipelines.cmake"])
@@ -94,23 +101,60 @@ class Generate(unittest.TestCase):
             for offs in p["input_mins"].values():
                 seen |= {"negative_min"} if min(offs) < 0 else set()
                 seen |= {"positive_min"} if max(offs) > 0 else set()
-            for k in ("func_inputs", "whole_inputs", "fixed_inputs", "fixed_outputs", "interleaved", "tuple_outputs",
-                      "histograms", "range_pairs"):
+            for k in (
+                "func_inputs",
+                "whole_inputs",
+                "fixed_inputs",
+                "fixed_outputs",
+                "interleaved",
+                "tuple_outputs",
+                "histograms",
+                "range_pairs",
+            ):
                 seen |= {k} if p[k] else set()
             seen |= {"several_outputs"} if p["outputs"] > 1 else set()
             for s in p["scalars"].values():
-                seen.add("scalar_%s_%s_%s" % ("default" if s["default"] is not None else "nodefault",
-                                              "range" if s["range"] else "norange",
-                                              "estimate" if s["estimate"] is not None else "noestimate"))
+                seen.add(
+                    "scalar_%s_%s_%s"
+                    % (
+                        "default" if s["default"] is not None else "nodefault",
+                        "range" if s["range"] else "norange",
+                        "estimate" if s["estimate"] is not None else "noestimate",
+                    )
+                )
         want = {"type:" + t for t in TYPES} | {"dims:%d" % d for d in (1, 2, 3, 4)}
         want |= {"bc:repeat_edge", "bc:constant_exterior", "bc:mirror_image", "bc:mirror_interior", "bc:repeat_image"}
-        want |= {"est:none", "est:plain", "est:autoscheduler", "negative_min", "positive_min", "func_inputs",
-                 "whole_inputs", "fixed_inputs", "fixed_outputs", "interleaved", "tuple_outputs", "histograms",
-                 "range_pairs", "several_outputs", "rdom_update", "histogram_lut", "histogram_output",
-                 "rdom_total_output", "rdom_whole_input", "tuple_stage", "stencil", "compute_root", "parallel",
-                 "vectorize_guarded", "vectorize_shift_inwards", "scalar_nodefault_norange_noestimate",
-                 "scalar_default_norange_noestimate", "scalar_nodefault_range_estimate",
-                 "scalar_nodefault_norange_estimate"}
+        want |= {
+            "est:none",
+            "est:plain",
+            "est:autoscheduler",
+            "negative_min",
+            "positive_min",
+            "func_inputs",
+            "whole_inputs",
+            "fixed_inputs",
+            "fixed_outputs",
+            "interleaved",
+            "tuple_outputs",
+            "histograms",
+            "range_pairs",
+            "several_outputs",
+            "rdom_update",
+            "histogram_lut",
+            "histogram_output",
+            "rdom_total_output",
+            "rdom_whole_input",
+            "tuple_stage",
+            "stencil",
+            "compute_root",
+            "parallel",
+            "vectorize_guarded",
+            "vectorize_shift_inwards",
+            "scalar_nodefault_norange_noestimate",
+            "scalar_default_norange_noestimate",
+            "scalar_nodefault_range_estimate",
+            "scalar_nodefault_norange_estimate",
+        }
         self.assertEqual(want - seen, set())
 
     def test_int_arithmetic_stays_in_int32(self):
@@ -137,8 +181,10 @@ class Check(unittest.TestCase):
         listing = {"pipelines": [{"name": n, "profiles": [{"name": "cpu", "reason": ""}]} for n in self.names]}
         write(os.path.join(self.work, "list.json"), listing)
         for n in self.names:
-            write(os.path.join(self.work, "describe", n + ".json"),
-                  {"cases": [{"name": "small", "outputs": {"output": {"shape": [64, 48]}}, "scalars": {}}]})
+            write(
+                os.path.join(self.work, "describe", n + ".json"),
+                {"cases": [{"name": "small", "outputs": {"output": {"shape": [64, 48]}}, "scalars": {}}]},
+            )
             os.makedirs(os.path.join(self.work, "golden", n), exist_ok=True)
             np.save(os.path.join(self.work, "golden", n, "small.npy"), np.arange(64 * 48, dtype=np.uint16))
 
@@ -147,8 +193,16 @@ class Check(unittest.TestCase):
 
     def record(self, name, outcome, message=""):
         for pr in ("cpu", "host"):
-            self.runs.append({"pipeline": name, "profile": pr, "case": "small", "outcome": outcome,
-                              "message": message, "metrics": {}})
+            self.runs.append(
+                {
+                    "pipeline": name,
+                    "profile": pr,
+                    "case": "small",
+                    "outcome": outcome,
+                    "message": message,
+                    "metrics": {},
+                }
+            )
 
     def check(self):
         write(self.plantedf, self.planted)
@@ -156,20 +210,26 @@ class Check(unittest.TestCase):
         out = os.path.join(self.work, "out.json")
         with open(os.devnull, "w") as null:
             import contextlib
+
             with contextlib.redirect_stdout(null):
-                rc = genfuzz.main(["check", self.work, "--planted", self.plantedf, "--min-meaningful", "0.3",
-                                   "--json", out])
+                rc = genfuzz.main(
+                    ["check", self.work, "--planted", self.plantedf, "--min-meaningful", "0.3", "--json", out]
+                )
         with open(out) as f:
             return rc, json.load(f)
 
     def test_meaningful_and_true_reasons_pass(self):
         self.record(self.names[0], "PASS", "matches golden")
         self.record(self.names[1], "FAIL", "max abs error 1")
-        self.record(self.names[2], "ERROR", "unsupported element type %s; the harness supports ..."
-                    % self.planted[self.names[2]]["types"][0])
+        self.record(
+            self.names[2],
+            "ERROR",
+            "unsupported element type %s; the harness supports ..." % self.planted[self.names[2]]["types"][0],
+        )
         rc, s = self.check()
-        self.assertEqual((rc, s["meaningful"], s["no_verdict"]["true"], s["no_verdict"]["false"]),
-                         (0, 2, [self.names[2]], []))
+        self.assertEqual(
+            (rc, s["meaningful"], s["no_verdict"]["true"], s["no_verdict"]["false"]), (0, 2, [self.names[2]], [])
+        )
         self.assertEqual(s["fail_verdicts"], [self.names[1]])
 
     def test_false_reasons_fail_with_their_class(self):
@@ -190,14 +250,19 @@ class Check(unittest.TestCase):
         self.record(self.names[1], "ERROR", bounds)
         self.record(self.names[2], "ERROR", bounds)
         rc, s = self.check()
-        self.assertEqual((rc, s["no_verdict"]["limitation"], s["no_verdict"]["false"]),
-                         (1, [self.names[1]], [self.names[2]]))
+        self.assertEqual(
+            (rc, s["no_verdict"]["limitation"], s["no_verdict"]["false"]), (1, [self.names[1]], [self.names[2]])
+        )
 
     def test_an_invalid_generator_fails(self):
         for n in self.names[:2]:
             self.record(n, "PASS", "matches golden")
-        self.record(self.names[2], "ERROR", "generator %s__cpu failed for target x: Unhandled exception: Error: "
-                    "hist1 is accessed over an unbounded domain" % self.names[2])
+        self.record(
+            self.names[2],
+            "ERROR",
+            "generator %s__cpu failed for target x: Unhandled exception: Error: "
+            "hist1 is accessed over an unbounded domain" % self.names[2],
+        )
         rc, s = self.check()
         self.assertEqual((rc, s["no_verdict"]["invalid"]), (1, [self.names[2]]))
 
@@ -249,8 +314,9 @@ class Check(unittest.TestCase):
         self.assertEqual((rc, s["no_verdict"]["false"]), (1, [self.names[2]]))
 
     def test_classify(self):
-        self.assertEqual(genfuzz_check.classify("unsupported element type float16; use")[0:2],
-                         ("unsupported-type", "float16"))
+        self.assertEqual(
+            genfuzz_check.classify("unsupported element type float16; use")[0:2], ("unsupported-type", "float16")
+        )
         self.assertEqual(genfuzz_check.classify("generator does not compile: x.cpp:3: error")[0], "does-not-compile")
         self.assertEqual(genfuzz_check.classify("something new")[0], "other")
 

@@ -15,20 +15,35 @@ and sqrt (4 ulp: OpenCL and Vulkan allow 2.5-3), exp (3 + 2|x| ulp: Vulkan), sin
 it computes (tolerance.py): exact for integer pipelines.
 """
 
-from .genfuzz_model import TYPES
+from ..genfuzz.genfuzz_model import TYPES
 
 INTS = ["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64"]
 FLOATS = ["float32", "float64"]
-EPS = {"float32": 2.0 ** -23, "float64": 2.0 ** -52}
+EPS = {"float32": 2.0**-23, "float64": 2.0**-52}
 MANT = {"float32": 24, "float64": 53}
-FLIMIT = 1e6          # float values stay below this magnitude (no inf, no loss of every digit)
+FLIMIT = 1e6  # float values stay below this magnitude (no inf, no loss of every digit)
 INF = float("inf")
 # Binary operators: name -> C++ format (a, b).
-BINOPS = {"add": "(%s + %s)", "sub": "(%s - %s)", "mul": "(%s * %s)", "div": "(%s / %s)", "mod": "(%s %% %s)",
-          "min": "min(%s, %s)", "max": "max(%s, %s)", "and": "(%s & %s)", "or": "(%s | %s)", "xor": "(%s ^ %s)",
-          "absd": "absd(%s, %s)", "sat_add": "saturating_add(%s, %s)", "sat_sub": "saturating_sub(%s, %s)",
-          "hadd": "halving_add(%s, %s)", "rhadd": "rounding_halving_add(%s, %s)", "shl": "(%s << %s)",
-          "shr": "(%s >> %s)", "wmul": "widening_mul(%s, %s)"}
+BINOPS = {
+    "add": "(%s + %s)",
+    "sub": "(%s - %s)",
+    "mul": "(%s * %s)",
+    "div": "(%s / %s)",
+    "mod": "(%s %% %s)",
+    "min": "min(%s, %s)",
+    "max": "max(%s, %s)",
+    "and": "(%s & %s)",
+    "or": "(%s | %s)",
+    "xor": "(%s ^ %s)",
+    "absd": "absd(%s, %s)",
+    "sat_add": "saturating_add(%s, %s)",
+    "sat_sub": "saturating_sub(%s, %s)",
+    "hadd": "halving_add(%s, %s)",
+    "rhadd": "rounding_halving_add(%s, %s)",
+    "shl": "(%s << %s)",
+    "shr": "(%s >> %s)",
+    "wmul": "widening_mul(%s, %s)",
+}
 CMPS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 UNARY = ["abs", "neg", "sqrt", "exp", "sin", "floor"]
 
@@ -66,6 +81,7 @@ def wider(t):
 
 class X:
     """One node: op, type t, children args, attributes a (op-specific); lo, hi, err after analyze()."""
+
     __slots__ = ("op", "t", "args", "a", "lo", "hi", "err")
 
     def __init__(self, op, t, args=(), **a):
@@ -117,8 +133,11 @@ def _lit(t, v):
     if -(1 << 31) < v < (1 << 31):
         return "cast<%s>(%d)" % (ctype(t), v)
     if v < 0 or t == "int64":
-        return "cast<%s>(Expr((int64_t)(%dLL - 1)))" % (ctype(t), v + 1) if v < 0 else \
-            "cast<%s>(Expr((int64_t)%dLL))" % (ctype(t), v)
+        return (
+            "cast<%s>(Expr((int64_t)(%dLL - 1)))" % (ctype(t), v + 1)
+            if v < 0
+            else "cast<%s>(Expr((int64_t)%dLL))" % (ctype(t), v)
+        )
     return "cast<%s>(Expr((uint64_t)%dULL))" % (ctype(t), v)
 
 
@@ -131,8 +150,11 @@ def coords(a, dims, rdom="r"):
     y = "y"
     if a.get("at") == "rdom":
         x, y = "x + %s.x" % rdom, ("y + %s.y" % rdom if a.get("ry") else "y")
-    out = ["%s%s" % (x, _off(a.get("dx", 0))), "%s%s" % (y, _off(a.get("dy", 0))),
-           "c" if a.get("ch") is None else str(a["ch"])]
+    out = [
+        "%s%s" % (x, _off(a.get("dx", 0))),
+        "%s%s" % (y, _off(a.get("dy", 0))),
+        "c" if a.get("ch") is None else str(a["ch"]),
+    ]
     return ", ".join(out[:dims])
 
 
@@ -159,7 +181,7 @@ def cpp(e, ctx):
     if op == "load":
         return "%s(%s)" % (ctx.func(a["src"], a.get("at") == "whole"), coords(a, ctx.dims, ctx.rdom))
     if op == "gather":
-        rest = ["y", "c"][:ctx.dims - 1]
+        rest = ["y", "c"][: ctx.dims - 1]
         return "%s(%s)" % (ctx.func(a["src"], False), ", ".join(["cast<int32_t>(%s)" % r(e.args[0])] + rest))
     if op == "lut":
         return "%s(clamp(cast<int32_t>(%s), 0, %d))" % (a["src"], r(e.args[0]), a["n"] - 1)

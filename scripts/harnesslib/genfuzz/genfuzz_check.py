@@ -15,10 +15,11 @@ It also holds the derived cases against the planted constraints: a scalar outsid
 generator states, an output whose fixed bounds the case does not keep, output estimates stated only for
 an autoscheduler that no case uses.
 """
+
 import os
 import re
 
-from . import zerospec
+from .. import zerospec
 
 # (class, regex over one reason): the first match names a reason's class.
 CLASSES = [
@@ -98,8 +99,10 @@ def claims(gen_planted, describe):
             v = (c.get("scalars") or {}).get(s)
             rng = info.get("range")
             if rng and isinstance(v, (int, float)) and not rng[0] <= v <= rng[1]:
-                bad.append("case %s: scalar %s = %g outside the range [%g, %g] the generator states"
-                           % (c["name"], s, v, rng[0], rng[1]))
+                bad.append(
+                    "case %s: scalar %s = %g outside the range [%g, %g] the generator states"
+                    % (c["name"], s, v, rng[0], rng[1])
+                )
         for o, fixed in gen_planted["fixed_outputs"].items():
             out = (c.get("outputs") or {}).get(o)
             if not out:
@@ -108,17 +111,23 @@ def claims(gen_planted, describe):
                 k = int(k)
                 mins = out.get("min") or [0] * len(out["shape"])
                 if k < len(out["shape"]) and (out["shape"][k] != e or mins[k] != m):
-                    bad.append("case %s: output %s dimension %d is [%d, +%d), the generator fixes [%d, +%d)"
-                               % (c["name"], o, k, mins[k], out["shape"][k], m, e))
+                    bad.append(
+                        "case %s: output %s dimension %d is [%d, +%d), the generator fixes [%d, +%d)"
+                        % (c["name"], o, k, mins[k], out["shape"][k], m, e)
+                    )
     names = [c["name"] for c in describe.get("cases", [])]
     auto = [o for o in gen_planted.get("output_estimates", {}).values()]
     # The estimates' own case, or another case of the same shape (a small estimate is the small case).
     extents = gen_planted.get("output_estimate_extents", {})
-    sized = any(list((c.get("outputs") or {}).get(o, {}).get("shape") or []) == e
-                for c in describe.get("cases", []) for o, e in extents.items())
+    sized = any(
+        list((c.get("outputs") or {}).get(o, {}).get("shape") or []) == e
+        for c in describe.get("cases", [])
+        for o, e in extents.items()
+    )
     if auto and all(m == "autoscheduler" for m in auto) and "estimate" not in names and not sized:
-        bad.append("the outputs' estimates, stated only for an autoscheduler, give no case (the estimates "
-                   "probe failed?)")
+        bad.append(
+            "the outputs' estimates, stated only for an autoscheduler, give no case (the estimates probe failed?)"
+        )
     return bad
 
 
@@ -129,8 +138,15 @@ def check(work, planted, profiles):
     for name, p in sorted(planted.items()):
         v = by_name.get(name)
         if v is None:
-            rows.append({"name": name, "missing": True, "meaningful": False, "built": False,
-                         "classes": [("missing", "", False, "not registered: the harness does not list it")]})
+            rows.append(
+                {
+                    "name": name,
+                    "missing": True,
+                    "meaningful": False,
+                    "built": False,
+                    "classes": [("missing", "", False, "not registered: the harness does not list it")],
+                }
+            )
             continue
         d = zerospec.load(os.path.join(work, "describe", name + ".json"))
         v["claims"] = claims(p, d)
@@ -164,36 +180,72 @@ def summary(rows):
         # A generator counts by its best-explained reason: one true reason is enough.
         worst = next(j for j in ("true", "limitation", "invalid", "false") if j in judged) if judged else "false"
         by_worst[worst].append(r["name"])
-    return {"generators": n, "built": len(built), "meaningful": len(meaningful),
-            "fail_verdicts": [r["name"] for r in failing_verdicts], "no_verdict": by_worst, "classes": classes,
-            "claims": {r["name"]: r["claims"] for r in rows if r.get("claims")}}
+    return {
+        "generators": n,
+        "built": len(built),
+        "meaningful": len(meaningful),
+        "fail_verdicts": [r["name"] for r in failing_verdicts],
+        "no_verdict": by_worst,
+        "classes": classes,
+        "claims": {r["name"]: r["claims"] for r in rows if r.get("claims")},
+    }
 
 
 def table(rows, s, profiles):
-    lines = ["| generator | planted | built | cases (output shape) | %s | max error | distinct | why not meaningful |"
-             % " | ".join(profiles), "|---|---|---|---|%s---|---|---|" % ("---|" * len(profiles))]
+    lines = [
+        "| generator | planted | built | cases (output shape) | %s | max error | distinct | why not meaningful |"
+        % " | ".join(profiles),
+        "|---|---|---|---|%s---|---|---|" % ("---|" * len(profiles)),
+    ]
     for r in rows:
         if r.get("missing"):
             lines.append("| %s | | no | | %s | | | not registered |" % (r["name"], " | ".join("-" for _ in profiles)))
             continue
         p = r["planted"]
-        tags = ",".join(p.get("features", []) + (["f16"] if "float16" in p["types"] else []) +
-                        (["negmin"] if p["input_mins"] else []) + (["bc"] if p["boundary"] else []))
+        tags = ",".join(
+            p.get("features", [])
+            + (["f16"] if "float16" in p["types"] else [])
+            + (["negmin"] if p["input_mins"] else [])
+            + (["bc"] if p["boundary"] else [])
+        )
         why = "; ".join("%s%s (%s)" % (c, ":" + d if d else "", j) for c, d, j, _ in r["classes"])
-        lines.append("| %s | %s | %s | %s | %s | %.3g | %s | %s |" % (
-            r["name"], tags, "yes" if r["built"] else "no", "; ".join(r["shapes"]), " | ".join(r["cells"]),
-            r["max_error"], ", ".join(r["distinct"]) or "-", why or "-"))
+        lines.append(
+            "| %s | %s | %s | %s | %s | %.3g | %s | %s |"
+            % (
+                r["name"],
+                tags,
+                "yes" if r["built"] else "no",
+                "; ".join(r["shapes"]),
+                " | ".join(r["cells"]),
+                r["max_error"],
+                ", ".join(r["distinct"]) or "-",
+                why or "-",
+            )
+        )
     lines.append("")
     nv = s["no_verdict"]
-    lines.append("%d generators: %d built, %d with a meaningful verdict on %s (%.0f %% of those built); "
-                 "%d with a FAIL verdict; without a verdict: %d with a true reason, %d a limitation of the "
-                 "derivation, %d a false reason, %d invalid generators (the fuzzer's)"
-                 % (s["generators"], s["built"], s["meaningful"], ", ".join(profiles),
-                    100.0 * s["meaningful"] / max(1, s["built"]), len(s["fail_verdicts"]), len(nv["true"]),
-                    len(nv["limitation"]), len(nv["false"]), len(nv["invalid"])))
+    lines.append(
+        "%d generators: %d built, %d with a meaningful verdict on %s (%.0f %% of those built); "
+        "%d with a FAIL verdict; without a verdict: %d with a true reason, %d a limitation of the "
+        "derivation, %d a false reason, %d invalid generators (the fuzzer's)"
+        % (
+            s["generators"],
+            s["built"],
+            s["meaningful"],
+            ", ".join(profiles),
+            100.0 * s["meaningful"] / max(1, s["built"]),
+            len(s["fail_verdicts"]),
+            len(nv["true"]),
+            len(nv["limitation"]),
+            len(nv["false"]),
+            len(nv["invalid"]),
+        )
+    )
     for key, c in sorted(s["classes"].items(), key=lambda kv: -len(kv[1]["generators"])):
-        lines.append("- %s (%s, %d): %s; e.g. %s" % (key, c["judged"], len(c["generators"]),
-                                                    ", ".join(c["generators"][:8]), c["example"][:240]))
+        lines.append(
+            "- %s (%s, %d): %s; e.g. %s"
+            % (key, c["judged"], len(c["generators"]), ", ".join(c["generators"][:8]), c["example"][:240])
+        )
     for name, bad in s["claims"].items():
         for b in bad:
             lines.append("- claim contradicted: %s: %s" % (name, b))

@@ -13,6 +13,7 @@ bugs in one pipeline end as two reproducers rather than the one the greedy searc
 Then, for the report's evidence, each minimized pipeline is built once more with its schedule on every
 other GPU profile explored (cross_backends): the same code shape on another backend.
 """
+
 import os
 
 from . import explore_shrink, explore_verdict
@@ -68,9 +69,12 @@ def shrink_all(ex, divs):
             break
         plan, batch = [], {}
         for d in active:
-            if d["pending"] is None:   # a candidate tried before (the same content, the same name) is not again
-                d["pending"] = [(w, q) for w, q in explore_shrink.candidates(d["cur"], d["profile"], d["pipeline"])
-                                if q.name not in d["tried"]]
+            if d["pending"] is None:  # a candidate tried before (the same content, the same name) is not again
+                d["pending"] = [
+                    (w, q)
+                    for w, q in explore_shrink.candidates(d["cur"], d["profile"], d["pipeline"])
+                    if q.name not in d["tried"]
+                ]
             take, d["pending"] = d["pending"][:width], d["pending"][width:]
             if take:
                 plan.append((d, take))
@@ -132,6 +136,11 @@ def cross_backends(ex, divs):
     ex.build(list(builds.values()), "x")
     recs = run_by_profile(ex, pairs, "x")
     for d in divs:
-        d["cross"] = [{"profile": o, "outcome": (recs.get((d["cross_pipeline"], o)) or {}).get("outcome", "not run"),
-                       "message": ((recs.get((d["cross_pipeline"], o)) or {}).get("message") or "")[:200]}
-                      for o in d.get("cross_profiles", [])]
+        d["cross"] = [
+            {
+                "profile": o,
+                "outcome": (recs.get((d["cross_pipeline"], o)) or {}).get("outcome", "not run"),
+                "message": ((recs.get((d["cross_pipeline"], o)) or {}).get("message") or "")[:200],
+            }
+            for o in d.get("cross_profiles", [])
+        ]

@@ -8,6 +8,7 @@ an fma on targets that have one and its simplifier distributes (v + c0) * c1, so
 an output truncates to an integer (or compares, or bins) legitimately differs by one ulp between targets,
 and the integer by 1. The rng is the model's, continued, so a seed gives the same text.
 """
+
 import random
 
 from .genfuzz_model import TYPES, VARS, is_float, value_range
@@ -89,9 +90,9 @@ class Writer:
                     v = "%s + %s" % (v, rdom)
                 scale = self.rng.random()
                 if k < 2 and scale < 0.08:
-                    v = "2 * %s" % v            # a downsampling read
+                    v = "2 * %s" % v  # a downsampling read
                 elif k < 2 and scale < 0.14:
-                    v = "%s / 2" % v            # an upsampling read
+                    v = "%s / 2" % v  # an upsampling read
                 args.append("%s%+d" % (v, off) if off else v)
             else:
                 args.append("0")
@@ -120,9 +121,13 @@ class Writer:
             sign = 1 if r < 0.35 else -1
             lin, cancelled = _sum(a, b, sign)
             if not cancelled:  # (a - a), b + (a - b): an atom gone, often a constant output
-                return E("(%s %s %s)" % (a.text, "+" if sign > 0 else "-", b.text),
-                         a.lo + b.lo if sign > 0 else a.lo - b.hi, a.hi + b.hi if sign > 0 else a.hi - b.lo,
-                         a.data or b.data, lin)
+                return E(
+                    "(%s %s %s)" % (a.text, "+" if sign > 0 else "-", b.text),
+                    a.lo + b.lo if sign > 0 else a.lo - b.hi,
+                    a.hi + b.hi if sign > 0 else a.hi - b.lo,
+                    a.data or b.data,
+                    lin,
+                )
             return E("max(%s, %s)" % (a.text, b.text), max(a.lo, b.lo), max(a.hi, b.hi), a.data or b.data)
         if r < 0.7:
             ps = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi]
@@ -133,14 +138,26 @@ class Writer:
             f = self.rng.choice(["min", "max"])
             return E("%s(%s, %s)" % (f, a.text, b.text), min(a.lo, b.lo), max(a.hi, b.hi), a.data or b.data)
         if r < 0.9:
-            return E("select(%s > %s, %s, %s)" % (a.text, b.text, a.text, b.text), min(a.lo, b.lo),
-                     max(a.hi, b.hi), a.data or b.data)
+            return E(
+                "select(%s > %s, %s, %s)" % (a.text, b.text, a.text, b.text),
+                min(a.lo, b.lo),
+                max(a.hi, b.hi),
+                a.data or b.data,
+            )
         if self.g.work == "float":
-            return E("(%s / (abs(%s) + 1.0f))" % (a.text, b.text), -max(abs(a.lo), abs(a.hi)),
-                     max(abs(a.lo), abs(a.hi)), a.data or b.data)
+            return E(
+                "(%s / (abs(%s) + 1.0f))" % (a.text, b.text),
+                -max(abs(a.lo), abs(a.hi)),
+                max(abs(a.lo), abs(a.hi)),
+                a.data or b.data,
+            )
         k = self.rng.choice([2, 3, 5])
-        return E("((%s * %d + %s) / %d)" % (a.text, k, b.text, k + 1), (a.lo * k + b.lo) // (k + 1) - 1,
-                 (a.hi * k + b.hi) // (k + 1) + 1, a.data or b.data)
+        return E(
+            "((%s * %d + %s) / %d)" % (a.text, k, b.text, k + 1),
+            (a.lo * k + b.lo) // (k + 1) - 1,
+            (a.hi * k + b.hi) // (k + 1) + 1,
+            a.data or b.data,
+        )
 
     def unary(self, a):
         if self.g.work == "float" and self.rng.random() < 0.3:
@@ -159,14 +176,26 @@ class Writer:
         if s.role == "offset":
             return E("(%s + %s)" % (carrier.text, c.text), carrier.lo + c.lo, carrier.hi + c.hi, True)
         if s.role == "threshold":
-            return E("select(%s > %s, %s, %s)" % (carrier.text, c.text, carrier.text, other.text),
-                     min(carrier.lo, other.lo), max(carrier.hi, other.hi), True)
+            return E(
+                "select(%s > %s, %s, %s)" % (carrier.text, c.text, carrier.text, other.text),
+                min(carrier.lo, other.lo),
+                max(carrier.hi, other.hi),
+                True,
+            )
         if s.role == "flag":
-            return E("select(%s, %s, %s)" % (s.name, carrier.text, other.text), min(carrier.lo, other.lo),
-                     max(carrier.hi, other.hi), True)
+            return E(
+                "select(%s, %s, %s)" % (s.name, carrier.text, other.text),
+                min(carrier.lo, other.lo),
+                max(carrier.hi, other.hi),
+                True,
+            )
         if s.role == "shift":
-            return E("(%s >> clamp(cast<int32_t>(%s), 0, 7))" % (carrier.text, s.name), min(carrier.lo, 0),
-                     max(carrier.hi, 0), True)
+            return E(
+                "(%s >> clamp(cast<int32_t>(%s), 0, 7))" % (carrier.text, s.name),
+                min(carrier.lo, 0),
+                max(carrier.hi, 0),
+                True,
+            )
         return carrier
 
     def clamp_pair(self, carrier, lo_s, hi_s):
@@ -205,7 +234,7 @@ class Writer:
     def tree(self, consumer_dims, sources, depth):
         if depth == 0 or self.rng.random() < 0.3:
             if self.rng.random() < 0.12:
-                v = self.rng.choice(VARS[:max(consumer_dims, 1)]) if consumer_dims else None
+                v = self.rng.choice(VARS[: max(consumer_dims, 1)]) if consumer_dims else None
                 if v:
                     return E("cast<%s>(%s %% 7)" % (self.w, v), 0, 6)
             return self.leaf(consumer_dims, sources)

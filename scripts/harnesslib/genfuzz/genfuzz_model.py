@@ -11,6 +11,7 @@ What it planted is recorded (`planted`), so that a verdict's reason can be check
 The emitter (genfuzz_cpp.py) turns a Generator into C++; schedules are one field per Func (Schedule), so
 that random schedules (per profile) can be added without touching the algorithm.
 """
+
 import random
 from dataclasses import dataclass, field
 
@@ -56,10 +57,11 @@ def value_range(t):
 @dataclass
 class Schedule:
     """How one Func is scheduled: inline (default), at the root, vectorized, parallel. Per profile later."""
+
     root: bool = False
-    vectorize: int = 0          # lanes over dimension 0 (0: none)
-    guard: bool = True          # TailStrategy::GuardWithIf for the vector split (else the default)
-    parallel: bool = False      # over the last pure dimension
+    vectorize: int = 0  # lanes over dimension 0 (0: none)
+    guard: bool = True  # TailStrategy::GuardWithIf for the vector split (else the default)
+    parallel: bool = False  # over the last pure dimension
 
 
 @dataclass
@@ -67,48 +69,49 @@ class BufferInput:
     name: str
     type: str
     dims: int
-    func: bool = False                      # Input<Func> instead of Input<Buffer<>>
-    boundary: str = ""                      # a BoundaryConditions function, "" for none
-    offsets: list = field(default_factory=list)   # per dimension the offset it is read at (no boundary)
-    fixed: dict = field(default_factory=dict)     # dimension -> (min, extent) the generator fixes
-    interleaved: bool = False               # dim(0) stride = channels, dim(2) stride 1
-    estimates: str = "none"                 # none, plain, autoscheduler (only if using_autoscheduler())
-    est: list = field(default_factory=list)       # per dimension (min, extent)
-    whole: bool = False                     # read in full by an RDom over its own extent
+    func: bool = False  # Input<Func> instead of Input<Buffer<>>
+    boundary: str = ""  # a BoundaryConditions function, "" for none
+    offsets: list = field(default_factory=list)  # per dimension the offset it is read at (no boundary)
+    fixed: dict = field(default_factory=dict)  # dimension -> (min, extent) the generator fixes
+    interleaved: bool = False  # dim(0) stride = channels, dim(2) stride 1
+    estimates: str = "none"  # none, plain, autoscheduler (only if using_autoscheduler())
+    est: list = field(default_factory=list)  # per dimension (min, extent)
+    whole: bool = False  # read in full by an RDom over its own extent
 
 
 @dataclass
 class ScalarInput:
     name: str
     type: str
-    role: str                               # gain, offset, threshold, lo, hi, flag, shift
-    default: object = None                  # None: Halide's default (zero)
-    range: tuple = None                     # (min, max) stated in the Input
+    role: str  # gain, offset, threshold, lo, hi, flag, shift
+    default: object = None  # None: Halide's default (zero)
+    range: tuple = None  # (min, max) stated in the Input
     estimate: object = None
-    estimates: str = "none"                 # where the estimate is stated (plain / autoscheduler)
-    partner: str = ""                       # the other end of a range pair
+    estimates: str = "none"  # where the estimate is stated (plain / autoscheduler)
+    partner: str = ""  # the other end of a range pair
 
 
 @dataclass
 class Stage:
     """An intermediate Func: its definition text (in the working type) and schedule."""
+
     name: str
     dims: int
     tuple2: bool = False
-    update: bool = False                    # an RDom update (acc += ...)
+    update: bool = False  # an RDom update (acc += ...)
     schedule: Schedule = field(default_factory=Schedule)
 
 
 @dataclass
 class Output:
     name: str
-    types: list                             # one type, or two for a Tuple output (Output<Func>)
+    types: list  # one type, or two for a Tuple output (Output<Func>)
     dims: int
     fixed: dict = field(default_factory=dict)
     interleaved: bool = False
     estimates: str = "none"
     est: list = field(default_factory=list)
-    kind: str = "map"                       # map (per element), histogram, total (0-D)
+    kind: str = "map"  # map (per element), histogram, total (0-D)
     schedule: Schedule = field(default_factory=Schedule)
 
 
@@ -116,14 +119,14 @@ class Output:
 class Generator:
     name: str
     seed: str
-    work: str                               # working type: float or int
+    work: str  # working type: float or int
     inputs: list = field(default_factory=list)
     scalars: list = field(default_factory=list)
     stages: list = field(default_factory=list)
-    roots: list = field(default_factory=list)     # Funcs always computed at the root (histograms)
+    roots: list = field(default_factory=list)  # Funcs always computed at the root (histograms)
     outputs: list = field(default_factory=list)
-    body: dict = field(default_factory=dict)      # Func name -> definition lines, filled by the expression sampler
-    planted: dict = field(default_factory=dict)   # the properties planted, for the checker
+    body: dict = field(default_factory=dict)  # Func name -> definition lines, filled by the expression sampler
+    planted: dict = field(default_factory=dict)  # the properties planted, for the checker
 
     def types(self):
         """Every element type of a buffer (input or output) and scalar."""
@@ -133,9 +136,12 @@ class Generator:
 
 def _estimate_extents(rng, dims, channels=None):
     big = rng.random() < 0.15
-    ext = [rng.choice([96, 128, 200, 256, 320, 512, 640] if not big else [1024, 1536, 2048]),
-           rng.choice([64, 96, 120, 240, 384, 480] if not big else [768, 1024, 1536]),
-           channels or rng.choice([3, 4, 2, 8]), rng.choice([2, 3, 4])]
+    ext = [
+        rng.choice([96, 128, 200, 256, 320, 512, 640] if not big else [1024, 1536, 2048]),
+        rng.choice([64, 96, 120, 240, 384, 480] if not big else [768, 1024, 1536]),
+        channels or rng.choice([3, 4, 2, 8]),
+        rng.choice([2, 3, 4]),
+    ]
     return [(0, e) for e in ext[:dims]]
 
 
@@ -169,14 +175,14 @@ def _sample_input(rng, name, dims, channels, first):
     t = rng.choice([t for t in TYPES if t != "bool" or not first])  # the first input carries every output
     d = dims
     if not first and rng.random() < 0.2:
-        d = max(1, dims - 1)               # fewer dimensions: broadcast over the last ones
+        d = max(1, dims - 1)  # fewer dimensions: broadcast over the last ones
     b = BufferInput(name=name, type=t, dims=d)
     b.func = rng.random() < 0.12
     mode = rng.choice(["boundary", "boundary", "offset", "offset", "plain", "whole"])
     if first and mode == "whole":
-        mode = "plain"                     # every output reads the first input element by element
+        mode = "plain"  # every output reads the first input element by element
     if b.func and mode in ("boundary", "whole"):
-        mode = "offset"                    # an Input<Func> has no bounds to clamp against
+        mode = "offset"  # an Input<Func> has no bounds to clamp against
     if mode == "boundary":
         b.boundary = rng.choice(BOUNDARY)
     elif mode == "offset":
@@ -238,8 +244,14 @@ def _scalar_value(rng, t, role):
 
 
 # How generators name the two ends of a range ({} is the rest of the name); the last says nothing.
-PAIR_NAMES = [("{}_lo", "{}_hi"), ("{}_min", "{}_max"), ("min_{}", "max_{}"), ("{}Low", "{}High"),
-              ("{}_start", "{}_end"), ("{}_a", "{}_b")]
+PAIR_NAMES = [
+    ("{}_lo", "{}_hi"),
+    ("{}_min", "{}_max"),
+    ("min_{}", "max_{}"),
+    ("{}Low", "{}High"),
+    ("{}_start", "{}_end"),
+    ("{}_a", "{}_b"),
+]
 
 
 def _range_pair(rng, work, n):
@@ -248,8 +260,10 @@ def _range_pair(rng, work, n):
     t = rng.choice(["float32", "float64"]) if work == "float" else rng.choice(["int32", "int16", "uint8"])
     lo, hi = rng.choice(PAIR_NAMES)
     stem = rng.choice(["s%d" % n, "level%d" % n, "db%d" % n])
-    return [ScalarInput(name=lo.format(stem), type=t, role="lo", partner=hi.format(stem)),
-            ScalarInput(name=hi.format(stem), type=t, role="hi", partner=lo.format(stem))]
+    return [
+        ScalarInput(name=lo.format(stem), type=t, role="lo", partner=hi.format(stem)),
+        ScalarInput(name=hi.format(stem), type=t, role="hi", partner=lo.format(stem)),
+    ]
 
 
 def _sample_output(rng, name, dims, channels, g, index):
@@ -265,8 +279,9 @@ def _sample_output(rng, name, dims, channels, g, index):
         o.fixed[0] = (0, rng.choice([16, 32, 64, 256]))
         return o
     if kind == "total":
-        return Output(name=name, types=[rng.choice(["float32", "float64"]) if g.work == "float" else "int64"],
-                      dims=0, kind=kind)
+        return Output(
+            name=name, types=[rng.choice(["float32", "float64"]) if g.work == "float" else "int64"], dims=0, kind=kind
+        )
     t = rng.choice(list(TYPES))
     if g.work == "int" and is_float(t) and rng.random() < 0.5:
         t = rng.choice(["uint8", "int16", "uint16", "int32"])
@@ -274,7 +289,7 @@ def _sample_output(rng, name, dims, channels, g, index):
     d = dims if index == 0 else rng.choice([dims, max(1, dims - 1)])
     o = Output(name=name, types=types, dims=d)
     if rng.random() < 0.15:
-        types.append(rng.choice(["float32", "int16", "uint8", "float16"]))   # a Tuple output
+        types.append(rng.choice(["float32", "int16", "uint8", "float16"]))  # a Tuple output
     if len(types) == 1:
         if channels and d >= 3 and rng.random() < 0.5:
             o.interleaved = True
@@ -309,8 +324,17 @@ def plant(g):
     p["totals"] = [o.name for o in g.outputs if o.kind == "total"]
     p["outputs"] = len(g.outputs)
     p["estimates"] = sorted({b.estimates for b in g.inputs + g.outputs})
-    p["scalars"] = {s.name: {"type": s.type, "role": s.role, "default": s.default, "range": s.range,
-                             "estimate": s.estimate, "partner": s.partner} for s in g.scalars}
+    p["scalars"] = {
+        s.name: {
+            "type": s.type,
+            "role": s.role,
+            "default": s.default,
+            "range": s.range,
+            "estimate": s.estimate,
+            "partner": s.partner,
+        }
+        for s in g.scalars
+    }
     p["range_pairs"] = [s.name for s in g.scalars if s.role == "lo"]
     p["bool_outputs"] = [o.name for o in g.outputs if "bool" in o.types]
     p["output_estimates"] = {o.name: o.estimates for o in g.outputs if o.dims > 0}

@@ -10,6 +10,7 @@ fields, elements); every one is defined (explore_model.check) and has a schedule
 (sched_problems), so any that still diverges the same way is a smaller reproducer. The explore loop builds
 a round of them at once and keeps the cheapest that still diverges.
 """
+
 import hashlib
 import math
 
@@ -19,15 +20,22 @@ from .explore_expr import X
 from .explore_model import Input, Sched, check, reads, tolerance
 from .explore_sample import prune
 
-MAX_THREADS = 256     # explore's default --max-threads: no candidate needs a larger work-group
-FILLABLE = 2 ** 53    # an input's fill range is two doubles: integers beyond this are not exact
+MAX_THREADS = 256  # explore's default --max-threads: no candidate needs a larger work-group
+FILLABLE = 2**53  # an input's fill range is two doubles: integers beyond this are not exact
 
 
 def cost(p, profile):
     nodes = sum(s.expr.size() for s in p.stages if s.expr is not None)
     fields = sum(len(c.features()) for c in p.sched.get(profile, {}).values())
-    return (len(p.stages) * 1000 + len(p.outputs()) * 200 + len(p.inputs) * 50 + len(p.params) * 50 + nodes * 10 +
-            fields * 5 + int(math.log2(max(1, _elements(p)))))
+    return (
+        len(p.stages) * 1000
+        + len(p.outputs()) * 200
+        + len(p.inputs) * 50
+        + len(p.params) * 50
+        + nodes * 10
+        + fields * 5
+        + int(math.log2(max(1, _elements(p))))
+    )
 
 
 def _elements(p):
@@ -54,7 +62,9 @@ def sched_problems(p, profile):
         if c.where in ("block", "thread", "at"):
             cons = [q for q in p.stages if s.name in reads(q)]
             if len(cons) != 1 or cons[0].name != c.at or cons[0].kind != "map" or sc[c.at].where != "root":
-                out.append("%s computed at %s, which is not its only element-wise consumer at the root" % (s.name, c.at))
+                out.append(
+                    "%s computed at %s, which is not its only element-wise consumer at the root" % (s.name, c.at)
+                )
             elif c.where in ("block", "thread") and not sc[c.at].gpu:
                 out.append("%s at %s's GPU loops, but %s is not on the GPU" % (s.name, c.at, c.at))
             elif c.where == "block" and explore_sched.block_threads(p, s.name, sc[c.at], c.vec) > MAX_THREADS:
@@ -75,7 +85,7 @@ def _valid(p, profile):
 def candidates(p, profile, base):
     """[(what, pipeline)] smaller than p, defined, cheapest first."""
     out, seen = [], set()
-    check(p)   # every node's interval (a copy forgets them): a cut gives its new input the cut node's range
+    check(p)  # every node's interval (a copy forgets them): a cut gives its new input the cut node's range
     for what, q in _moves(p, profile):
         prune(q)
         for prof in q.sched:
@@ -150,6 +160,7 @@ def _bypass(p, name):
         if n.op == "lut":
             return ex.cast(st.t, n.args[0])
         return ex.const(st.t, 1)
+
     q = _replace_nodes(p, lambda n: n.a.get("src") == name, make)
     for s in q.stages:
         if s.src == name:
@@ -172,8 +183,11 @@ def _as_input(p, stage, t, lo, hi):
     """Every read of `stage` reads a new input of its type and range instead (at the same offsets)."""
     q = p.copy()
     name = _new_input(q, t, lo, hi)
-    q = _replace_nodes(q, lambda n: n.op == "load" and n.a.get("src") == stage,
-                       lambda n: X("load", n.t, src=name, **{k: v for k, v in n.a.items() if k != "src"}))
+    q = _replace_nodes(
+        q,
+        lambda n: n.op == "load" and n.a.get("src") == stage,
+        lambda n: X("load", n.t, src=name, **{k: v for k, v in n.a.items() if k != "src"}),
+    )
     for s in q.stages:
         if s.src == stage:
             s.src = name
@@ -199,12 +213,18 @@ def _inlinable(p, s):
     if s.output or s.kind != "map" or s.dims != p.dims or any(c.src == s.name for c in p.stages):
         return False
     loads = _centre_loads(p, s.name)
-    return bool(loads) and all(n.op == "load" and not (n.a.get("dx") or n.a.get("dy") or n.a.get("scale") or
-                                                       n.a.get("at")) and n.a.get("ch") is None for n in loads)
+    return bool(loads) and all(
+        n.op == "load"
+        and not (n.a.get("dx") or n.a.get("dy") or n.a.get("scale") or n.a.get("at"))
+        and n.a.get("ch") is None
+        for n in loads
+    )
 
 
 def _inline(p, s):
-    return _replace_nodes(p, lambda n: n.op == "load" and n.a.get("src") == s.name, lambda n: ex.cast(n.t, s.expr.copy()))
+    return _replace_nodes(
+        p, lambda n: n.op == "load" and n.a.get("src") == s.name, lambda n: ex.cast(n.t, s.expr.copy())
+    )
 
 
 def _replace_input(p, name):
@@ -214,6 +234,7 @@ def _replace_input(p, name):
         a = dict(n.a)
         a["src"] = first.name
         return ex.cast(n.t, X(n.op, first.t, n.args, **a))
+
     q = _replace_nodes(p, lambda n: n.a.get("src") == name and n.op in ("load", "gather"), make)
     for s in q.stages:
         if s.src == name:
@@ -226,6 +247,7 @@ def _const_param(p, param):
         if param.t == "bool":
             return X("cmp", "bool", [ex.const("int32", int(bool(param.value))), ex.const("int32", 0)], fn="ne")
         return ex.const(param.t, param.value)
+
     return _replace_nodes(p, lambda n: n.op == "param" and n.a["name"] == param.name, make)
 
 
@@ -239,29 +261,50 @@ def _conv_moves(p, s):
     q = p.copy()
     st = q.stage(s.name)
     st.kind, st.src = "map", ""
-    st.expr = _subst(st.expr, lambda n: n.op == "load" and n.a.get("at") == "rdom",
-                     lambda n: X("load", n.t, src=n.a["src"]))
+    st.expr = _subst(
+        st.expr, lambda n: n.op == "load" and n.a.get("at") == "rdom", lambda n: X("load", n.t, src=n.a["src"])
+    )
     yield "%s as an element-wise map" % s.name, q
 
 
 def _expr_moves(p, s):
     nodes = s.expr.nodes()
     for i, n in enumerate(nodes):
-        if (i > 0 and s.kind in ("map", "conv") and n.op not in ("const", "coord", "param", "load") and
-                n.t != "bool" and n.lo is not None and _fillable(n.t, n.lo, n.hi)):
+        if (
+            i > 0
+            and s.kind in ("map", "conv")
+            and n.op not in ("const", "coord", "param", "load")
+            and n.t != "bool"
+            and n.lo is not None
+            and _fillable(n.t, n.lo, n.hi)
+        ):
             # the operation above it sees values of the same type and range, from data instead of arithmetic
             yield "%s: %s as an input" % (s.name, n.op), _cut(p, s.name, i, n)
-        if n.op in ("const", "coord", "param") or (n.op == "load" and not n.a.get("dx") and not n.a.get("dy")
-                                                    and not n.a.get("scale") and n.a.get("ch") is None):
+        if n.op in ("const", "coord", "param") or (
+            n.op == "load"
+            and not n.a.get("dx")
+            and not n.a.get("dy")
+            and not n.a.get("scale")
+            and n.a.get("ch") is None
+        ):
             continue
         for k, child in enumerate(n.args):
             if child.t == "bool":
                 continue
-            yield "%s: %s -> its operand %d" % (s.name, n.op, k), _at(p, s.name, i, lambda c=child, t=n.t: ex.cast(t, c.copy()))
+            yield (
+                "%s: %s -> its operand %d" % (s.name, n.op, k),
+                _at(p, s.name, i, lambda c=child, t=n.t: ex.cast(t, c.copy())),
+            )
         if n.op == "load":
-            yield "%s: load at the centre" % s.name, _at(p, s.name, i, lambda n=n: X("load", n.t, src=n.a["src"],
-                                                                                    **{k: v for k, v in n.a.items()
-                                                                                       if k in ("at", "ry")}))
+            yield (
+                "%s: load at the centre" % s.name,
+                _at(
+                    p,
+                    s.name,
+                    i,
+                    lambda n=n: X("load", n.t, src=n.a["src"], **{k: v for k, v in n.a.items() if k in ("at", "ry")}),
+                ),
+            )
         if i > 0 and n.t != "bool" and not (n.op == "load" and n.a.get("at")):
             yield "%s: %s -> 1" % (s.name, n.op), _at(p, s.name, i, lambda t=n.t: ex.const(t, 1))
 
@@ -286,10 +329,25 @@ def _sched_moves(p, profile):
         if c.where in ("block", "thread", "inline", "at"):
             if c.where == "inline" and not on_gpu:
                 root = ()
-            yield "%s at the root" % s.name, _with(p, profile, s.name, where="root", at="", gpu=root, vec=0,
-                                                    shared=False, cinner=False, store="")
-        for f in ("vec", "uvec", "unroll", "tail", "cinner", "shared", "uatomic", "usingle", "single", "par",
-                  "strip", "store", "ugpu"):
+            yield (
+                "%s at the root" % s.name,
+                _with(p, profile, s.name, where="root", at="", gpu=root, vec=0, shared=False, cinner=False, store=""),
+            )
+        for f in (
+            "vec",
+            "uvec",
+            "unroll",
+            "tail",
+            "cinner",
+            "shared",
+            "uatomic",
+            "usingle",
+            "single",
+            "par",
+            "strip",
+            "store",
+            "ugpu",
+        ):
             v = getattr(c, f)
             if v in ("", 0, (), False) or (f == "gpu"):
                 continue
@@ -317,7 +375,7 @@ def _with(p, profile, name, **kw):
     for k, v in kw.items():
         setattr(c, k, v)
     if kw.get("where") == "root":
-        for other in q.sched[profile].values():   # producers computed at this one go to the root too
+        for other in q.sched[profile].values():  # producers computed at this one go to the root too
             if other.at == name:
                 other.where, other.at, other.gpu = "root", "", c.gpu
     return q

@@ -8,6 +8,7 @@ sources give, so that a pipeline is known to be defined (no problem) and its out
 known before it is built; tolerance() turns them into the spec's tolerance. Pipelines are plain data:
 the sampler (explore_sample.py) makes them, the shrinker (explore_shrink.py) copies and cuts them.
 """
+
 import copy
 from dataclasses import dataclass, field
 
@@ -17,7 +18,7 @@ from . import explore_expr as ex, explore_interval as iv
 # hist (a histogram of an input over its whole extent), cdf (a prefix sum of a histogram), lutmap (a
 # 1-D table of an expression of its index), total (the sum of an input, 0-D).
 KINDS = ["map", "conv", "hist", "cdf", "lutmap", "total"]
-TABLES = ("hist", "cdf", "lutmap")   # 1-D stages read through a clamped index (lut nodes)
+TABLES = ("hist", "cdf", "lutmap")  # 1-D stages read through a clamped index (lut nodes)
 
 
 @dataclass
@@ -26,7 +27,7 @@ class Input:
     t: str
     lo: float
     hi: float
-    bc: str = "repeat_edge"     # the BoundaryConditions function every element-wise read goes through
+    bc: str = "repeat_edge"  # the BoundaryConditions function every element-wise read goes through
 
 
 @dataclass
@@ -35,7 +36,7 @@ class Param:
     t: str
     lo: float
     hi: float
-    value: float                # the value the case passes (inside [lo, hi])
+    value: float  # the value the case passes (inside [lo, hi])
 
 
 @dataclass
@@ -44,10 +45,10 @@ class Stage:
     kind: str
     t: str
     dims: int
-    expr: object = None         # map: the value; conv/total: the term per element; hist: the bin; lutmap: the entry
-    src: str = ""               # conv, hist, total: the source read over an RDom; cdf: the histogram
-    n: int = 0                  # hist, cdf, lutmap: entries
-    radius: tuple = (1, 1)      # conv: half-widths in x and y (y 0 for a 1-D conv)
+    expr: object = None  # map: the value; conv/total: the term per element; hist: the bin; lutmap: the entry
+    src: str = ""  # conv, hist, total: the source read over an RDom; cdf: the histogram
+    n: int = 0  # hist, cdf, lutmap: entries
+    radius: tuple = (1, 1)  # conv: half-widths in x and y (y 0 for a 1-D conv)
     output: bool = False
 
 
@@ -57,6 +58,7 @@ class Sched:
     block, its loops on the block's threads), thread (GPU: inside each of the consumer's threads), at
     (host: at the consumer's row loop). gpu: the thread tile () = not on the GPU; single: one GPU thread.
     The update of an RDom stage (conv, hist, cdf, total) has its own fields (u*)."""
+
     where: str = "root"
     at: str = ""
     gpu: tuple = ()
@@ -64,14 +66,14 @@ class Sched:
     vec: int = 0
     unroll: int = 0
     par: bool = False
-    strip: int = 0              # host: rows per parallel strip (split y) (0: parallel over y itself)
-    store: str = ""             # host, where == at: store_root or strip (store at the consumer's strip loop)
-    cinner: bool = False        # 3-D: the channel loop innermost (inside each GPU thread)
-    shared: bool = False        # block: in GPU shared memory (explicitly)
-    tail: str = ""              # host vectorize: GuardWithIf, RoundUp... ("" = Halide's default)
+    strip: int = 0  # host: rows per parallel strip (split y) (0: parallel over y itself)
+    store: str = ""  # host, where == at: store_root or strip (store at the consumer's strip loop)
+    cinner: bool = False  # 3-D: the channel loop innermost (inside each GPU thread)
+    shared: bool = False  # block: in GPU shared memory (explicitly)
+    tail: str = ""  # host vectorize: GuardWithIf, RoundUp... ("" = Halide's default)
     ugpu: tuple = ()
     usingle: bool = False
-    uatomic: bool = False       # hist: the update as atomic adds over a GPU tile of the RDom
+    uatomic: bool = False  # hist: the update as atomic adds over a GPU tile of the RDom
     uvec: int = 0
 
     def features(self):
@@ -83,12 +85,12 @@ class Pipeline:
     name: str
     seed: str
     dims: int
-    size: list                  # output extents (x, y, c as dims says)
+    size: list  # output extents (x, y, c as dims says)
     inputs: list = field(default_factory=list)
     params: list = field(default_factory=list)
     stages: list = field(default_factory=list)
-    sched: dict = field(default_factory=dict)   # profile -> {stage name: Sched}
-    origin: str = ""            # the pipeline this one was shrunk from
+    sched: dict = field(default_factory=dict)  # profile -> {stage name: Sched}
+    origin: str = ""  # the pipeline this one was shrunk from
     bounds: dict = field(default_factory=dict)  # name -> (lo, hi, error bound), set by check()
 
     def stage(self, name):
@@ -99,15 +101,21 @@ class Pipeline:
 
     def copy(self, name=None):
         """A copy to change (expressions, stages and schedules copied)."""
-        p = Pipeline(name=name or self.name, seed=self.seed, dims=self.dims, size=list(self.size),
-                     inputs=[copy.copy(i) for i in self.inputs], params=[copy.copy(q) for q in self.params],
-                     origin=self.origin)
+        p = Pipeline(
+            name=name or self.name,
+            seed=self.seed,
+            dims=self.dims,
+            size=list(self.size),
+            inputs=[copy.copy(i) for i in self.inputs],
+            params=[copy.copy(q) for q in self.params],
+            origin=self.origin,
+        )
         for s in self.stages:
             t = copy.copy(s)
             t.expr = s.expr.copy() if s.expr is not None else None
             p.stages.append(t)
         p.sched = {prof: {k: copy.copy(c) for k, c in sc.items()} for prof, sc in self.sched.items()}
-        p.bounds = dict(self.bounds)   # as of the last check(): run check() again after changing p
+        p.bounds = dict(self.bounds)  # as of the last check(): run check() again after changing p
         return p
 
     def consumers(self, name):
@@ -115,8 +123,12 @@ class Pipeline:
         return [s for s in self.stages if name in reads(s)]
 
     def types(self):
-        return sorted({i.t for i in self.inputs} | {s.t for s in self.stages} | {p.t for p in self.params} |
-                      {n.t for s in self.stages if s.expr for n in s.expr.nodes()})
+        return sorted(
+            {i.t for i in self.inputs}
+            | {s.t for s in self.stages}
+            | {p.t for p in self.params}
+            | {n.t for s in self.stages if s.expr for n in s.expr.nodes()}
+        )
 
 
 def reads(stage):
@@ -139,14 +151,20 @@ def check(p, partial=False):
     """Analyses every stage (in producer order) and returns the problems (undefined behaviour, a read of
     something not defined before, a read of an output, no output unless partial); none: p is defined."""
     problems = []
-    env = {i.name: (min(i.lo, 0) if i.bc == "constant_exterior" else i.lo,
-                    max(i.hi, 0) if i.bc == "constant_exterior" else i.hi, 0) for i in p.inputs}
+    env = {
+        i.name: (
+            min(i.lo, 0) if i.bc == "constant_exterior" else i.lo,
+            max(i.hi, 0) if i.bc == "constant_exterior" else i.hi,
+            0,
+        )
+        for i in p.inputs
+    }
     env.update({q.name: (q.lo, q.hi, 0) for q in p.params})
-    count = 4 * elements(p)     # a bound on what an RDom over a whole input counts (inputs may be larger)
+    count = 4 * elements(p)  # a bound on what an RDom over a whole input counts (inputs may be larger)
     for s in p.stages:
         missing = reads(s) - set(env)
         read_outputs = sorted(n for n in reads(s) if any(o.name == n for o in p.outputs()))
-        if read_outputs:   # the output's buffer would have to grow to what its reader needs, and so on
+        if read_outputs:  # the output's buffer would have to grow to what its reader needs, and so on
             problems.append("%s reads the output %s" % (s.name, ", ".join(read_outputs)))
         if missing:
             problems.append("%s reads %s before it is defined" % (s.name, ", ".join(sorted(missing))))
@@ -206,13 +224,21 @@ def tolerance(p):
     errs = output_errors(p)
     worst = max(errs.values()) if errs else 0
     if worst == 0:
-        return {"kind": "exact", "reason": "integer arithmetic only (or exact floats): every build must agree bit for bit"}
+        return {
+            "kind": "exact",
+            "reason": "integer arithmetic only (or exact floats): every build must agree bit for bit",
+        }
     if worst == ex.INF:
         return None
-    floor = max((iv.ulp(s.t, max(abs(p.bounds[s.name][0]), abs(p.bounds[s.name][1]))) for s in p.outputs()
-                 if ex.isf(s.t)), default=0)
+    floor = max(
+        (iv.ulp(s.t, max(abs(p.bounds[s.name][0]), abs(p.bounds[s.name][1]))) for s in p.outputs() if ex.isf(s.t)),
+        default=0,
+    )
     atol = 4 * worst + 4 * floor
     if any(not ex.isf(s.t) for s in p.outputs()):
         atol = max(atol, 1.0) if any(errs[s.name] for s in p.outputs() if not ex.isf(s.t)) else atol
-    return {"kind": "absolute", "atol": float("%.3g" % atol),
-            "reason": "4x the error bound of the outputs' float operations (rounding, GPU division, sqrt, exp, sin)"}
+    return {
+        "kind": "absolute",
+        "atol": float("%.3g" % atol),
+        "reason": "4x the error bound of the outputs' float operations (rounding, GPU division, sqrt, exp, sin)",
+    }

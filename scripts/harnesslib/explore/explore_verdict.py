@@ -9,6 +9,7 @@ the driver refused the kernel or the runtime failed), crash, timeout, teardown. 
 variant cannot make a golden is `oracle-failed`: not a divergence (explore's or Halide's CPU backend's
 problem), counted apart; so is a run an emulated device refused as beyond its limits (`beyond-device`).
 """
+
 import re
 
 PASSING = ("PASS", "XFAIL", "XPASS")
@@ -51,8 +52,9 @@ def beyond_device(rec):
 def oracle_failed(rec):
     """A record that could not be judged because the cpu oracle gave no golden."""
     msg = (rec.get("message") or "").lower()
-    return rec.get("outcome") == "ERROR" and ("golden" in msg and ("no golden" in msg or "missing" in msg or
-                                                                    "not blessed" in msg or "bless" in msg))
+    return rec.get("outcome") == "ERROR" and (
+        "golden" in msg and ("no golden" in msg or "missing" in msg or "not blessed" in msg or "bless" in msg)
+    )
 
 
 def _build_failure(msg):

@@ -5,14 +5,17 @@ tolerance its operations give); and the CMake project that builds them all throu
 AotHarness package (one generator executable per source file, at -O0; aot_harness_add_pipeline per
 pipeline with the profiles' schedules mapped to `sched`).
 """
+
 import json
 
 from . import explore_expr as ex
 from . import explore_sched
 from .explore_model import tolerance
 
-HEADER = ("// Written by aot-harness explore: random pipelines with random schedules per profile. Regenerate\n"
-          "// rather than edit.\n#include \"Halide.h\"\n")
+HEADER = (
+    "// Written by aot-harness explore: random pipelines with random schedules per profile. Regenerate\n"
+    '// rather than edit.\n#include "Halide.h"\n'
+)
 VARS = ["x", "y", "c"]
 
 
@@ -42,7 +45,7 @@ def algorithm(p):
     func = lambda name, whole: name + "_bc" if name in inputs and not whole else name
     for s in p.stages:
         r = "r_" + s.name
-        vs = ", ".join(VARS[:s.dims])
+        vs = ", ".join(VARS[: s.dims])
         write = lambda e, dims=p.dims: ex.cpp(e, ex.Ctx(dims, func, r))
         zero = "cast<%s>(0)" % ex.ctype(s.t)
         if not s.output:
@@ -59,8 +62,9 @@ def algorithm(p):
         elif s.kind == "hist":
             out.append(_whole_rdom(p, r, s.src))
             out.append("%s(x) = %s;" % (s.name, zero))
-            out.append("%s(clamp(cast<int32_t>(%s), 0, %d)) += cast<%s>(1);" % (s.name, write(s.expr), s.n - 1,
-                                                                               ex.ctype(s.t)))
+            out.append(
+                "%s(clamp(cast<int32_t>(%s), 0, %d)) += cast<%s>(1);" % (s.name, write(s.expr), s.n - 1, ex.ctype(s.t))
+            )
         elif s.kind == "cdf":
             out.append("RDom %s(1, %d);" % (r, s.n - 1))
             out.append("%s(x) = %s(x);" % (s.name, s.src))
@@ -80,8 +84,14 @@ def profiles_of(p):
 def generator_source(p):
     """The C++ of pipeline p: a generator registered as p.name, one schedule branch per profile
     (p.sched[profile]; cpu's first)."""
-    lines = ["namespace %s {" % p.name, "using namespace Halide;", "", "class G : public Generator<G> {",
-             "public:", '    GeneratorParam<std::string> sched{"sched", "cpu"};']
+    lines = [
+        "namespace %s {" % p.name,
+        "using namespace Halide;",
+        "",
+        "class G : public Generator<G> {",
+        "public:",
+        '    GeneratorParam<std::string> sched{"sched", "cpu"};',
+    ]
     lines += _decl_params(p)
     lines += ["", "    void generate() {"]
     lines += ["        " + l for l in algorithm(p)]
@@ -91,12 +101,21 @@ def generator_source(p):
         lines.append('        %sif (sched.value() == "%s") {' % ("" if first else "} else ", prof))
         lines += ["            " + l for l in body]
         first = False
-    lines += ["        } else {",
-              '            throw std::invalid_argument("unknown sched " + sched.value());', "        }", "    }", "",
-              "private:",
-              '    Var x{"x"}, y{"y"}, c{"c"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xv{"xv"}, yu{"yu"};',
-              '    RVar rxo{"rxo"}, rxi{"rxi"}, ryo{"ryo"}, ryi{"ryi"};', "};", "",
-              "}  // namespace %s" % p.name, "", "HALIDE_REGISTER_GENERATOR(%s::G, %s)" % (p.name, p.name)]
+    lines += [
+        "        } else {",
+        '            throw std::invalid_argument("unknown sched " + sched.value());',
+        "        }",
+        "    }",
+        "",
+        "private:",
+        '    Var x{"x"}, y{"y"}, c{"c"}, xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xv{"xv"}, yu{"yu"};',
+        '    RVar rxo{"rxo"}, rxi{"rxi"}, ryo{"ryo"}, ryi{"ryi"};',
+        "};",
+        "",
+        "}  // namespace %s" % p.name,
+        "",
+        "HALIDE_REGISTER_GENERATOR(%s::G, %s)" % (p.name, p.name),
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -134,9 +153,11 @@ def spec(p):
         if not ex.isf(i.t):
             fill["range"] = [int(i.lo), int(i.hi)]
         ins[i.name] = fill
-    j = {"summary": "explore %s (seed %s)%s" % (p.name, p.seed, ", shrunk from " + p.origin if p.origin else ""),
-         "tolerance": tolerance(p),
-         "cases": [{"name": "small", "output_shape": list(p.size)}]}
+    j = {
+        "summary": "explore %s (seed %s)%s" % (p.name, p.seed, ", shrunk from " + p.origin if p.origin else ""),
+        "tolerance": tolerance(p),
+        "cases": [{"name": "small", "output_shape": list(p.size)}],
+    }
     if ins:
         j["inputs"] = ins
     if p.params:
@@ -178,9 +199,18 @@ def pipeline_cmake(p, source):
     profs = profiles_of(p)
     params = " ".join("%s sched=%s" % (q, q) for q in profs)
     feats = features(p)
-    return ("aot_harness_add_pipeline(%s FROM %s SPEC ${EXPLORE_DIR}/specs/%s.json PROFILES %s PROFILE_PARAMS %s%s "
-            "${EXPLORE_SUITE})" % (p.name, generator_target(source), p.name, " ".join(profs), params,
-                                   " FEATURES " + " ".join(feats) if feats else ""))
+    return (
+        "aot_harness_add_pipeline(%s FROM %s SPEC ${EXPLORE_DIR}/specs/%s.json PROFILES %s PROFILE_PARAMS %s%s "
+        "${EXPLORE_SUITE})"
+        % (
+            p.name,
+            generator_target(source),
+            p.name,
+            " ".join(profs),
+            params,
+            " FEATURES " + " ".join(feats) if feats else "",
+        )
+    )
 
 
 def source_file(pipelines):

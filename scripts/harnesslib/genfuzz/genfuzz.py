@@ -13,16 +13,20 @@ check of what the harness made of them.
       invalid). Exit 1 when fewer than F (default 0.9) of the generators that built have a meaningful
       verdict, or a reason is false, or a generator is invalid; 2 for bad input.
 """
+
 import json
 import os
 import sys
 
-from . import genfuzz_check, jsonio, toolmain
+from . import genfuzz_check
+from .. import jsonio, toolmain
 from .genfuzz_cpp import generator_source
 from .genfuzz_model import sample_generator
 
-HEADER = ("// Written by scripts/genfuzz (seed %s): random Halide generators for the harness's zero-spec case\n"
-          "// derivation. Regenerate rather than edit.\n#include \"Halide.h\"\n")
+HEADER = (
+    "// Written by scripts/genfuzz (seed %s): random Halide generators for the harness's zero-spec case\n"
+    '// derivation. Regenerate rather than edit.\n#include "Halide.h"\n'
+)
 
 
 def generate(seed, count, per_file, first=0):
@@ -37,9 +41,12 @@ def generate(seed, count, per_file, first=0):
             planted[g.name] = g.planted
             pipelines.append("%s:%s" % (name, g.name))
         files[name] = "\n".join(parts)
-    cmake = ["# Written by scripts/genfuzz (seed %s); included by the project that builds the generators." % seed,
-             "set(GENFUZZ_SOURCES %s)" % " ".join(sorted(files)),
-             "set(GENFUZZ_PIPELINES %s)" % " ".join(pipelines), ""]
+    cmake = [
+        "# Written by scripts/genfuzz (seed %s); included by the project that builds the generators." % seed,
+        "set(GENFUZZ_SOURCES %s)" % " ".join(sorted(files)),
+        "set(GENFUZZ_PIPELINES %s)" % " ".join(pipelines),
+        "",
+    ]
     files["pipelines.cmake"] = "\n".join(cmake)
     files["planted.json"] = json.dumps(planted, indent=1, sort_keys=True) + "\n"
     return files, planted
@@ -49,9 +56,9 @@ def main(argv=None):
     ap = toolmain.ArgumentParser(prog="genfuzz", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
     g = sub.add_parser("generate")
-    g.add_argument("--seed", required=True, type=toolmain.whole(0, 2 ** 31))
+    g.add_argument("--seed", required=True, type=toolmain.whole(0, 2**31))
     g.add_argument("--count", required=True, type=toolmain.whole(1, 100000))
-    g.add_argument("--first", default=0, type=toolmain.whole(0, 10 ** 6))
+    g.add_argument("--first", default=0, type=toolmain.whole(0, 10**6))
     g.add_argument("--per-file", default=10, type=toolmain.whole(1, 1000))
     g.add_argument("--out", required=True)
     c = sub.add_parser("check")
@@ -78,8 +85,9 @@ def main(argv=None):
         jsonio.write_atomic(a.json, json.dumps(s, indent=1, sort_keys=True) + "\n")
     missed = []
     if s["meaningful"] < a.min_meaningful * s["built"] or s["built"] == 0:
-        missed.append("meaningful verdicts %d of %d built (< %.0f %%)" % (s["meaningful"], s["built"],
-                                                                          100 * a.min_meaningful))
+        missed.append(
+            "meaningful verdicts %d of %d built (< %.0f %%)" % (s["meaningful"], s["built"], 100 * a.min_meaningful)
+        )
     for judged, what in (("false", "a reason nothing planted explains"), ("invalid", "a generator that failed")):
         if s["no_verdict"][judged]:
             missed.append("%d with %s: %s" % (len(s["no_verdict"][judged]), what, ", ".join(s["no_verdict"][judged])))
