@@ -19,72 +19,7 @@ from .explore_expr import X, INTS, FLOATS
 from .explore_model import Input, Param, Pipeline, Stage, check, reads, tolerance, TABLES
 from ..genfuzz.genfuzz_model import BOUNDARY
 
-INT_OPS = [
-    "add",
-    "add",
-    "sub",
-    "sub",
-    "mul",
-    "mul",
-    "div",
-    "mod",
-    "min",
-    "max",
-    "and",
-    "or",
-    "xor",
-    "absd",
-    "sat_add",
-    "sat_sub",
-    "hadd",
-    "rhadd",
-    "shl",
-    "shr",
-    "shr",
-    "wmul",
-    "rshr",
-    "select",
-    "clamp",
-    "abs",
-    "neg",
-    "cast",
-]
-FLOAT_OPS = [
-    "add",
-    "add",
-    "sub",
-    "mul",
-    "mul",
-    "div",
-    "min",
-    "max",
-    "sqrt",
-    "exp",
-    "sin",
-    "floor",
-    "abs",
-    "neg",
-    "select",
-    "clamp",
-    "cast",
-]
-FILL = {
-    "uint8": [(0, 255)],
-    "int8": [(-128, 127)],
-    "uint16": [(0, 4095), (0, 65535)],
-    "int16": [(-2048, 2047), (-32768, 32767)],
-    "uint32": [(0, 100000), (0, 1 << 31)],
-    "int32": [(-100000, 100000), (-(1 << 30), 1 << 30)],
-    "uint64": [(0, 1000000)],
-    "int64": [(-1000000, 1000000)],
-    "float32": [(0.0, 1.0), (-1.0, 1.0), (-100.0, 100.0)],
-    "float64": [(0.0, 1.0), (-1.0, 1.0)],
-}
-SIZES = {
-    1: [[64], [100], [256], [1000]],
-    2: [[16, 8], [37, 13], [64, 48], [67, 37], [128, 64], [100, 24]],
-    3: [[16, 8, 3], [37, 13, 3], [64, 48, 3], [64, 48, 4], [33, 20, 4]],
-}
+from .explore_vocab import INT_OPS, FLOAT_OPS, FILL, SIZES
 
 
 def sample_pipeline(seed, index):
