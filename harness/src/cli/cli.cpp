@@ -67,18 +67,16 @@ std::string golden_dir_of(const Args &args) {
 void mark_for_ctest_guard(const std::vector<RunRecord> &runs, int code) {
     const char *dir = std::getenv("AOT_HARNESS_CTEST_GUARD");
     if (!dir || !*dir) return;
-    std::string why;
-    for (const auto &r : runs) {
-        if (r.outcome == Outcome::Skip) {
-            why = r.id() + ": " + r.message;
-            break;
-        }
+    const bool skipped = code == outcome_exit_code(Outcome::Skip);
+    std::string why;  // a skipped run's marker holds one skip's reason
+    if (skipped) {
+        const auto skip =
+            std::find_if(runs.begin(), runs.end(), [](const RunRecord &r) { return r.outcome == Outcome::Skip; });
+        why = (skip == runs.end() ? std::string("no run") : skip->id() + ": " + skip->message) + "\n";
     }
-    if (why.empty()) why = "no run";
-    const std::string path = std::string(dir) + "/" + std::to_string(getpid()) +
-                             (code == outcome_exit_code(Outcome::Skip) ? ".skipped" : ".ran");
+    const std::string path = std::string(dir) + "/" + std::to_string(getpid()) + (skipped ? ".skipped" : ".ran");
     try {
-        if (make_dirs(dir) == 0) write_file_atomic(path, code == outcome_exit_code(Outcome::Skip) ? why + "\n" : "");
+        if (make_dirs(dir) == 0) write_file_atomic(path, why);
     } catch (const std::exception &) {}
 }
 
