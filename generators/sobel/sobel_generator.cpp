@@ -71,13 +71,18 @@ public:
             for (Func out : {Func(magnitude), Func(angle)})
                 mali_work_items(out, x, y, 4);
             break;
-        case Schedule::Gpu:
-            // One kernel per output, 4 x 4 pixels per thread (float4 stores), gradients inlined from the cached input
-            // (no local memory or barriers), fast_atan2: 16384^2 33 -> 76 % of copy (opencl) on an H100; 4 x 2 per
-            // thread slower.
-            for (Func out : {Func(magnitude), Func(angle)})
-                gpu_thread_block(out, x, y, {4, 4, true, 32, 8});
+        case Schedule::Gpu: {
+            // 4 x 4 pixels per thread (float4 stores), gradients inlined from the cached input (no local memory or
+            // barriers), fast_atan2: 16384^2 33 -> 76 % of copy (opencl) on an H100; 4 x 2 per thread slower.
+            // Both outputs in one kernel (angle computed with magnitude at the thread loop): at 1080p a launch is
+            // most of a kernel's time.
+            const ThreadBlockVars v = gpu_thread_block(magnitude, x, y, {4, 4, true, 32, 8});
+            gpu_thread_block(angle, x, y, {4, 4, true, 32, 8});
+            angle.compute_with(magnitude, v.xi);
+            magnitude.never_partition_all();
+            angle.never_partition_all();
             break;
+        }
         }
     }
 
