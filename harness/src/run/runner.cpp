@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "golden/golden.h"
+#include "run/reproduced_cache.h"
 #include "values/images.h"
 #include "variant/inputs.h"
 #include "spec/metadata_cases.h"
@@ -120,10 +121,12 @@ std::string verify_repeats(const CaseSpec &c, const std::vector<std::vector<Arra
 // The goldens of a case's outputs, verified against the manifest. Reads only; when a bless commits
 // while this reads (a golden no longer matches the manifest it was read with, and the manifest
 // changed), it reads again.
-// `nondeterministic` receives what bless found of the cpu variant's runs ("" if deterministic).
+// `nondeterministic` receives what bless found of the cpu variant's runs ("" if deterministic); `source`,
+// where unstored goldens came from ("" if all are stored): "cpu variant" (run here) or "kept" (by an
+// earlier child of the run, reproduced_cache.h).
 std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec &spec, const CaseSpec &c,
                                      std::vector<Array> &inputs, const std::vector<Array> &outputs, bool is_cpu,
-                                     std::string *nondeterministic) {
+                                     std::string *nondeterministic, std::string *source) {
     std::vector<std::string> reproduced;  // cpu results for goldens that are not stored
     for (int attempt = 0;; attempt++) {
         const Manifest manifest = Manifest::load(dir);
@@ -134,11 +137,18 @@ std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec 
                 const GoldenEntry *entry = manifest.find(rel);
                 if (entry && !entry->nondeterministic.empty()) *nondeterministic = entry->nondeterministic;
                 if (entry && !entry->stored && reproduced.empty()) {
-                    reproduced = reproduce_cpu_outputs(spec, c, inputs, is_cpu ? &outputs : nullptr);
+                    // The cpu profile checks its own outputs; every other one reads what an earlier child
+                    // of the run reproduced and verified, else runs the cpu variant.
+                    *source = "kept";
+                    if (is_cpu || !read_kept_outputs(spec, c, manifest, cpu_target_of(spec.name), &reproduced)) {
+                        reproduced = reproduce_cpu_outputs(spec, c, inputs, is_cpu ? &outputs : nullptr);
+                        *source = "cpu variant";
+                    }
                 }
                 goldens.push_back(load_verified_golden(
                     dir, manifest, rel, reproduced.empty() ? nullptr : &reproduced.at(i), cpu_target_of(spec.name)));
             }
+            keep_verified_outputs(spec, c, manifest, cpu_target_of(spec.name), reproduced);
             return goldens;
         } catch (const Error &) {
             if (attempt == 3 || Manifest::load(dir, true).text() == manifest.text()) throw;
@@ -236,9 +246,11 @@ RunRecord run_case(const RunRequest &req) {
         const std::string check_failure = failure;                // guards, canaries, inputs, repeats: not the golden
 
         in_calls = c.nightly;  // a nightly golden is reproduced by calling the cpu variant
-        std::string golden_nondeterministic;
+        std::string golden_nondeterministic, golden_source;
         const std::vector<Array> goldens = load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0),
-                                                             req.profile == "cpu", &golden_nondeterministic);
+                                                             req.profile == "cpu", &golden_nondeterministic,
+                                                             &golden_source);
+        if (!golden_source.empty()) r.metrics["golden_reproduced_by"] = golden_source;
         in_calls = false;
         std::string measured;
         for (size_t i = 0; i < c.outputs.size(); i++) {
