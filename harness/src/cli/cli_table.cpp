@@ -150,7 +150,7 @@ const std::vector<CommandSpec> &commands() {
                   "matching line is FAIL (e.g. oclgrind's 'Invalid read' reports)"),
           O::whole("jobs", "N", "runs at once; lines print as runs finish, [n/N elapsed]", 0, 1, 1024)
               .default_text("one per core"),
-          O::whole("gpu-jobs", "K", "runs at once on one GPU device", 0, 1, 1024).default_text("half the jobs, 1 to 8"),
+          O::whole("gpu-jobs", "K", "runs at once on one GPU device", 0, 1, 1024).default_text("half the jobs, 1 to 2"),
           O::whole("batch", "N",
                    "cases per child process at most (1 = a child of its own per case).\n"
                    "A case that does not PASS (unless it was the child's first), crashes or dies at\n"

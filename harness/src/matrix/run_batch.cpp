@@ -119,7 +119,7 @@ std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<Run
 }
 
 int default_gpu_jobs(int jobs) {
-    return std::clamp(jobs / 2, 1, 8);
+    return std::clamp(jobs / 2, 1, 2);
 }
 
 double wall_seconds() {

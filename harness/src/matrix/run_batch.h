@@ -30,8 +30,10 @@ struct BatchExits {
 std::vector<RunRecord> run_batch(const MatrixContext &ctx, const std::vector<RunTask> &tasks, int slot,
                                  BatchExits *exits);
 
-// Default --gpu-jobs: half the jobs, at least 1 and at most 8 (NVIDIA's H100: 16 cores, 8 children at
-// once; a 2-core machine: 1, as before).
+// Default --gpu-jobs: half the jobs, at least 1 and at most 2. More children on one GPU at once cost more
+// than they overlap: the H200's whole matrix (16 cores, 343 runs, 2026-11-29) took 11.1-12.7 s with 2,
+// 12.6-13.5 s with 3, 13.8-14.9 s with 4 and 13.8-14.3 s with 8 (each child then spends its time in the
+// driver: system time 27 s against 38 s with 8); 1 took 17.8 s.
 int default_gpu_jobs(int jobs);
 
 // $HARNESS_BATCH_LOG (tests, tuning): one line per child of the run matrix, appended in one write:
