@@ -14,8 +14,10 @@ scripts=$(cd "$here/../../../scripts" && pwd)
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3  # Debian's, with numpy
 fail() { echo "genfuzz: FAIL: $*" >&2; exit 1; }
-rm -rf "$work/describe" "$golden"
-mkdir -p "$work/describe"
+rm -rf "$work/describe" "$golden" "$work/shapes"
+mkdir -p "$work/describe" "$work/shapes"
+# One derivation for all the commands below, as ctest's runs share one: the binary does not change meanwhile.
+export AOT_HARNESS_SHAPE_CACHE="$work/shapes"
 "$h" list --json >"$work/list.json" || fail "list --json"
 for p in $("$py" -c 'import json,sys; print(" ".join(p["name"] for p in json.load(open(sys.argv[1]))["pipelines"]))' "$work/list.json"); do
   "$h" describe "$p" --json >"$work/describe/$p.json" || fail "describe $p"
