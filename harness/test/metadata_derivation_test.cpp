@@ -142,6 +142,30 @@ TEST(Derivation, GuessedScalarsAreTriedUntilTheOutputMeansSomething) {
     EXPECT_NE(s.cases[0].notes[0].find("scalars guessed"), std::string::npos) << s.cases[0].notes[0];
 }
 
+// A generator whose smallest case outlasts the trial's time limit gets no derived case (each would outlast a
+// test), and the trials stop there instead of paying the limit once per scalar guess.
+TEST(Derivation, ATrialOutOfTimeMakesNoCaseAndEndsTheTrials) {
+    Fake f("slow__cpu", self_bounded, 2);
+    f.args.insert(f.args.begin() + 1, halide_filter_argument_t{"gain", halide_argument_kind_input_scalar, 0, kF32,
+                                                               nullptr, nullptr, nullptr, nullptr, nullptr});
+    f.md.num_arguments = 3;
+    f.md.arguments = f.args.data();
+    std::swap(f.args[1], f.args[2]);
+    DerivationInput in = input_of({&f.v});
+    int trials = 0;
+    in.trial = [&](const CaseSpec &) {
+        trials++;
+        return trial_out_of_time(30);
+    };
+    const PipelineSpec s = derive_spec({"fake", "", "", ""}, in);
+    EXPECT_EQ(trials, 1);
+    ASSERT_EQ(s.cases.size(), 1u);
+    EXPECT_NE(s.cases[0].error.find("no case could be made"), std::string::npos) << s.cases[0].error;
+    EXPECT_NE(s.cases[0].error.find("did not finish the case within 30 s"), std::string::npos) << s.cases[0].error;
+    EXPECT_TRUE(is_trial_out_of_time(trial_out_of_time(5)));
+    EXPECT_FALSE(is_trial_out_of_time("1 distinct value in 3072 elements"));
+}
+
 namespace {
 
 // What the cpu trial (try_case_on_cpu) says of a pipeline with a 4x4 table built into it, read at

@@ -61,7 +61,8 @@ nlohmann::json finish_child(int pid, int fd, const char *what) {
     int status = 0;
     waitpid(pid, &status, 0);
     if (WIFSIGNALED(status)) {
-        return {{"error", std::string(what) + " probe died with signal " + strsignal(WTERMSIG(status))}};
+        return {{"error", std::string(what) + " probe died with signal " + strsignal(WTERMSIG(status))},
+                {"signal", WTERMSIG(status)}};
     }
     try {  // the devices layer stands below base's JSON reader; a probe's pipe is this build's own output
         return nlohmann::json::parse(text);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 
 #include <sys/resource.h>
@@ -349,10 +350,11 @@ bool is_deterministic_halide_error(int err) {
 }
 
 std::string try_case_on_cpu(const Variant &cpu, const CaseSpec &c) {
+    constexpr int kTrialSeconds = 30;
     const nlohmann::json r = probe_in_child(
         [&]() -> nlohmann::json {
             // A guess that makes the pipeline run away must not hang or swamp whoever derives the spec.
-            alarm(30);
+            alarm(kTrialSeconds);
             const rlimit mem{rlim_t(4) << 30, rlim_t(4) << 30};
             setrlimit(RLIMIT_AS, &mem);
             std::vector<Array> inputs = case_inputs(c, default_golden_dir() + "/inputs");
@@ -366,6 +368,7 @@ std::string try_case_on_cpu(const Variant &cpu, const CaseSpec &c) {
         },
         "a trial of a derived case");
     if (r.contains("why")) return r["why"].get<std::string>();
+    if (r.value("signal", 0) == SIGALRM) return trial_out_of_time(kTrialSeconds);
     return r.value("error", std::string("the trial run did not report"));
 }
 

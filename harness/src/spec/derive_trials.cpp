@@ -58,11 +58,17 @@ TrialFindings run_derivation_trials(const DerivationInput &in, const std::vector
     search.values = scalars;
     if (in.trial && in.cpu) {
         // "" if the case runs (degenerate or not), else why it cannot be made or run.
+        // A trial that ran out of time ends the trials: each more would cost the limit again (13 scalar
+        // guesses of one slow fuzzed generator took 6.5 minutes of every `list`).
         const auto trial = [&](const ShapeMap &outputs, const std::map<std::string, double> &values) -> std::string {
+            if (!f.out_of_time.empty()) return f.out_of_time;
             const CaseSpec c = settle(outputs, values);
             if (!c.error.empty()) return "the case cannot be made: " + c.error;
-            return cached_in_derivation(trial_key(*in.cpu, c), [&] { return nlohmann::json(in.trial(c)); })
-                .get<std::string>();
+            std::string why =
+                cached_in_derivation(trial_key(*in.cpu, c), [&] { return nlohmann::json(in.trial(c)); })
+                    .get<std::string>();
+            if (is_trial_out_of_time(why)) f.out_of_time = why;
+            return why;
         };
         const OutputQuery call = [&](const ShapeMap &outputs) {
             const std::string why = trial(outputs, scalars);

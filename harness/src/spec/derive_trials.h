@@ -25,6 +25,7 @@ struct TrialFindings {
     std::vector<std::string> clamp_notes;   // why, per clamped dimension
     std::map<std::string, double> scalars;  // every scalar, guesses settled
     std::string guess_note;                 // "" when nothing was guessed
+    std::string out_of_time;                // a trial's time-limit reason (is_trial_out_of_time), else ""
 };
 
 // Runs the trials of `in` (none without in.trial: the outputs stay, the first guesses are kept).

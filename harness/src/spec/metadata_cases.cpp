@@ -219,6 +219,14 @@ std::string degenerate_outputs(const std::vector<Array> &outputs, const std::vec
     return why;
 }
 
+std::string trial_out_of_time(int seconds) {
+    return "the cpu variant did not finish the case within " + std::to_string(seconds) + " s";
+}
+
+bool is_trial_out_of_time(const std::string &why) {
+    return why.rfind("the cpu variant did not finish the case within ", 0) == 0;
+}
+
 int degenerate_count(const std::string &why) {
     if (why.empty()) return 0;
     int score = 0;

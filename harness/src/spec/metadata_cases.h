@@ -64,5 +64,9 @@ std::string degenerate_outputs(const std::vector<Array> &outputs, const std::vec
 // for anything else (an error).
 inline constexpr int kTrialFailed = 1000;
 int degenerate_count(const std::string &why);
+// A derivation trial stopped by its time limit (`seconds`): the reason try_case_on_cpu gives, and the test
+// for it. Such a generator's small case takes longer than a test may: no case is made (metadata_spec.cpp).
+std::string trial_out_of_time(int seconds);
+bool is_trial_out_of_time(const std::string &why);
 
 }  // namespace harness

@@ -329,7 +329,7 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
     // The small case run on the cpu variant (derive_trials.h): outputs a built-in buffer bounds, and the
     // guessed scalars.
     std::vector<Proposal> proposals = deriver.proposals();
-    std::string guess_note_text;
+    std::string guess_note_text, out_of_time;
     std::vector<std::string> clamp_notes;
     if (!proposals.empty()) {
         const ShapeMap small = proposals.front().outputs;
@@ -340,6 +340,7 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
                 return deriver.settle(p, v);
             });
         scalars = f.scalars;
+        out_of_time = f.out_of_time;
         guess_note_text = f.guess_note;
         clamp_notes = f.clamp_notes;
         for (Proposal &p : proposals) {
@@ -360,6 +361,8 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
     std::vector<std::string> dropped, keys;
     for (const Proposal &p : proposals) {
         CaseSpec c = deriver.settle(p, scalars);
+        if (!p.json && !out_of_time.empty() && c.error.empty())
+            c.error = out_of_time + " (the smallest derived case, tried while deriving): larger ones cannot finish in a test";
         if (!c.error.empty()) {
             if (p.json)
                 json_spec_error(src.json_path, "cases." + p.name, c.error, "change the case's size or the generator");

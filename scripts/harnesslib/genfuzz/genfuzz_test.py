@@ -314,6 +314,9 @@ class Check(unittest.TestCase):
         )
         self.assertEqual(genfuzz_check.classify("generator does not compile: x.cpp:3: error")[0], "does-not-compile")
         self.assertEqual(genfuzz_check.classify("something new")[0], "other")
+        slow = "no case could be made (small: the cpu variant did not finish the case within 30 s (the smallest"
+        self.assertEqual(genfuzz_check.classify(slow)[0], "too-slow")
+        self.assertEqual(genfuzz_check.judge("too-slow", "", {}), "true")
 
 
 if __name__ == "__main__":
