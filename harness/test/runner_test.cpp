@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "run/bless.h"
+#include "run/determinism.h"
+#include "derivation_fakes.h"
 #include "base/error.h"
 #include "base/temp_dir.h"
 #include "harness/registry.h"
@@ -83,6 +85,30 @@ TEST(RunCase, CompiledVariantsOfTheSamePipelineAreIntact) {
     ASSERT_NE(cpu, nullptr);
     EXPECT_TRUE(cpu->compile_error.empty());
     EXPECT_GT(cpu->metadata->num_arguments, 0);
+}
+
+// A determinism child that outlasts its time limit says so (bless then names the case instead of running
+// it again itself); a child that finishes gives the digest.
+TEST(Determinism, AChildOutOfTimeSaysSo) {
+    test_fakes::Fake slow("slow_fake__cpu", [](void **a) {
+        if (!test_fakes::querying(a, 0)) sleep(5);
+        return 0;
+    }, 2);
+    test_fakes::Fake quick("quick_fake__cpu", test_fakes::self_bounded, 2);
+    CaseSpec c;
+    c.name = "small";
+    c.inputs = {BufferSpec{}};
+    c.inputs[0].name = "in";
+    c.inputs[0].type = halide_type_t(halide_type_uint, 8);
+    c.inputs[0].shape = {4, 4};
+    c.outputs = c.inputs;
+    c.outputs[0].name = "out";
+    TempDir dir("determinism_test");
+    std::string error;
+    EXPECT_EQ(cpu_digest_in_child(slow.v, c, dir.path(), false, &error, 1), "");
+    EXPECT_EQ(error, "the cpu variant did not finish the case within 1 s");
+    error.clear();
+    EXPECT_EQ(cpu_digest_in_child(quick.v, c, dir.path(), false, &error, 1).size(), 64u) << error;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Digests of outputs and the cpu variant's runs in processes of their own (determinism.h).
 #include "run/determinism.h"
 
+#include <csignal>
 #include <set>
 #include <unistd.h>
 
@@ -20,10 +21,10 @@ std::string outputs_digest(const std::vector<Array> &outputs) {
 }
 
 std::string cpu_digest_in_child(const Variant &cpu, const CaseSpec &c, const std::string &input_dir, bool in_place,
-                                std::string *error) {
+                                std::string *error, int seconds) {
     const nlohmann::json r = probe_in_child(
         [&]() -> nlohmann::json {
-            alarm(300);  // as long as a bless may take for one case; a hang must not keep bless waiting
+            alarm(unsigned(seconds));  // as long as a bless may take for one case; a hang must not keep it waiting
             std::vector<Array> inputs = case_inputs(c, input_dir);
             Invocation inv(cpu, c, inputs);
             if (in_place) inv.detect_in_place();
@@ -33,7 +34,11 @@ std::string cpu_digest_in_child(const Variant &cpu, const CaseSpec &c, const std
         },
         "a determinism check of the cpu variant");
     if (r.contains("digest")) return r["digest"].get<std::string>();
-    if (error) *error = r.value("error", std::string("the child did not report"));
+    if (error) {
+        *error = r.value("signal", 0) == SIGALRM ?
+                     "the cpu variant did not finish the case within " + std::to_string(seconds) + " s" :
+                     r.value("error", std::string("the child did not report"));
+    }
     return "";
 }
 
