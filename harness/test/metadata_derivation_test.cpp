@@ -120,14 +120,22 @@ TEST(Derivation, AFailedBoundsQueryIsAnErrorCaseNotAThrow) {
     EXPECT_NE(t.cases.at(0).error.find("failed to build"), std::string::npos) << t.cases[0].error;
 }
 
+namespace {
+
+// Gives a fake a float scalar without estimate, default or range, after its two buffers (self_bounded reads
+// args[0] and args[1] as buffers).
+void add_guessed_scalar(Fake &f, const char *name) {
+    f.args.push_back(halide_filter_argument_t{name, halide_argument_kind_input_scalar, 0, kF32, nullptr, nullptr,
+                                              nullptr, nullptr, nullptr});
+    f.md.num_arguments = int32_t(f.args.size());
+    f.md.arguments = f.args.data();
+}
+
+}  // namespace
+
 TEST(Derivation, GuessedScalarsAreTriedUntilTheOutputMeansSomething) {
     Fake f("fake__cpu", self_bounded, 2);
-    f.args.insert(f.args.begin() + 1, halide_filter_argument_t{"scale", halide_argument_kind_input_scalar, 0, kF32,
-                                                               nullptr, nullptr, nullptr, nullptr, nullptr});
-    f.md.num_arguments = 3;
-    f.md.arguments = f.args.data();
-    // self_bounded reads args[0] and args[1] as buffers: reorder so the buffers stay first.
-    std::swap(f.args[1], f.args[2]);
+    add_guessed_scalar(f, "scale");
     DerivationInput in = input_of({&f.v});
     std::vector<double> tried;
     in.trial = [&](const CaseSpec &c) -> std::string {
@@ -146,11 +154,7 @@ TEST(Derivation, GuessedScalarsAreTriedUntilTheOutputMeansSomething) {
 // test), and the trials stop there instead of paying the limit once per scalar guess.
 TEST(Derivation, ATrialOutOfTimeMakesNoCaseAndEndsTheTrials) {
     Fake f("slow__cpu", self_bounded, 2);
-    f.args.insert(f.args.begin() + 1, halide_filter_argument_t{"gain", halide_argument_kind_input_scalar, 0, kF32,
-                                                               nullptr, nullptr, nullptr, nullptr, nullptr});
-    f.md.num_arguments = 3;
-    f.md.arguments = f.args.data();
-    std::swap(f.args[1], f.args[2]);
+    add_guessed_scalar(f, "gain");
     DerivationInput in = input_of({&f.v});
     int trials = 0;
     in.trial = [&](const CaseSpec &) {
