@@ -59,6 +59,13 @@ case "$scenario" in
     before=$(snapshot "$tmp/golden")
     expect 2 "golden/blur3x3/odd.npy is missing" \
       "$exe" run --pipeline blur3x3 --profile cpu --case odd --golden-dir "$tmp/golden" ;;
+  unblessed_case)
+    # A case with no manifest entry is an ERROR before the pipeline is called (no run_ms in its record).
+    python3 -c 'import json,sys; p=sys.argv[1]; m=json.load(open(p)); m["goldens"]=[g for g in m["goldens"] if g["file"]!="blur3x3/odd.npy"]; json.dump(m,open(p,"w"),indent=1)' "$tmp/golden/MANIFEST.json"
+    before=$(snapshot "$tmp/golden")
+    expect 2 "ERROR .*golden/blur3x3/odd.npy has no entry in golden/MANIFEST.json" \
+      "$exe" run --pipeline blur3x3 --profile cpu --case odd --golden-dir "$tmp/golden" --json "$tmp/r.json"
+    grep -q '"run_ms"' "$tmp/r.json" && fail "the pipeline was called for a case without a golden" ;;
   verify_ok)
     expect 0 "all match the manifest" "$exe" golden verify --golden-dir "$tmp/golden" ;;
   verify_detects_corruption)

@@ -157,6 +157,15 @@ std::vector<Array> load_case_goldens(const std::string &dir, const PipelineSpec 
     }
 }
 
+// Throws the error load_verified_golden gives when an output of the case has no manifest entry.
+void require_golden_entries(const std::string &dir, const PipelineSpec &spec, const CaseSpec &c) {
+    const Manifest manifest = Manifest::load(dir, /*allow_missing=*/true);
+    for (const auto &o : c.outputs) {
+        const std::string rel = golden_relpath(spec.name, c.name, o.name, c.outputs.size());
+        if (!manifest.find(rel)) load_verified_golden(dir, manifest, rel);
+    }
+}
+
 }  // namespace
 
 RunRecord run_case(const RunRequest &req) {
@@ -232,6 +241,9 @@ RunRecord run_case(const RunRequest &req) {
             if (failure.empty()) failure = verify_repeats(c, reps, canaries);
             return true;
         };
+        // A case without a golden is an ERROR before any call: running it would only spend its time (a case
+        // that outlasted bless's time limit would run into the timeout on every profile).
+        require_golden_entries(req.golden_dir, spec, c);
         in_calls = true;
         if (!repeat()) return r;
         // Repeats that differ with the canary but not with the same canary again: the outputs are
