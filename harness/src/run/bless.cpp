@@ -12,6 +12,7 @@
 #include "values/npy.h"
 #include "harness/registry.h"
 #include "run/determinism.h"
+#include "spec/metadata_cases.h"
 #include "run/runner.h"
 #include "devices/runtime_hooks.h"
 #include "base/sha256.h"
@@ -159,7 +160,7 @@ BlessResult bless(const std::string &golden_dir, const std::vector<std::string> 
             for (int k = 0; k < kChildRuns && !out_of_time.count(key); k++) {
                 std::string error;
                 child_digests[key].push_back(cpu_digest_in_child(*cpu, c, golden_dir + "/inputs", true, &error));
-                if (error.rfind("the cpu variant did not finish", 0) == 0) out_of_time[key] = error;
+                if (is_trial_out_of_time(error)) out_of_time[key] = error;
             }
         }
     }

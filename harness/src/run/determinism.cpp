@@ -7,6 +7,7 @@
 
 #include "base/sha256.h"
 #include "devices/probe_in_child.h"
+#include "spec/metadata_cases.h"
 #include "variant/invocation.h"
 
 namespace harness {
@@ -35,9 +36,8 @@ std::string cpu_digest_in_child(const Variant &cpu, const CaseSpec &c, const std
         "a determinism check of the cpu variant");
     if (r.contains("digest")) return r["digest"].get<std::string>();
     if (error) {
-        *error = r.value("signal", 0) == SIGALRM ?
-                     "the cpu variant did not finish the case within " + std::to_string(seconds) + " s" :
-                     r.value("error", std::string("the child did not report"));
+        *error = r.value("signal", 0) == SIGALRM ? trial_out_of_time(seconds) :
+                                                   r.value("error", std::string("the child did not report"));
     }
     return "";
 }

@@ -64,8 +64,9 @@ std::string degenerate_outputs(const std::vector<Array> &outputs, const std::vec
 // for anything else (an error).
 inline constexpr int kTrialFailed = 1000;
 int degenerate_count(const std::string &why);
-// A derivation trial stopped by its time limit (`seconds`): the reason try_case_on_cpu gives, and the test
-// for it. Such a generator's small case takes longer than a test may: no case is made (metadata_spec.cpp).
+// A cpu run in a child stopped by its time limit (`seconds`): the reason a derivation trial (try_case_on_cpu)
+// or bless's determinism child gives, and the test for it. A generator whose small case outlasts the trial
+// gets no case (metadata_spec.cpp); a case that outlasts bless's child is not blessed (bless.cpp).
 std::string trial_out_of_time(int seconds);
 bool is_trial_out_of_time(const std::string &why);
 
