@@ -42,3 +42,16 @@ TEST(DefaultTolerance, NanWhereTheGoldenHasNanIsTheSameResult) {
     }
     EXPECT_FALSE(default_tolerance(dtype_from_name("int32")).nan_equal);
 }
+
+// A float64 output computed from float32 arithmetic moves by a float32 ULP (2^29 float64 ULP) where one
+// target contracts an fma (genfuzz seed 2: host against cpu): float32's tolerance without float64 inputs.
+TEST(DefaultTolerance, Float64OutputsWithoutFloat64InputsGetFloat32s) {
+    const halide_type_t f64 = dtype_from_name("float64");
+    std::string why;
+    const Tolerance narrow = default_tolerance(f64, &why, false, false);
+    EXPECT_EQ(narrow.name(), default_tolerance(dtype_from_name("float32")).name());
+    EXPECT_NE(why.find("without float64 inputs"), std::string::npos) << why;
+    const Array golden = of_type("float64", {0.6163038015365601}), host = of_type("float64", {0.6163038611412048});
+    EXPECT_TRUE(compare(golden, host, narrow).passed);
+    EXPECT_FALSE(compare(golden, host, default_tolerance(f64, nullptr, true, true)).passed);
+}

@@ -280,12 +280,14 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
         return spec;
     }
     const halide_filter_metadata_t *md = in.cpu->metadata;
-    // Integer outputs of a pipeline with float inputs get one unit (default_tolerance.h).
-    bool float_inputs = false;
+    // Integer outputs of a pipeline with float inputs get one unit, float64 ones without float64 inputs
+    // float32's tolerance (default_tolerance.h).
+    bool float_inputs = false, f64_inputs = false;
     for (int i = 0; i < md->num_arguments; i++) {
         const halide_filter_argument_t &a = md->arguments[i];
-        float_inputs |= a.kind != halide_argument_kind_output_buffer &&
-                        (a.type.code == halide_type_float || a.type.code == halide_type_bfloat);
+        const bool input = a.kind != halide_argument_kind_output_buffer;
+        float_inputs |= input && (a.type.code == halide_type_float || a.type.code == halide_type_bfloat);
+        f64_inputs |= input && a.type.code == halide_type_float && a.type.bits == 64;
     }
     Names names;
     std::map<std::string, double> scalars;
@@ -311,7 +313,7 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
         } else {
             names.outputs.push_back(a.name);
             std::string reason;
-            const Tolerance t = js.tolerance ? *js.tolerance : default_tolerance(a.type, &reason, float_inputs);
+            const Tolerance t = js.tolerance ? *js.tolerance : default_tolerance(a.type, &reason, float_inputs, f64_inputs);
             if (js.tolerance) reason = js.tolerance_reason;
             if (spec.output_tolerances.empty()) spec.tolerance = t, spec.tolerance_reason = reason;
             spec.output_tolerances[a.name] = t;

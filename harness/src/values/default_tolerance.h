@@ -10,6 +10,9 @@
 //   float32:  AbsRel{atol=1e-05, rtol=0.0001}          -- ~840 ULP relative: GPU math libraries, fma
 //                                                         contraction and reassociated sums
 //   float64:  AbsRel{atol=1e-12, rtol=1e-09}
+//   float64 of a pipeline without float64 inputs: float32's -- its values may come from float32 arithmetic
+//                                                         (fma contraction moves them by a float32 ULP, 2^29
+//                                                         float64 ULP)
 // Float tolerances take NaN == NaN (nan_equal): NaN at the same position in both is the same result.
 #pragma once
 #include <string>
@@ -22,7 +25,10 @@ namespace harness {
 // The default tolerance of an output of type `t`; `reason` receives why. `float_inputs`: the pipeline
 // takes a float (any width) input buffer or scalar, so its integer outputs are taken to be computed
 // through float arithmetic (the generator's IR is not at hand; a float input is the conservative sign).
-Tolerance default_tolerance(halide_type_t t, std::string *reason = nullptr, bool float_inputs = false);
+// `f64_inputs`: it takes a float64 input buffer or scalar; without one, its float64 outputs get float32's
+// tolerance (the same conservative sign for narrower arithmetic).
+Tolerance default_tolerance(halide_type_t t, std::string *reason = nullptr, bool float_inputs = false,
+                            bool f64_inputs = true);
 
 // "max abs error 0.0012, max rel error 3e-05, max ULP 12" (ULP for floats only): what the run
 // measured, to set a tolerance from.
