@@ -2,7 +2,8 @@
 combinations and the interval of each, in the working type (float or int32) of one generator.
 
 Integer products only where the interval stays far inside int32, no division by a value that can be
-zero, and sums whose atoms cancel (b + (a - b)) are avoided, since they make outputs constant. In float
+zero, and sums whose atoms cancel (b + (a - b)), differences whose one side appears inside the other
+(select(c, x, s) - s) and operations on two identical operands are avoided, since they make outputs constant. In float
 work every value a Func stores is wrapped in strict_float() (strict()): Halide may contract a * b + c into
 an fma on targets that have one and its simplifier distributes (v + c0) * c1, so without it a float that
 an output truncates to an integer (or compares, or bins) legitimately differs by one ulp between targets,
@@ -117,9 +118,14 @@ class Writer:
     # ---- expressions --------------------------------------------------------------------------------
     def combine(self, a, b):
         r = self.rng.random()
+        if a.text == b.text:  # max(v, v), select(v > v, v, v), v / (|v| + 1): v, or a constant
+            return a
         if r < 0.55:
             sign = 1 if r < 0.35 else -1
             lin, cancelled = _sum(a, b, sign)
+            # A difference whose one side appears inside the other cancels where a select, min or max inside
+            # it picks that side (select(c, x, s) - s is 0 whenever c is false): avoided like a - a.
+            cancelled = cancelled or (sign < 0 and (b.text in a.text or a.text in b.text))
             if not cancelled:  # (a - a), b + (a - b): an atom gone, often a constant output
                 return E(
                     "(%s %s %s)" % (a.text, "+" if sign > 0 else "-", b.text),

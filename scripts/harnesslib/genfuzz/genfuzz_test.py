@@ -50,7 +50,12 @@ class Generate(unittest.TestCase):
         self.assertEqual(w.combine(b, diff).text, "max(B, (A - B))")
         self.assertEqual(w.combine(a, diff).text, "(A + (A - B))")
         w.rng = Fixed(0.4)
-        self.assertEqual(w.combine(a, a).text, "max(A, A)")
+        self.assertEqual(w.combine(a, a).text, "A")  # no operation on two identical operands
+        # select(c, x, B) - B is 0 wherever c is false (seed 2's fz2_046 and fz2_038: constant outputs)
+        sel = genfuzz_expr.E("select(c, X, B)", 0, 10)
+        self.assertEqual(w.combine(sel, b).text, "max(select(c, X, B), B)")
+        w.rng = Fixed(0.85)
+        self.assertEqual(w.combine(a, a).text, "A")
 
     def test_float_values_truncated_to_integers_are_strict(self):
         # Without strict_float, host (fma) and cpu truncated (v + 4097) * k, distributed by Halide's simplifier
