@@ -123,10 +123,13 @@ def claims(gen_planted, describe):
     auto = [o for o in gen_planted.get("output_estimates", {}).values()]
     # The estimates' own case, or another case of the same shape (a small estimate is the small case).
     extents = gen_planted.get("output_estimate_extents", {})
+    # A Tuple output is described per component (output.0, output.1).
     sized = any(
-        list((c.get("outputs") or {}).get(o, {}).get("shape") or []) == e
+        list(shape.get("shape") or []) == e
         for c in describe.get("cases", [])
         for o, e in extents.items()
+        for name, shape in (c.get("outputs") or {}).items()
+        if name == o or name.startswith(o + ".")
     )
     if auto and all(m == "autoscheduler" for m in auto) and "estimate" not in names and not sized:
         bad.append(

@@ -313,6 +313,19 @@ class Check(unittest.TestCase):
         # The fuzzer plants nothing non-deterministic: the flag is the harness's (or a schedule's) bug.
         self.assertEqual((rc, s["no_verdict"]["false"]), (1, [self.names[2]]))
 
+    def test_estimates_for_an_autoscheduler_met_by_a_tuple_outputs_case(self):
+        # seed 2's fz2_074: a Tuple output is described per component (output.0, output.1)
+        planted = {
+            "scalars": {},
+            "fixed_outputs": {},
+            "output_estimates": {"output": "autoscheduler"},
+            "output_estimate_extents": {"output": [200]},
+        }
+        case = {"name": "small", "outputs": {"output.0": {"shape": [200]}, "output.1": {"shape": [200]}}}
+        self.assertEqual(genfuzz_check.claims(planted, {"cases": [case]}), [])
+        case["outputs"] = {"output.0": {"shape": [64]}, "output.1": {"shape": [64]}}
+        self.assertEqual(len(genfuzz_check.claims(planted, {"cases": [case]})), 1)
+
     def test_classify(self):
         self.assertEqual(
             genfuzz_check.classify("unsupported element type float16; use")[0:2], ("unsupported-type", "float16")
