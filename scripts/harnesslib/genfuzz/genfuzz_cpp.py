@@ -164,7 +164,9 @@ class Body(Writer):
                     s.role = "offset"  # a product that could leave int32: added instead
 
             carrier = self.apply_scalar(carrier, s, rest)
-        if self.rng.random() < 0.5 or rest.text == leaf:  # (v + s) - v would cancel the carrier
+        # carrier - rest cancels the carrier where rest is in it: (v + s) - v, and a scalar's select(s, v, rest),
+        # v * g + rest or select(v > t, v, rest), wherever the select picks rest (seed 2: six constant outputs).
+        if self.rng.random() < 0.5 or rest.text == leaf or rest.text in carrier.text:
             root = E("(%s + %s)" % (carrier.text, rest.text), carrier.lo + rest.lo, carrier.hi + rest.hi, True)
         else:
             root = E("(%s - %s)" % (carrier.text, rest.text), carrier.lo - rest.hi, carrier.hi - rest.lo, True)

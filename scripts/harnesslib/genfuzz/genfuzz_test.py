@@ -157,6 +157,38 @@ class Generate(unittest.TestCase):
         }
         self.assertEqual(want - seen, set())
 
+    def test_no_difference_subtracts_what_its_left_side_holds(self):
+        # (select(s, v, r) + s2) - r, (v * g + r) - r: constant wherever the select picks r or always (seed 2's
+        # fz2_038, fz2_046 and fz2_067 until the root expression checked for it)
+        def groups(text):
+            stack = []
+            for i, ch in enumerate(text):
+                if ch == "(":
+                    stack.append(i)
+                elif ch == ")" and stack:
+                    yield text[stack.pop() + 1 : i]
+
+        def top_level_minus(body):
+            depth = 0
+            for i, ch in enumerate(body):
+                depth += ch == "("
+                depth -= ch == ")"
+                if depth == 0 and body.startswith(" - ", i):
+                    return body[:i], body[i + 3 :]
+            return None
+
+        files, _ = genfuzz.generate(2, 100, 25)
+        bad = []
+        for name, text in files.items():
+            for line in text.splitlines():
+                if " = " not in line or "set_" in line:
+                    continue
+                for body in groups(line.split(" = ", 1)[1]):
+                    sides = top_level_minus(body)
+                    if sides and len(sides[1]) > 12 and sides[1] in sides[0]:
+                        bad.append("%s: %s" % (name, body[:160]))
+        self.assertEqual(bad, [])
+
     def test_int_arithmetic_stays_in_int32(self):
         genfuzz.generate(2, 500, 100)  # the writer raises AssertionError on an interval beyond 2^30
 
