@@ -90,10 +90,13 @@ TEST(RunCase, CompiledVariantsOfTheSamePipelineAreIntact) {
 // A determinism child that outlasts its time limit says so (bless then names the case instead of running
 // it again itself); a child that finishes gives the digest.
 TEST(Determinism, AChildOutOfTimeSaysSo) {
-    test_fakes::Fake slow("slow_fake__cpu", [](void **a) {
-        if (!test_fakes::querying(a, 0)) sleep(5);
-        return 0;
-    }, 2);
+    test_fakes::Fake slow(
+        "slow_fake__cpu",
+        [](void **a) {
+            if (!test_fakes::querying(a, 0)) sleep(5);
+            return 0;
+        },
+        2);
     test_fakes::Fake quick("quick_fake__cpu", test_fakes::self_bounded, 2);
     CaseSpec c;
     c.name = "small";

@@ -77,7 +77,7 @@ void compress_portable(uint32_t h[8], const unsigned char *data, size_t blocks) 
 // The same rounds with the SHA extensions: the state as two vectors, A B E F and C D G H (A, C in the top
 // lane, as sha256rnds2 takes them), each sha256rnds2 two rounds, sha256msg1/2 the message schedule.
 __attribute__((target("sha,sse4.1,ssse3"))) void compress_sha_ni(uint32_t h[8], const unsigned char *data,
-                                                                  size_t blocks) {
+                                                                 size_t blocks) {
     const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
     const __m128i abcd = _mm_loadu_si128(reinterpret_cast<const __m128i *>(h));      // a b c d, lane 0 first
     const __m128i efgh = _mm_loadu_si128(reinterpret_cast<const __m128i *>(h + 4));  // e f g h
@@ -106,7 +106,7 @@ __attribute__((target("sha,sse4.1,ssse3"))) void compress_sha_ni(uint32_t h[8], 
         cdgh = _mm_add_epi32(cdgh, cdgh0);
     }
     const __m128i abef_r = _mm_shuffle_epi32(abef, 0x1B);  // a b e f
-    const __m128i ghcd = _mm_shuffle_epi32(cdgh, 0xB1);     // g h c d
+    const __m128i ghcd = _mm_shuffle_epi32(cdgh, 0xB1);    // g h c d
     _mm_storeu_si128(reinterpret_cast<__m128i *>(h), _mm_blend_epi16(abef_r, ghcd, 0xF0));
     _mm_storeu_si128(reinterpret_cast<__m128i *>(h + 4), _mm_alignr_epi8(ghcd, abef_r, 8));
 }

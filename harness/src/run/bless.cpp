@@ -174,7 +174,7 @@ BlessResult bless(const std::string &golden_dir, const std::vector<std::string> 
                 if (!cpu->compile_error.empty()) throw Error(compile_error_message(*cpu));
                 if (const auto slow = out_of_time.find(spec->name + "/" + c.name); slow != out_of_time.end()) {
                     throw Error(slow->second + ", so it was not blessed: a test of it would time out; state "
-                                "smaller sizes for it in a JSON spec (SPEC <file>.json)");
+                                               "smaller sizes for it in a JSON spec (SPEC <file>.json)");
                 }
                 const auto digests = child_digests.find(spec->name + "/" + c.name);
                 for (auto &g :

@@ -19,8 +19,8 @@ std::string outputs_digest(const std::vector<Array> &outputs);
 
 // The digest of `c`'s cpu outputs computed in a forked child (inputs from `input_dir`; outputs updated
 // in place start from seeded values when `in_place`). "" with *error set when the child could not run
-// it, or did not finish within `seconds` (then *error is trial_out_of_time's text: is_trial_out_of_time). Fork only from a process that has not called a pipeline yet: Halide's thread pool does not
-// survive a fork.
+// it, or did not finish within `seconds` (then *error is trial_out_of_time's text: is_trial_out_of_time). Fork only
+// from a process that has not called a pipeline yet: Halide's thread pool does not survive a fork.
 inline constexpr int kCpuChildSeconds = 300;
 std::string cpu_digest_in_child(const Variant &cpu, const CaseSpec &c, const std::string &input_dir, bool in_place,
                                 std::string *error, int seconds = kCpuChildSeconds);

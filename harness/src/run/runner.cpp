@@ -260,9 +260,9 @@ RunRecord run_case(const RunRequest &req) {
 
         in_calls = c.nightly;  // a nightly golden is reproduced by calling the cpu variant
         std::string golden_nondeterministic, golden_source;
-        const std::vector<Array> goldens = load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0),
-                                                             req.profile == "cpu", &golden_nondeterministic,
-                                                             &golden_source);
+        const std::vector<Array> goldens =
+            load_case_goldens(req.golden_dir, spec, c, inputs, reps.at(0), req.profile == "cpu",
+                              &golden_nondeterministic, &golden_source);
         if (!golden_source.empty()) r.metrics["golden_reproduced_by"] = golden_source;
         in_calls = false;
         std::string measured;

@@ -64,9 +64,9 @@ TrialFindings run_derivation_trials(const DerivationInput &in, const std::vector
             if (!f.out_of_time.empty()) return f.out_of_time;
             const CaseSpec c = settle(outputs, values);
             if (!c.error.empty()) return "the case cannot be made: " + c.error;
-            std::string why =
-                cached_in_derivation(trial_key(*in.cpu, c), [&] { return nlohmann::json(in.trial(c)); })
-                    .get<std::string>();
+            std::string why = cached_in_derivation(trial_key(*in.cpu, c), [&] {
+                                  return nlohmann::json(in.trial(c));
+                              }).get<std::string>();
             if (is_trial_out_of_time(why)) f.out_of_time = why;
             return why;
         };

@@ -313,7 +313,8 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
         } else {
             names.outputs.push_back(a.name);
             std::string reason;
-            const Tolerance t = js.tolerance ? *js.tolerance : default_tolerance(a.type, &reason, float_inputs, f64_inputs);
+            const Tolerance t =
+                js.tolerance ? *js.tolerance : default_tolerance(a.type, &reason, float_inputs, f64_inputs);
             if (js.tolerance) reason = js.tolerance_reason;
             if (spec.output_tolerances.empty()) spec.tolerance = t, spec.tolerance_reason = reason;
             spec.output_tolerances[a.name] = t;
@@ -364,7 +365,8 @@ PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in
     for (const Proposal &p : proposals) {
         CaseSpec c = deriver.settle(p, scalars);
         if (!p.json && !out_of_time.empty() && c.error.empty())
-            c.error = out_of_time + " (the smallest derived case, tried while deriving): larger ones cannot finish in a test";
+            c.error =
+                out_of_time + " (the smallest derived case, tried while deriving): larger ones cannot finish in a test";
         if (!c.error.empty()) {
             if (p.json)
                 json_spec_error(src.json_path, "cases." + p.name, c.error, "change the case's size or the generator");

@@ -28,9 +28,7 @@ def compile_pair(target: str, partition: bool, out_dir: str) -> str:
             f.never_partition_all()
     b.compute_with(a, xi)
     try:
-        hl.Pipeline([a, b]).compile_to_static_library(
-            os.path.join(out_dir, "pair"), [inp], "pair", hl.Target(target)
-        )
+        hl.Pipeline([a, b]).compile_to_static_library(os.path.join(out_dir, "pair"), [inp], "pair", hl.Target(target))
     except hl.HalideError as e:
         return str(e).splitlines()[0] if str(e) else type(e).__name__
     return ""
