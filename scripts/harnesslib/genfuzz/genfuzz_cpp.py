@@ -153,7 +153,6 @@ class Body(Writer):
     def root_expr(self, o, sources, scalars):
         data = [s for s in sources if s[0] == "input" and s[1].type != "bool"]  # a bool carries 2 values
         carrier = self.input_leaf(self.rng.choice(data)[1], o.dims)
-        leaf = carrier.text
         rest = self.tree(o.dims, sources, self.rng.choice([1, 2]))
         for s in scalars:
             if s.role in ("lo", "hi"):
@@ -164,9 +163,10 @@ class Body(Writer):
                     s.role = "offset"  # a product that could leave int32: added instead
 
             carrier = self.apply_scalar(carrier, s, rest)
-        # carrier - rest cancels the carrier where rest is in it: (v + s) - v, and a scalar's select(s, v, rest),
-        # v * g + rest or select(v > t, v, rest), wherever the select picks rest (seed 2: six constant outputs).
-        if self.rng.random() < 0.5 or rest.text == leaf or rest.text in carrier.text:
+        # carrier - rest cancels where one holds the other: (v + s) - v, a scalar's select(s, v, rest), v * g + rest
+        # or select(v > t, v, rest) less rest, v - abs(v) on non-negative fills, v - select(v > m, v, m) (seed 2:
+        # ten constant outputs).
+        if self.rng.random() < 0.5 or rest.text in carrier.text or carrier.text in rest.text:
             root = E("(%s + %s)" % (carrier.text, rest.text), carrier.lo + rest.lo, carrier.hi + rest.hi, True)
         else:
             root = E("(%s - %s)" % (carrier.text, rest.text), carrier.lo - rest.hi, carrier.hi - rest.lo, True)
