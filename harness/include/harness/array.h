@@ -39,6 +39,9 @@ struct Array {
     size_t element_bytes() const { return (type.bits + 7) / 8; }
     // Element i (flat index) converted to double; works for every supported type.
     double value(size_t i) const;
+    // Elements [begin, begin + count) the same way into out, one type dispatch for all of them (a loop over
+    // a large array calls this a chunk at a time: a dispatch per element cost more than the comparison).
+    void values(size_t begin, size_t count, double *out) const;
     // Coordinates (Halide order) of flat index i.
     std::vector<int> coords(size_t i) const;
 

@@ -37,14 +37,22 @@ size_t Array::elements() const {
 
 // Element i as a double (64-bit integers beyond 2^53 are rounded). Throws Error for unsupported types.
 double Array::value(size_t i) const {
-    return dispatch_element_type(
+    double v = 0;
+    values(i, 1, &v);
+    return v;
+}
+
+void Array::values(size_t begin, size_t count, double *out) const {
+    dispatch_element_type(
         type,
-        [&](auto tag) -> double {
+        [&](auto tag) {
             using T = typename decltype(tag)::type;
-            if constexpr (std::is_same_v<T, bool>) {
-                return bytes[i] != 0 ? 1.0 : 0.0;
-            } else {
-                return double(load<T>(bytes, i));  // 64-bit integers beyond 2^53 are rounded
+            for (size_t k = 0; k < count; k++) {
+                if constexpr (std::is_same_v<T, bool>) {
+                    out[k] = bytes[begin + k] != 0 ? 1.0 : 0.0;
+                } else {
+                    out[k] = double(load<T>(bytes, begin + k));  // 64-bit integers beyond 2^53 are rounded
+                }
             }
         },
         "Array::value");

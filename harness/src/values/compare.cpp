@@ -52,27 +52,6 @@ uint64_t int_abs_diff(const Array &x, const Array &y, size_t i) {
     });
 }
 
-// Elements [begin, begin + count) of `a` as doubles (as Array::value gives them), one type dispatch for
-// them all: compare's loop over a 1920x1080 image spent more time dispatching than comparing.
-void values_of(const Array &a, size_t begin, size_t count, double *out) {
-    dispatch_element_type(
-        a.type,
-        [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            const unsigned char *p = a.bytes.data() + begin * sizeof(T);
-            for (size_t k = 0; k < count; k++) {
-                if constexpr (std::is_same_v<T, bool>) {
-                    out[k] = p[k] != 0 ? 1.0 : 0.0;
-                } else {
-                    T v;
-                    std::memcpy(&v, p + k * sizeof(T), sizeof(T));
-                    out[k] = double(v);  // 64-bit integers beyond 2^53 are rounded, as in Array::value
-                }
-            }
-        },
-        "compare");
-}
-
 // Element i as text, exact for 64-bit integers.
 std::string element_string(const Array &a, size_t i) {
     if (is_float(a.type)) return fmt_num(a.value(i), a.type.bits);
@@ -182,8 +161,8 @@ CompareResult compare(const Array &expected, const Array &actual, const Toleranc
     std::vector<double> ev(std::min(n, kChunk)), av(std::min(n, kChunk));
     for (size_t i = identical ? n : 0; i < n; i++) {
         if (i % kChunk == 0) {
-            values_of(expected, i, std::min(kChunk, n - i), ev.data());
-            values_of(actual, i, std::min(kChunk, n - i), av.data());
+            expected.values(i, std::min(kChunk, n - i), ev.data());
+            actual.values(i, std::min(kChunk, n - i), av.data());
         }
         const double e = ev[i % kChunk], a = av[i % kChunk];
         const core::Pair p =
