@@ -4,7 +4,8 @@
 // shape_cache_dir(): a run's temp dir, or the one ctest's runs share), named by their sha256; a later
 // child of the same case reads them there instead of running the single-threaded cpu variant again
 // (matmul's 1024^3 takes 2 s on an H200's Xeon, once per GPU profile). The name is the content's hash, so
-// an entry can never be stale: a reader checks the bytes against the manifest as it checks a reproduction.
+// an entry can never be stale: a reader checks the bytes against the manifest as it checks a reproduction
+// (load_verified_golden), and runs the cpu variant instead where they do not match.
 #pragma once
 #include <string>
 #include <vector>
@@ -14,15 +15,9 @@
 
 namespace harness {
 
-// The kept bytes of the golden whose sha256 is `sha256` (hex), or false when there is no cache folder or
-// no such entry.
-bool read_reproduced(const std::string &sha256, std::string *bytes);
-// Keeps bytes already verified to hash to `sha256` unless an entry is there; a cache that cannot be
-// written is skipped (it only saves time).
-void keep_reproduced(const std::string &sha256, const std::string &bytes);
-
-// A case's unstored goldens on the platform of the cpu variant `cpu_target`, all read from the cache and
-// verified (bytes[i] for output i, "" for a stored one), or false when one is missing or damaged.
+// A case's unstored goldens on the platform of the cpu variant `cpu_target`, all read from the cache
+// (bytes[i] for output i, "" for a stored one), or false when one is missing. Not verified here: the
+// caller checks them against the manifest as it checks a reproduction, and reproduces a damaged one.
 bool read_kept_outputs(const PipelineSpec &spec, const CaseSpec &c, const Manifest &manifest,
                        const std::string &cpu_target, std::vector<std::string> *bytes);
 // Keeps a case's reproduced outputs (bytes[i] for output i) once load_verified_golden accepted them.
