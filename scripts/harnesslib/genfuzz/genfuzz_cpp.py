@@ -6,7 +6,7 @@ Expressions come from genfuzz_expr.py; every output is its carrier (an input rea
 combined with the rest, mapped onto the output type's range.
 """
 
-from .genfuzz_expr import E, INT_LIMIT, Writer, _lit, _mul, _num
+from .genfuzz_expr import E, INT_LIMIT, Writer, _lit, _mul, _num, nested
 from .genfuzz_model import TYPES, VARS, Stage, plant, is_float
 
 
@@ -166,7 +166,7 @@ class Body(Writer):
         # carrier - rest cancels where one holds the other: (v + s) - v, a scalar's select(s, v, rest), v * g + rest
         # or select(v > t, v, rest) less rest, v - abs(v) on non-negative fills, v - select(v > m, v, m) (seed 2:
         # ten constant outputs).
-        if self.rng.random() < 0.5 or rest.text in carrier.text or carrier.text in rest.text:
+        if self.rng.random() < 0.5 or nested(carrier, rest):
             root = E("(%s + %s)" % (carrier.text, rest.text), carrier.lo + rest.lo, carrier.hi + rest.hi, True)
         else:
             root = E("(%s - %s)" % (carrier.text, rest.text), carrier.lo - rest.hi, carrier.hi - rest.lo, True)

@@ -37,6 +37,12 @@ def _sum(a, b, sign):
     return {k: v for k, v in lin.items() if v}, cancelled
 
 
+def nested(a, b):
+    """Whether one of two expressions appears inside the other: a - b may then be 0 wherever a select, min or
+    max picks the shared side (select(c, x, s) - s where c is false, v - abs(v) on non-negative fills)."""
+    return b.text in a.text or a.text in b.text
+
+
 def _num(v, work):
     if work == "float":
         return repr(float(v)) + "f"
@@ -125,7 +131,7 @@ class Writer:
             lin, cancelled = _sum(a, b, sign)
             # A difference whose one side appears inside the other cancels where a select, min or max inside
             # it picks that side (select(c, x, s) - s is 0 whenever c is false): avoided like a - a.
-            cancelled = cancelled or (sign < 0 and (b.text in a.text or a.text in b.text))
+            cancelled = cancelled or (sign < 0 and nested(a, b))
             if not cancelled:  # (a - a), b + (a - b): an atom gone, often a constant output
                 return E(
                     "(%s %s %s)" % (a.text, "+" if sign > 0 else "-", b.text),
