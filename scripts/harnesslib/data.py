@@ -34,6 +34,13 @@ DEFAULT_HISTORY = default_db()
 TIME_SCALE = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}  # to milliseconds
 
 
+def add_history_argument(ap):
+    """--db, the run history every tool that reads or writes it takes."""
+    ap.add_argument(
+        "--db", default=DEFAULT_HISTORY, help="history: SQLite path or postgresql:// URL (default %(default)s)"
+    )
+
+
 def arg_parser(prog, doc):
     """The command-line parser of a script whose module docstring is `doc`: its first paragraph is the
     description, the rest the epilog (kept as written)."""

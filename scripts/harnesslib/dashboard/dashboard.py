@@ -367,9 +367,7 @@ def render_into(out_dir, render_fn):
 def main(argv=None):
     root = data.REPO_ROOT
     ap = data.arg_parser("dashboard", __doc__)
-    ap.add_argument(
-        "--db", default=data.DEFAULT_HISTORY, help="history: SQLite path or postgresql:// URL (default %(default)s)"
-    )
+    data.add_history_argument(ap)
     ap.add_argument("--out", default=os.path.join(root, "out", "dashboard"), help="output dir (default %(default)s)")
     ap.add_argument("--golden-dir", default=paths.golden_dir(), help="goldens, for the diff images")
     ap.add_argument(

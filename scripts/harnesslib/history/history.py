@@ -270,9 +270,7 @@ def main(argv=None):
     )
     mig.add_argument("--from", dest="source", required=True, help="history to copy from (SQLite path or URL)")
     for p in (ing, lst, mig):
-        p.add_argument(
-            "--db", default=default_db_path(), help="history: SQLite path or postgresql:// URL (default %(default)s)"
-        )
+        data.add_history_argument(p)
     args = ap.parse_args(argv)
     toolmain.handle_signals()
     if args.cmd == "migrate":
@@ -351,10 +349,6 @@ def main(argv=None):
         raise data.InputError("run %d: %s%s%s" % (run_id, p + ": " if p else "", toolmain.describe(e), also))
     print(run_id)
     return 0
-
-
-def default_db_path():
-    return data.DEFAULT_HISTORY
 
 
 if __name__ == "__main__":

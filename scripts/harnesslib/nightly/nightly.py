@@ -49,9 +49,7 @@ def runnable_profiles(harness):
 def main(argv=None):
     root = data.REPO_ROOT
     ap = data.arg_parser("nightly", __doc__)
-    ap.add_argument(
-        "--db", default=data.DEFAULT_HISTORY, help="history: SQLite path or postgresql:// URL (default %(default)s)"
-    )
+    data.add_history_argument(ap)
     ap.add_argument("--out", default=os.path.join(root, "out", "nightly"), help="artifacts (default %(default)s)")
     ap.add_argument("--bin", default=paths.bin_dir(), help="the directory of aot-harness (default %(default)s)")
     ap.add_argument(
