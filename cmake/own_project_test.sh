@@ -63,6 +63,13 @@ if [ "$part" = core ]; then
   case "$halide_dir" in "$halide"/*) ;; *) fail "Halide was found at $halide_dir, not under the prefix given ($halide)" ;; esac
   TAIL=3 step build "$cmake" --build "$work/build" -j2 || { tail -40 "$work/logs/build.log"; fail "build"; }
   [ -x "$exe" ] || fail "no aot-harness in the outside build tree's bin/"
+  # A pipeline without a C++ spec compiles one generated source: it must stay a registration (a few dozen
+  # lines preprocessed), not the harness's headers (tens of thousands), which cost seconds a pipeline.
+  for f in "$work/build"/*.derived_spec.cpp; do
+    [ -f "$f" ] || fail "no derived spec source in the outside build tree"
+    n=$(c++ -E -P -I"$work/prefix/include" "$f" | wc -l)
+    [ "$n" -lt 100 ] || fail "$(basename "$f") preprocesses to $n lines: include harness/derived_spec_registrar.h only"
+  done
   step bless "$exe" bless --all || fail "bless"
   [ -f "$work/src/golden/MANIFEST.json" ] || fail "goldens are not in golden/ beside the CMakeLists.txt"
   TAIL=4 step ctest "$ctest" --test-dir "$work/build" -L precommit -j2 --output-on-failure --no-tests=error ||

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/derived_spec_registrar.h"
 #include "harness/registry.h"
 #include "harness/spec.h"
 
@@ -31,12 +32,6 @@ struct DerivedSpecSource {
 
 // Every source registered by HARNESS_REGISTER_DERIVED_SPEC.
 std::vector<DerivedSpecSource> &derived_spec_sources();
-
-class DerivedSpecRegistrar {
-public:
-    DerivedSpecRegistrar(const char *pipeline, const char *json_text, const char *json_path,
-                         const char *generator_sha256);
-};
 
 // What a derivation reads: the pipeline's variants, and a way to try a case on the cpu variant.
 struct DerivationInput {
@@ -53,6 +48,3 @@ struct DerivationInput {
 PipelineSpec derive_spec(const DerivedSpecSource &src, const DerivationInput &in);
 
 }  // namespace harness
-
-#define HARNESS_REGISTER_DERIVED_SPEC(ident, pipeline, json_text, json_path, sha) \
-    static const ::harness::DerivedSpecRegistrar harness_derived_spec_##ident(pipeline, json_text, json_path, sha)

@@ -15,16 +15,6 @@
 
 namespace harness {
 
-std::vector<DerivedSpecSource> &derived_spec_sources() {
-    static std::vector<DerivedSpecSource> sources;
-    return sources;
-}
-
-DerivedSpecRegistrar::DerivedSpecRegistrar(const char *pipeline, const char *json_text, const char *json_path,
-                                           const char *generator_sha256) {
-    derived_spec_sources().push_back({pipeline, json_text, json_path, generator_sha256});
-}
-
 namespace {
 
 constexpr size_t kNightlyElements = size_t(1) << 21;
