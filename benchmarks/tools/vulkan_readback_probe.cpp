@@ -29,52 +29,11 @@
 namespace {
 
 namespace vk = harness::vk_shim;
-using Handle = void *;  // VkInstance, VkPhysicalDevice, VkDevice
+using vk::BufferCreateInfo, vk::DeviceCreateInfo, vk::MappedMemoryRange, vk::MemoryAllocateInfo, vk::MemoryRequirements,
+    vk::QueueCreateInfo, vk::kWholeSize;
+using Handle = void *;    // VkInstance, VkPhysicalDevice, VkDevice
 using Memory = uint64_t;  // VkDeviceMemory, VkBuffer
 using Fn = void (*)();
-constexpr uint64_t kWholeSize = ~0ull;
-
-struct QueueCreateInfo {
-    int32_t sType = 2;
-    const void *pNext = nullptr;
-    uint32_t flags = 0, queueFamilyIndex = 0, queueCount = 1;
-    const float *pQueuePriorities = nullptr;
-};
-struct DeviceCreateInfo {
-    int32_t sType = 3;
-    const void *pNext = nullptr;
-    uint32_t flags = 0, queueCreateInfoCount = 1;
-    const QueueCreateInfo *pQueueCreateInfos = nullptr;
-    uint32_t enabledLayerCount = 0;
-    const char *const *ppEnabledLayerNames = nullptr;
-    uint32_t enabledExtensionCount = 0;
-    const char *const *ppEnabledExtensionNames = nullptr;
-    const void *pEnabledFeatures = nullptr;
-};
-struct MemoryAllocateInfo {
-    int32_t sType = 5;
-    const void *pNext = nullptr;
-    uint64_t allocationSize = 0;
-    uint32_t memoryTypeIndex = 0;
-};
-struct MappedMemoryRange {
-    int32_t sType = 6;
-    const void *pNext = nullptr;
-    Memory memory = 0;
-    uint64_t offset = 0, size = kWholeSize;
-};
-struct BufferCreateInfo {
-    int32_t sType = 12;
-    const void *pNext = nullptr;
-    uint32_t flags = 0;
-    uint64_t size = 0;
-    uint32_t usage = 0, sharingMode = 0, queueFamilyIndexCount = 0;
-    const uint32_t *pQueueFamilyIndices = nullptr;
-};
-struct MemoryRequirements {
-    uint64_t size, alignment;
-    uint32_t memoryTypeBits;
-};
 
 // Everything created is released here, last first, on every path out of main.
 struct Cleanup {
@@ -100,12 +59,10 @@ bool parse_count(const char *text, long long min, long long *out) {
 }
 
 std::string flag_names(uint32_t f) {
-    static const std::pair<uint32_t, const char *> names[] = {{vk::kDeviceLocal, "DEVICE_LOCAL"},
-                                                              {vk::kHostVisible, "HOST_VISIBLE"},
-                                                              {vk::kHostCoherent, "HOST_COHERENT"},
-                                                              {vk::kHostCached, "HOST_CACHED"},
-                                                              {vk::kLazilyAllocated, "LAZILY_ALLOCATED"},
-                                                              {0x20, "PROTECTED"}};
+    static const std::pair<uint32_t, const char *> names[] = {
+        {vk::kDeviceLocal, "DEVICE_LOCAL"},         {vk::kHostVisible, "HOST_VISIBLE"},
+        {vk::kHostCoherent, "HOST_COHERENT"},       {vk::kHostCached, "HOST_CACHED"},
+        {vk::kLazilyAllocated, "LAZILY_ALLOCATED"}, {0x20, "PROTECTED"}};
     std::string s;
     for (const auto &[bit, name] : names)
         if (f & bit) s += (s.empty() ? "" : "|") + std::string(name);
@@ -139,11 +96,16 @@ int main(int argc, char **argv) {
             std::printf("usage: vulkan-readback-probe [--device N] [--bytes N] [--reps N]\n");
             return 0;
         }
-        long long *target = arg == "--device" ? &device_index : arg == "--bytes" ? &bytes : arg == "--reps" ? &reps : nullptr;
+        long long *target = arg == "--device" ? &device_index :
+                            arg == "--bytes"  ? &bytes :
+                            arg == "--reps"   ? &reps :
+                                                nullptr;
         if (!target) return fail("unknown option '" + arg + "'; use --device N, --bytes N or --reps N", 2);
         const long long min = arg == "--device" ? 0 : 1;
         if (i + 1 >= argc || !parse_count(argv[i + 1], min, target))
-            return fail(arg + " needs a whole number >= " + std::to_string(min) + (i + 1 < argc ? ", not '" + std::string(argv[i + 1]) + "'" : ""), 2);
+            return fail(arg + " needs a whole number >= " + std::to_string(min) +
+                            (i + 1 < argc ? ", not '" + std::string(argv[i + 1]) + "'" : ""),
+                        2);
         i++;
     }
     Cleanup cleanup;
@@ -160,15 +122,16 @@ int main(int argc, char **argv) {
     instance_info.pApplicationInfo = &app;
     Handle instance = nullptr;
     if (!create_instance || create_instance(&instance_info, nullptr, &instance) != 0)
-        return fail("vkCreateInstance failed: no Vulkan driver; install a GPU driver or mesa-vulkan-drivers (lavapipe)");
+        return fail(
+            "vkCreateInstance failed: no Vulkan driver; install a GPU driver or mesa-vulkan-drivers (lavapipe)");
 #define INSTANCE_FN(name, type) const auto name = reinterpret_cast<type>(get_instance_proc(instance, "vk" #name))
     INSTANCE_FN(DestroyInstance, void (*)(Handle, const void *));
     cleanup.steps.push_back([=] { DestroyInstance(instance, nullptr); });
-    INSTANCE_FN(EnumeratePhysicalDevices, int32_t (*)(Handle, uint32_t *, Handle *));
+    INSTANCE_FN(EnumeratePhysicalDevices, int32_t(*)(Handle, uint32_t *, Handle *));
     INSTANCE_FN(GetPhysicalDeviceProperties, void (*)(Handle, void *));
     INSTANCE_FN(GetPhysicalDeviceMemoryProperties, void (*)(Handle, vk::MemoryProperties *));
-    INSTANCE_FN(CreateDevice, int32_t (*)(Handle, const DeviceCreateInfo *, const void *, Handle *));
-    INSTANCE_FN(GetDeviceProcAddr, Fn (*)(Handle, const char *));
+    INSTANCE_FN(CreateDevice, int32_t(*)(Handle, const DeviceCreateInfo *, const void *, Handle *));
+    INSTANCE_FN(GetDeviceProcAddr, Fn(*)(Handle, const char *));
     uint32_t count = 0;
     EnumeratePhysicalDevices(instance, &count, nullptr);
     std::vector<Handle> physical(count);
@@ -176,7 +139,8 @@ int main(int argc, char **argv) {
     if (count == 0) return fail("no Vulkan device; install a GPU driver or mesa-vulkan-drivers (lavapipe)");
     if (device_index >= count)
         return fail("--device " + std::to_string(device_index) + ": only " + std::to_string(count) +
-                    " Vulkan device(s) here; use 0.." + std::to_string(count - 1), 2);
+                        " Vulkan device(s) here; use 0.." + std::to_string(count - 1),
+                    2);
     Handle gpu = physical[device_index];
     alignas(8) unsigned char properties[1024] = {0};  // VkPhysicalDeviceProperties is 824 bytes
     GetPhysicalDeviceProperties(gpu, properties);
@@ -197,13 +161,13 @@ int main(int argc, char **argv) {
 #define DEVICE_FN(name, type) const auto name = reinterpret_cast<type>(GetDeviceProcAddr(device, "vk" #name))
     DEVICE_FN(DestroyDevice, void (*)(Handle, const void *));
     cleanup.steps.push_back([=] { DestroyDevice(device, nullptr); });
-    DEVICE_FN(AllocateMemory, int32_t (*)(Handle, const MemoryAllocateInfo *, const void *, Memory *));
+    DEVICE_FN(AllocateMemory, int32_t(*)(Handle, const MemoryAllocateInfo *, const void *, Memory *));
     DEVICE_FN(FreeMemory, void (*)(Handle, Memory, const void *));
-    DEVICE_FN(MapMemory, int32_t (*)(Handle, Memory, uint64_t, uint64_t, uint32_t, void **));
+    DEVICE_FN(MapMemory, int32_t(*)(Handle, Memory, uint64_t, uint64_t, uint32_t, void **));
     DEVICE_FN(UnmapMemory, void (*)(Handle, Memory));
-    DEVICE_FN(InvalidateMappedMemoryRanges, int32_t (*)(Handle, uint32_t, const MappedMemoryRange *));
-    DEVICE_FN(FlushMappedMemoryRanges, int32_t (*)(Handle, uint32_t, const MappedMemoryRange *));
-    DEVICE_FN(CreateBuffer, int32_t (*)(Handle, const BufferCreateInfo *, const void *, Memory *));
+    DEVICE_FN(InvalidateMappedMemoryRanges, int32_t(*)(Handle, uint32_t, const MappedMemoryRange *));
+    DEVICE_FN(FlushMappedMemoryRanges, int32_t(*)(Handle, uint32_t, const MappedMemoryRange *));
+    DEVICE_FN(CreateBuffer, int32_t(*)(Handle, const BufferCreateInfo *, const void *, Memory *));
     DEVICE_FN(GetBufferMemoryRequirements, void (*)(Handle, Memory, MemoryRequirements *));
     DEVICE_FN(DestroyBuffer, void (*)(Handle, Memory, const void *));
 
@@ -255,13 +219,20 @@ int main(int argc, char **argv) {
             std::memcpy(mapped, host, size_t(bytes));
             if (!coherent) FlushMappedMemoryRanges(device, 1, &range);
         });
+        std::memset(host, 0, size_t(bytes));
         m.read_ms = time_ms([&] {
             if (!coherent) InvalidateMappedMemoryRanges(device, 1, &range);
             std::memcpy(host, mapped, size_t(bytes));
         });
-        m.ok = true;
         UnmapMemory(device, memory);
         FreeMemory(device, memory, nullptr);
+        const auto *back = static_cast<const unsigned char *>(host);  // the reads brought the written bytes back
+        if (back[0] != 1 || back[bytes - 1] != 1) {
+            std::printf("%s read back other bytes than were written\n", line);
+            std::memset(host, 1, size_t(bytes));
+            continue;
+        }
+        m.ok = true;
         std::printf("%s read %8.3f ms %7.2f GB/s   write %8.3f ms %7.2f GB/s\n", line, m.read_ms,
                     double(bytes) / m.read_ms / 1e6, m.write_ms, double(bytes) / m.write_ms / 1e6);
     }
@@ -299,8 +270,8 @@ int main(int argc, char **argv) {
             text += "no type (needs HOST_VISIBLE|" + flag_names(s.want) + "; its allocation fails)";
         } else {
             std::snprintf(num, sizeof num, "%.2f", speed(pick));
-            text += "type " + std::to_string(pick) + " (" + flag_names(mem.memoryTypes[pick].propertyFlags) + "): " +
-                    verb + " " + (measured[pick].ok ? std::string(num) + " GB/s" : "not measured");
+            text += "type " + std::to_string(pick) + " (" + flag_names(mem.memoryTypes[pick].propertyFlags) +
+                    "): " + verb + " " + (measured[pick].ok ? std::string(num) + " GB/s" : "not measured");
         }
         if (best >= 0) {
             std::snprintf(num, sizeof num, "%.2f", speed(best));

@@ -1,7 +1,7 @@
 // The few Vulkan 1.x declarations the harness's Vulkan code needs without Vulkan headers (ABI-stable): the
 // interposer's (vulkan_interpose.cpp) handles, the structures it reads or writes, their offsets and the entry points'
-// types; and the instance creation, device name and memory types that the probe (vulkan_probe.cpp) and
-// vulkan-readback-probe (benchmarks/tools) read.
+// types; the instance creation, device name and memory types that the probe (vulkan_probe.cpp) and
+// vulkan-readback-probe (benchmarks/tools) read; and the device and memory calls of vulkan-readback-probe.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -102,6 +102,50 @@ struct MemoryProperties {
         uint64_t size;
         uint32_t flags;
     } memoryHeaps[16];
+};
+
+// Device creation, memory allocation and mapping, and a buffer's memory requirements (vulkan-readback-probe).
+constexpr uint64_t kWholeSize = ~0ull;  // VK_WHOLE_SIZE
+struct QueueCreateInfo {
+    int32_t sType = 2;
+    const void *pNext = nullptr;
+    uint32_t flags = 0, queueFamilyIndex = 0, queueCount = 1;
+    const float *pQueuePriorities = nullptr;
+};
+struct DeviceCreateInfo {
+    int32_t sType = 3;
+    const void *pNext = nullptr;
+    uint32_t flags = 0, queueCreateInfoCount = 1;
+    const QueueCreateInfo *pQueueCreateInfos = nullptr;
+    uint32_t enabledLayerCount = 0;
+    const char *const *ppEnabledLayerNames = nullptr;
+    uint32_t enabledExtensionCount = 0;
+    const char *const *ppEnabledExtensionNames = nullptr;
+    const void *pEnabledFeatures = nullptr;
+};
+struct MemoryAllocateInfo {
+    int32_t sType = 5;
+    const void *pNext = nullptr;
+    uint64_t allocationSize = 0;
+    uint32_t memoryTypeIndex = 0;
+};
+struct MappedMemoryRange {
+    int32_t sType = 6;
+    const void *pNext = nullptr;
+    uint64_t memory = 0;  // VkDeviceMemory
+    uint64_t offset = 0, size = kWholeSize;
+};
+struct BufferCreateInfo {
+    int32_t sType = 12;
+    const void *pNext = nullptr;
+    uint32_t flags = 0;
+    uint64_t size = 0;
+    uint32_t usage = 0, sharingMode = 0, queueFamilyIndexCount = 0;
+    const uint32_t *pQueueFamilyIndices = nullptr;
+};
+struct MemoryRequirements {
+    uint64_t size, alignment;
+    uint32_t memoryTypeBits;
 };
 
 using PFN_Properties = void (*)(Handle, void *);
