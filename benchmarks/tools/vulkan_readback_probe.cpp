@@ -6,11 +6,7 @@
 // after vkInvalidateMappedMemoryRanges when the type is not HOST_COHERENT (a read-back), and (b) memcpy from a
 // host buffer into the mapped memory, then vkFlushMappedMemoryRanges when not HOST_COHERENT (an upload).
 //
-// Halide 21's choice (src/runtime/vulkan_memory.h, select_memory_type; the requests in vulkan.cpp): both staging
-// buffers ask for MemoryCaching::UncachedCoherent; device-to-host (a TransferDst buffer) needs HOST_VISIBLE and
-// wants DEVICE_LOCAL and HOST_COHERENT, host-to-device (TransferSrc) needs HOST_VISIBLE and wants HOST_COHERENT.
-// The pick is the lowest-index type allowed by the buffer's memoryTypeBits that has every needed and every wanted
-// flag; with none, the allocation fails (no fallback to the needed flags alone).
+// Which type Halide 21 picks for its device-to-host and host-to-device staging buffers: vulkan_staging.h.
 //   vulkan-readback-probe [--device N] [--bytes N] [--reps N]   (defaults: 0, 8388608 = 1920x1080 RGBA u8, 20)
 #include <dlfcn.h>
 
@@ -25,6 +21,7 @@
 #include <vector>
 
 #include "devices/vulkan_abi.h"
+#include "vulkan_staging.h"
 
 namespace {
 
@@ -67,13 +64,6 @@ std::string flag_names(uint32_t f) {
     for (const auto &[bit, name] : names)
         if (f & bit) s += (s.empty() ? "" : "|") + std::string(name);
     return s.empty() ? "none" : s;
-}
-
-// Halide 21's select_memory_type (the opening comment): the first allowed type with all of need | want.
-int halide_pick(const vk::MemoryProperties &mem, uint32_t allowed, uint32_t need, uint32_t want) {
-    for (uint32_t i = 0; i < mem.memoryTypeCount && i < 32; i++)
-        if ((allowed >> i & 1) && (mem.memoryTypes[i].propertyFlags & (need | want)) == (need | want)) return int(i);
-    return -1;
 }
 
 double median_ms(std::vector<double> ms) {
@@ -239,13 +229,7 @@ int main(int argc, char **argv) {
     std::fflush(stdout);
 
     // The staging buffers as Halide creates them (usage STORAGE plus TRANSFER_DST or _SRC) say which types they allow.
-    struct Staging {
-        const char *what;
-        uint32_t usage, want;
-        bool read;
-    } const stagings[] = {{"device-to-host", 0x20 | 0x2, vk::kDeviceLocal | vk::kHostCoherent, true},
-                          {"host-to-device", 0x20 | 0x1, vk::kHostCoherent, false}};
-    for (const Staging &s : stagings) {
+    for (const bench::StagingRequest &s : {bench::kDeviceToHost, bench::kHostToDevice}) {
         BufferCreateInfo buffer_info;
         buffer_info.size = uint64_t(bytes);
         buffer_info.usage = s.usage;
@@ -263,7 +247,7 @@ int main(int argc, char **argv) {
         int best = -1;
         for (int t = 0; t < int(measured.size()); t++)
             if (measured[t].ok && (best < 0 || speed(t) > speed(best))) best = t;
-        const int pick = halide_pick(mem, req.memoryTypeBits, vk::kHostVisible, s.want);
+        const int pick = bench::halide_staging_type(mem, req.memoryTypeBits, s);
         std::string text = std::string(s.what) + " staging: Halide 21 picks ";
         char num[64];
         if (pick < 0) {
