@@ -23,9 +23,9 @@ MemoryProperties layout(std::initializer_list<uint32_t> flags) {
 constexpr uint32_t kAll = ~0u;
 
 // An NVIDIA discrete GPU with resizable BAR: system memory uncached (3) and cached (4), the BAR window (5).
-const MemoryProperties kNvidiaRebar = layout({0, kDeviceLocal, kDeviceLocal, kHostVisible | kHostCoherent,
-                                              kHostVisible | kHostCoherent | kHostCached,
-                                              kDeviceLocal | kHostVisible | kHostCoherent});
+const MemoryProperties kNvidiaRebar =
+    layout({0, kDeviceLocal, kDeviceLocal, kHostVisible | kHostCoherent, kHostVisible | kHostCoherent | kHostCached,
+            kDeviceLocal | kHostVisible | kHostCoherent});
 
 TEST(VulkanStaging, DeviceToHostGetsTheBarWindowNotCachedSystemMemory) {
     EXPECT_EQ(halide_staging_type(kNvidiaRebar, kAll, kDeviceToHost), 5);
