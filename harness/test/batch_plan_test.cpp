@@ -102,13 +102,22 @@ TEST(BatchPlan, UnitsOfOtherGroupsAreNotJoined) {
     EXPECT_EQ(plan_start_order(tasks).size(), 2u);
 }
 
-TEST(BatchPlan, TargetKeepsEverySlotBusy) {
-    EXPECT_EQ(plan_target(98, 8, 16), 7u);  // ceil(98 / 16)
-    EXPECT_EQ(plan_target(5, 8, 16), 1u);
-    EXPECT_EQ(plan_target(1000, 8, 16), 16u);  // at most --batch
-    EXPECT_EQ(plan_target(40, 1, 16), 16u);    // one slot: nothing to balance
-    EXPECT_EQ(plan_target(3, 1, 16), 3u);
-    EXPECT_EQ(plan_target(0, 4, 16), 1u);
+TEST(BatchPlan, TargetKeepsEveryCpuSlotBusy) {
+    EXPECT_EQ(plan_target(98, 8, 16, false), 7u);  // ceil(98 / 16)
+    EXPECT_EQ(plan_target(5, 8, 16, false), 1u);
+    EXPECT_EQ(plan_target(1000, 8, 16, false), 16u);  // at most --batch
+    EXPECT_EQ(plan_target(40, 1, 16, false), 16u);    // one slot: nothing to balance
+    EXPECT_EQ(plan_target(3, 1, 16, false), 3u);
+    EXPECT_EQ(plan_target(0, 4, 16, false), 1u);
+}
+
+TEST(BatchPlan, DeviceChildrenAreFilledToTheBatchSize) {
+    // A GPU child's driver context and kernel builds cost more than most of its cases: as few children as
+    // --batch allows, whatever the slots.
+    EXPECT_EQ(plan_target(49, 2, 16, true), 16u);
+    EXPECT_EQ(plan_target(98, 8, 16, true), 16u);
+    EXPECT_EQ(plan_target(49, 2, 4, true), 4u);
+    EXPECT_EQ(plan_target(3, 2, 16, true), 16u);  // plan_chunk takes what is pending
 }
 
 }  // namespace

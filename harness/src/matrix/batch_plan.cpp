@@ -72,8 +72,9 @@ size_t plan_chunk(const std::vector<PlanTask> &tasks, const std::deque<size_t> &
     return std::min(count, max_batch);
 }
 
-size_t plan_target(size_t pending, size_t limit, size_t max_batch) {
+size_t plan_target(size_t pending, size_t limit, size_t max_batch, bool device_setup) {
     max_batch = std::max<size_t>(1, max_batch);
+    if (device_setup) return max_batch;
     if (limit <= 1) return std::clamp<size_t>(pending, 1, max_batch);
     return std::clamp<size_t>((pending + 2 * limit - 1) / (2 * limit), 1, max_batch);
 }
