@@ -16,43 +16,22 @@
 #include <vector>
 
 #include "devices/probe_in_child.h"
+#include "devices/vulkan_abi.h"
 
 namespace harness {
 
 namespace {
 
-// The handful of Vulkan 1.x declarations the probe needs (ABI-stable; no vulkan-headers package needed).
+// The handful of Vulkan 1.x declarations the probe needs besides vulkan_abi.h's (ABI-stable; no vulkan-headers
+// package needed).
 using VkInstance = struct VkInstance_T *;
 using VkPhysicalDevice = struct VkPhysicalDevice_T *;
 using VkResult = int32_t;
 using VkBool32 = uint32_t;
-constexpr int32_t kStructApplicationInfo = 0, kStructInstanceCreateInfo = 1, kStructFeatures2 = 1000059000,
-                  kStructProperties2 = 1000059001, kStructVulkan11Features = 49, kStructVulkan12Features = 51,
-                  kStructDriverProperties = 1000196000;
+using vk_shim::ApplicationInfo, vk_shim::InstanceCreateInfo, vk_shim::MemoryProperties, vk_shim::PropertiesPrefix;
+constexpr int32_t kStructFeatures2 = 1000059000, kStructProperties2 = 1000059001, kStructVulkan11Features = 49,
+                  kStructVulkan12Features = 51, kStructDriverProperties = 1000196000;
 
-struct ApplicationInfo {
-    int32_t sType = kStructApplicationInfo;
-    const void *pNext = nullptr;
-    const char *pApplicationName = "aot-harness";
-    uint32_t applicationVersion = 1;
-    const char *pEngineName = "aot-harness";
-    uint32_t engineVersion = 1;
-    uint32_t apiVersion = (1u << 22) | (3u << 12);  // 1.3: ask for the highest the harness's targets use
-};
-struct InstanceCreateInfo {
-    int32_t sType = kStructInstanceCreateInfo;
-    const void *pNext = nullptr;
-    uint32_t flags = 0;
-    const ApplicationInfo *pApplicationInfo = nullptr;
-    uint32_t enabledLayerCount = 0;
-    const char *const *ppEnabledLayerNames = nullptr;
-    uint32_t enabledExtensionCount = 0;
-    const char *const *ppEnabledExtensionNames = nullptr;
-};
-struct PropertiesPrefix {  // VkPhysicalDeviceProperties up to deviceName (limits etc. follow)
-    uint32_t apiVersion, driverVersion, vendorID, deviceID, deviceType;
-    char deviceName[256];
-};
 struct Properties2 {
     int32_t sType = kStructProperties2;
     void *pNext = nullptr;
@@ -82,17 +61,6 @@ struct Features2 {
     int32_t sType = kStructFeatures2;
     void *pNext = nullptr;
     VkBool32 features[55];  // VkPhysicalDeviceFeatures: shaderFloat64 [39], shaderInt64 [40], shaderInt16 [41]
-};
-struct MemoryProperties {
-    uint32_t memoryTypeCount;
-    struct {
-        uint32_t propertyFlags, heapIndex;
-    } memoryTypes[32];
-    uint32_t memoryHeapCount;
-    struct {
-        uint64_t size;
-        uint32_t flags;
-    } memoryHeaps[16];
 };
 
 std::string version_string(uint32_t v) {
