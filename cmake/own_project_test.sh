@@ -70,6 +70,10 @@ if [ "$part" = core ]; then
     n=$(c++ -E -P -I"$work/prefix/include" "$f" | wc -l)
     [ "$n" -lt 100 ] || fail "$(basename "$f") preprocesses to $n lines: include harness/derived_spec_registrar.h only"
   done
+  # The estimates probe is never run: built without assertions and bounds queries, most of its compile time.
+  probes=$(grep -o 'target=[^ ]* autoscheduler=EstimatesOnly' "$work/build/build.ninja") || fail "no estimates probe was built"
+  echo "$probes" | grep -v 'no_asserts' | grep -q . && fail "an estimates probe is built with assertions: $probes"
+  echo "$probes" | grep -v 'no_bounds_query' | grep -q . && fail "an estimates probe is built with bounds queries: $probes"
   step bless "$exe" bless --all || fail "bless"
   [ -f "$work/src/golden/MANIFEST.json" ] || fail "goldens are not in golden/ beside the CMakeLists.txt"
   TAIL=4 step ctest "$ctest" --test-dir "$work/build" -L precommit -j2 --output-on-failure --no-tests=error ||
