@@ -6,7 +6,8 @@
 // after vkInvalidateMappedMemoryRanges when the type is not HOST_COHERENT (a read-back), and (b) memcpy from a
 // host buffer into the mapped memory, then vkFlushMappedMemoryRanges when not HOST_COHERENT (an upload).
 //
-// Which type Halide 21 picks for its device-to-host and host-to-device staging buffers: vulkan_staging.h.
+// Which type Halide 21 picks for its device-to-host and host-to-device staging buffers, and which the harness's runtime
+// shim makes it pick for read-backs (HARNESS_VULKAN_SHIM, vulkan_runtime_shim.cpp): devices/vulkan_staging.h.
 //   vulkan-readback-probe [--device N] [--bytes N] [--reps N]   (defaults: 0, 8388608 = 1920x1080 RGBA u8, 20)
 #include <dlfcn.h>
 
@@ -21,7 +22,7 @@
 #include <vector>
 
 #include "devices/vulkan_abi.h"
-#include "vulkan_staging.h"
+#include "devices/vulkan_staging.h"
 
 namespace {
 
@@ -229,7 +230,7 @@ int main(int argc, char **argv) {
     std::fflush(stdout);
 
     // The staging buffers as Halide creates them (usage STORAGE plus TRANSFER_DST or _SRC) say which types they allow.
-    for (const bench::StagingRequest &s : {bench::kDeviceToHost, bench::kHostToDevice}) {
+    for (const harness::StagingRequest &s : {harness::kDeviceToHost, harness::kHostToDevice}) {
         BufferCreateInfo buffer_info;
         buffer_info.size = uint64_t(bytes);
         buffer_info.usage = s.usage;
@@ -247,7 +248,7 @@ int main(int argc, char **argv) {
         int best = -1;
         for (int t = 0; t < int(measured.size()); t++)
             if (measured[t].ok && (best < 0 || speed(t) > speed(best))) best = t;
-        const int pick = bench::halide_staging_type(mem, req.memoryTypeBits, s);
+        const int pick = harness::halide_staging_type(mem, req.memoryTypeBits, s);
         std::string text = std::string(s.what) + " staging: Halide 21 picks ";
         char num[64];
         if (pick < 0) {
@@ -263,6 +264,12 @@ int main(int argc, char **argv) {
                     flag_names(mem.memoryTypes[best].propertyFlags) + ") " + num + " GB/s";
         }
         std::printf("%s\n", text.c_str());
+        vk::MemoryProperties shimmed = mem;
+        if (s.read && harness::cached_readback_layout(&shimmed) >= 0) {
+            const int t = harness::halide_staging_type(shimmed, req.memoryTypeBits, s);
+            std::snprintf(num, sizeof num, "%.2f", t >= 0 ? speed(t) : 0.0);
+            std::printf("%s staging under the harness's runtime shim: type %d, %s %s GB/s\n", s.what, t, verb, num);
+        }
     }
     return std::any_of(measured.begin(), measured.end(), [](const Measured &m) { return m.ok; }) ?
                0 :
