@@ -9,6 +9,7 @@
 #include "devices/kernel_log.h"
 #include "devices/probe_in_child.h"
 #include "devices/spirv_reflect.h"
+#include "devices/vulkan_abi.h"
 #include "run/kernel_resources.h"
 
 namespace harness {
@@ -185,28 +186,14 @@ TEST(VulkanInterpose, PhysicalDeviceLimitsAtTheirOffsets) {
             using Gipa = Fn (*)(void *, const char *);
             const auto gipa = reinterpret_cast<Gipa>(halide_vulkan_get_symbol(nullptr, "vkGetInstanceProcAddr"));
             if (!gipa) return {{"skip", "no Vulkan loader"}};
-            struct AppInfo {
-                int32_t sType = 0;
-                const void *pNext = nullptr;
-                const char *name = "test";
-                uint32_t version = 1;
-                const char *engine = "test";
-                uint32_t engine_version = 1, api = (1u << 22) | (1u << 12);
-            } app;
-            struct CreateInfo {
-                int32_t sType = 1;
-                const void *pNext = nullptr;
-                uint32_t flags = 0;
-                const AppInfo *app = nullptr;
-                uint32_t layers = 0;
-                const char *const *layer_names = nullptr;
-                uint32_t extensions = 0;
-                const char *const *extension_names = nullptr;
-            } info;
-            info.app = &app;
+            vk_shim::ApplicationInfo app;
+            app.apiVersion = (1u << 22) | (1u << 12);
+            vk_shim::InstanceCreateInfo info;
+            info.pApplicationInfo = &app;
             void *instance = nullptr;
-            const auto create = reinterpret_cast<int32_t (*)(const CreateInfo *, const void *, void **)>(
-                gipa(nullptr, "vkCreateInstance"));
+            const auto create =
+                reinterpret_cast<int32_t (*)(const vk_shim::InstanceCreateInfo *, const void *, void **)>(
+                    gipa(nullptr, "vkCreateInstance"));
             if (!create || create(&info, nullptr, &instance) != 0) return {{"skip", "vkCreateInstance failed"}};
             const auto enumerate = reinterpret_cast<int32_t (*)(void *, uint32_t *, void **)>(
                 gipa(instance, "vkEnumeratePhysicalDevices"));
