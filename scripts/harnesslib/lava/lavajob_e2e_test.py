@@ -18,7 +18,10 @@ def e2e(build):
     from ..testing import device_checks as dt
 
     if not shutil.which("lava-run") or not os.path.exists("/usr/sbin/sshd") or os.geteuid() != 0:
-        print("SKIP: needs lava-run (lava-dispatcher), /usr/sbin/sshd and root (LAVA's dispatcher directories)")
+        print(
+            "SKIP: needs lava-run (lava-dispatcher: scripts/setup --lava-lab installs it), /usr/sbin/sshd and root "
+            "(LAVA's dispatcher directories)"
+        )
         return 77
     tmp = tempfile.mkdtemp(prefix="lava-e2e-")
     sshd = None
