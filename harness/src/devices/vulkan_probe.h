@@ -4,7 +4,7 @@
 //
 // The probe runs once per process in a forked child (like the OpenCL and CUDA probes), with its output
 // sent to /dev/null so that a validation layer named in VK_INSTANCE_LAYERS cannot print into `env --json`.
-// No Vulkan headers are needed: the few structures used are declared in vulkan_probe.cpp.
+// No Vulkan headers are needed: the few structures used are declared in vulkan_abi.h and vulkan_probe.cpp.
 #pragma once
 #include <string>
 #include <vector>

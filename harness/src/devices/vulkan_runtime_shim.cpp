@@ -36,17 +36,14 @@ namespace harness {
 
 namespace {
 
-using ShimInstance = void *;  // VkInstance, VkDevice (the probe, vulkan_probe.cpp, has its own declarations)
+using ShimInstance = void *;  // VkInstance, VkDevice (the structures: vulkan_abi.h)
 using ShimDevice = void *;
 using VkBuffer = uint64_t;
 using PFN_void = VulkanFn;
 using PFN_GetInstanceProcAddr = PFN_void (*)(ShimInstance, const char *);
 using PFN_GetDeviceProcAddr = PFN_void (*)(ShimDevice, const char *);
-struct VkMemoryRequirements {
-    uint64_t size, alignment;
-    uint32_t memoryTypeBits;
-};
-using PFN_GetBufferMemoryRequirements = void (*)(ShimDevice, VkBuffer, VkMemoryRequirements *);
+using vk_shim::MemoryRequirements;
+using PFN_GetBufferMemoryRequirements = void (*)(ShimDevice, VkBuffer, MemoryRequirements *);
 
 std::atomic<PFN_GetInstanceProcAddr> real_instance_proc_addr{nullptr};
 std::atomic<PFN_GetDeviceProcAddr> real_device_proc_addr{nullptr};
@@ -64,7 +61,7 @@ void *vulkan_loader() {
     return lib;
 }
 
-void rounded_buffer_requirements(ShimDevice device, VkBuffer buffer, VkMemoryRequirements *requirements) {
+void rounded_buffer_requirements(ShimDevice device, VkBuffer buffer, MemoryRequirements *requirements) {
     real_buffer_requirements.load()(device, buffer, requirements);
     const uint64_t a = requirements->alignment;
     if (a > 1 && (a & (a - 1)) == 0) {

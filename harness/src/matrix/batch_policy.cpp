@@ -70,9 +70,6 @@ BatchPolicy::BatchPolicy(const MatrixContext &ctx, const std::vector<RunTask> &t
     order_ = plan_start_order(plan_);
     for (const auto &g : groups)
         limit_[g.group] = std::max(1, g.group_limit);
-    for (const auto &p : plan_) {
-        if (p.setup > 0) device_setup_.insert(p.group);
-    }
     for (const auto &[g, limit] : limit_)
         state_[g] = Batches;
 }
@@ -82,8 +79,9 @@ size_t BatchPolicy::chunk(const std::string &group, const std::deque<size_t> &qu
     // Output matching is per child; so is the teardown check (--no-device-release: each child's exit).
     if (max_batch == 1 || !ctx_.opts.fail_on_output.empty() || ctx_.opts.no_device_release) return 1;
     if (state_.at(group).load() == Singles) return 1;
-    const size_t target =
-        plan_target(queue.size(), static_cast<size_t>(limit_.at(group)), max_batch, device_setup_.count(group) > 0);
+    // A group is one device or the CPU: its first pending task says whether its children set up a device.
+    const bool device_setup = !queue.empty() && plan_.at(queue.front()).setup > 0;
+    const size_t target = plan_target(queue.size(), static_cast<size_t>(limit_.at(group)), max_batch, device_setup);
     return plan_chunk(plan_, queue, target, max_batch);
 }
 

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <deque>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -46,7 +45,6 @@ private:
     std::vector<PlanTask> plan_;
     std::vector<size_t> order_;
     std::map<std::string, int> limit_;
-    std::set<std::string> device_setup_;  // the groups of GPU devices (plan_target)
     std::map<std::string, std::atomic<int>> state_;
 };
 
