@@ -50,8 +50,12 @@ public:
             Expr wy = weight(fy), wx = colx(x)[2];
             Expr t0 = cast<uint16_t>(clamped(x, iy, c)) << 8, t1 = cast<uint16_t>(clamped(x, iy + 1, c)) << 8;
             vy(x, y, c) = t0 - mul_shift_right(t0, wy, 16) + mul_shift_right(t1, wy, 16);
-            vpair(x, y, c) = cast<uint32_t>(vy(x, y, c)) | (cast<uint32_t>(vy(x + 1, y, c)) << 16);
-            Expr both = vpair(ix_bounded, y, c);
+            // One vpair Func per plane (every case is RGB): the three gathers of a pixel then index three
+            // buffers with one index vector, so its lanes are extracted once for all three (a planar vpair
+            // gave each plane its own index vector, extracted lane by lane again).
+            for (int k = 0; k < 3; k++)
+                vpair[k](x, y) = cast<uint32_t>(vy(x, y, k)) | (cast<uint32_t>(vy(x + 1, y, k)) << 16);
+            Expr both = select(c == 0, vpair[0](ix_bounded, y), c == 1, vpair[1](ix_bounded, y), vpair[2](ix_bounded, y));
             Expr l = cast<uint16_t>(both & 0xffff), r = cast<uint16_t>(both >> 16);
             Expr h = l - mul_shift_right(l, wx, 16) + mul_shift_right(r, wx, 16);
             output(x, y, c) = cast<uint8_t>((h + 128) >> 8);
@@ -96,7 +100,13 @@ public:
             // weights (colx). AVX-512: hx per source row and strip from one u64 gather per column instead of one u16
             // pair per plane: 13-24 % faster on 2 cores, level with the fixed-point path on 16. AVX2: the fixed-point
             // vertical-first path, vy and vpair per output row: 0.70-0.83x -> 0.89-0.95x OpenCV (the f32 vertical-first
-            // 0.81-0.99x; vy/vpair per 256- or 512-column chunk slower). Strip height per call (host_strips.h): the
+            // 0.81-0.99x; vy/vpair per 256- or 512-column chunk slower). AVX2 targets without fast gathers (the
+            // EPYC's `host`, tuned for Zen 3) get every gather as scalar loads, so it is the count of index
+            // extractions and loads that costs: vpair per plane (one index vector for three gathers) 5-8 % less
+            // thread CPU time per call than a planar vpair (2-vCPU EPYC, one thread, 1080p and 4096^2); not kept:
+            // one u64 gather per pixel of the three planes' vy at ix and one at ix + 1 (level: unpacking the planes
+            // from u64 lanes costs what the gathers save), the f32 u64-gather path of AVX-512 (0.80-0.83x OpenCV
+            // against 0.93x), the gather as a scalar loop into a buffer (5-10 % slower). Strip height per call (host_strips.h): the
             // tallest of 32/16/8 rows giving every thread 32 strips (each the best measured on 16 and on 2 threads, by
             // 10-20 %). bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
             const int v = 2 * natural_vector_size<float>();
@@ -108,7 +118,8 @@ public:
             colx.compute_root().vectorize(x, v);
             if (fixed_point) {
                 vy.compute_at(output, yi).reorder(x, c).vectorize(x, natural_vector_size<uint16_t>());
-                vpair.compute_at(output, yi).reorder(x, c).vectorize(x, natural_vector_size<uint32_t>());
+                for (Func f : vpair)
+                    f.compute_at(output, yi).vectorize(x, natural_vector_size<uint32_t>());
             } else {
                 hx.compute_at(output, yo).reorder(c, x, y).unroll(c).vectorize(x, v);
                 packed.compute_at(hx, y).vectorize(x, 16);
@@ -143,7 +154,7 @@ public:
 
 private:
     Var x{"x"}, y{"y"}, c{"c"}, yo{"yo"}, yi{"yi"};
-    Func vy{"vy"}, vpair{"vpair"}, packed{"packed"}, cols{"cols"}, colx{"colx"}, hx{"hx"};
+    Func vy{"vy"}, vpair[3] = {Func("vpair0"), Func("vpair1"), Func("vpair2")}, packed{"packed"}, cols{"cols"}, colx{"colx"}, hx{"hx"};
 };
 
 }  // namespace

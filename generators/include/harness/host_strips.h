@@ -32,6 +32,20 @@ inline Halide::Expr pool_threads() {
     return Call::make(Halide::Int(32), Call::if_then_else, {get > 0, get, set_default}, Call::PureIntrinsic);
 }
 
+// pool_threads() as a pure expression, for a split factor that is not specialised (a stage fused into another
+// with compute_with may have no specialisations, so its strips' height is one expression). Pure because bounds
+// inference cannot bound an impure call in a split factor ("accessed in an unbounded way"); pure also lets
+// Halide evaluate it more than once per call, so it must give the same count every time: set(set(get()))
+// returns the pool's count and changes nothing once the pool has one (before the first parallel loop it sets
+// the pool's default, as that loop would, and returns it).
+inline Halide::Expr pool_threads_pure() {
+    using Halide::Internal::Call;
+    const auto call = [](const char *fn, std::vector<Halide::Expr> args) {
+        return Call::make(Halide::Int(32), fn, args, Call::PureExtern);
+    };
+    return call("halide_set_num_threads", {call("halide_set_num_threads", {call("halide_get_num_threads", {})})});
+}
+
 // Schedules f once per candidate strip height: `apply(stage, rows_per_strip)` schedules one
 // specialisation of f (split of its rows by the constant rows_per_strip, parallel strips, ...; the same
 // loop names in every one, so producers computed at a strip's loops find them in each). `heights`:
@@ -85,6 +99,23 @@ void stencil_strips(Halide::Func f, const Halide::Expr &rows, int per_thread, in
         strips_by_threads(f, rows, {strip_rows}, 8, apply);
     else
         strips_per_thread_or_fixed(f, rows, 2, 96, heights, 8, apply);
+}
+
+// stencil_strips' choice as one height expression instead of specialisations (see pool_threads_pure), for a
+// stage with no intermediate Func (a split that is not a compile-time constant loses storage folding): the
+// same rules, from the pool's exact thread count instead of its power-of-two bucket.
+inline Halide::Expr stencil_strip_height(const Halide::Expr &rows, int per_thread, int strip_rows,
+                                         const std::vector<int> &heights) {
+    const Halide::Expr threads = pool_threads_pure();
+    if (per_thread > 0)
+        return Halide::max(8, (rows + per_thread * threads - 1) / (per_thread * threads));
+    if (strip_rows > 0)
+        return strip_rows;
+    const Halide::Expr two_per_thread = (rows + 2 * threads - 1) / (2 * threads);
+    Halide::Expr fixed = heights.back();
+    for (size_t i = heights.size() - 1; i-- > 0;)
+        fixed = Halide::select(rows >= threads * (8 * heights[i]), heights[i], fixed);
+    return Halide::select(two_per_thread <= 96, two_per_thread, fixed);
 }
 
 // The candidate heights: `automatic` unless `forced` (a generator's strip_rows parameter) names one.
