@@ -55,7 +55,8 @@ public:
             // gave each plane its own index vector, extracted lane by lane again).
             for (int k = 0; k < 3; k++)
                 vpair[k](x, y) = cast<uint32_t>(vy(x, y, k)) | (cast<uint32_t>(vy(x + 1, y, k)) << 16);
-            Expr both = select(c == 0, vpair[0](ix_bounded, y), c == 1, vpair[1](ix_bounded, y), vpair[2](ix_bounded, y));
+            Expr both =
+                select(c == 0, vpair[0](ix_bounded, y), c == 1, vpair[1](ix_bounded, y), vpair[2](ix_bounded, y));
             Expr l = cast<uint16_t>(both & 0xffff), r = cast<uint16_t>(both >> 16);
             Expr h = l - mul_shift_right(l, wx, 16) + mul_shift_right(r, wx, 16);
             output(x, y, c) = cast<uint8_t>((h + 128) >> 8);
@@ -106,9 +107,10 @@ public:
             // thread CPU time per call than a planar vpair (2-vCPU EPYC, one thread, 1080p and 4096^2); not kept:
             // one u64 gather per pixel of the three planes' vy at ix and one at ix + 1 (level: unpacking the planes
             // from u64 lanes costs what the gathers save), the f32 u64-gather path of AVX-512 (0.80-0.83x OpenCV
-            // against 0.93x), the gather as a scalar loop into a buffer (5-10 % slower). Strip height per call (host_strips.h): the
-            // tallest of 32/16/8 rows giving every thread 32 strips (each the best measured on 16 and on 2 threads, by
-            // 10-20 %). bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
+            // against 0.93x), the gather as a scalar loop into a buffer (5-10 % slower). Strip height per call
+            // (host_strips.h): the tallest of 32/16/8 rows giving every thread 32 strips (each the best measured on 16
+            // and on 2 threads, by 10-20 %). bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps
+            // another's rows.
             const int v = 2 * natural_vector_size<float>();
             output.bound(c, 0, 3).reorder(c, x, y).unroll(c);
             strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 32,
@@ -154,7 +156,8 @@ public:
 
 private:
     Var x{"x"}, y{"y"}, c{"c"}, yo{"yo"}, yi{"yi"};
-    Func vy{"vy"}, vpair[3] = {Func("vpair0"), Func("vpair1"), Func("vpair2")}, packed{"packed"}, cols{"cols"}, colx{"colx"}, hx{"hx"};
+    Func vy{"vy"}, vpair[3] = {Func("vpair0"), Func("vpair1"), Func("vpair2")}, packed{"packed"}, cols{"cols"},
+                   colx{"colx"}, hx{"hx"};
 };
 
 }  // namespace

@@ -107,10 +107,8 @@ void stencil_strips(Halide::Func f, const Halide::Expr &rows, int per_thread, in
 inline Halide::Expr stencil_strip_height(const Halide::Expr &rows, int per_thread, int strip_rows,
                                          const std::vector<int> &heights) {
     const Halide::Expr threads = pool_threads_pure();
-    if (per_thread > 0)
-        return Halide::max(8, (rows + per_thread * threads - 1) / (per_thread * threads));
-    if (strip_rows > 0)
-        return strip_rows;
+    if (per_thread > 0) return Halide::max(8, (rows + per_thread * threads - 1) / (per_thread * threads));
+    if (strip_rows > 0) return strip_rows;
     const Halide::Expr two_per_thread = (rows + 2 * threads - 1) / (2 * threads);
     Halide::Expr fixed = heights.back();
     for (size_t i = heights.size() - 1; i-- > 0;)
