@@ -104,13 +104,13 @@ public:
             // 0.81-0.99x; vy/vpair per 256- or 512-column chunk slower). AVX2 targets without fast gathers (the
             // EPYC's `host`, tuned for Zen 3) get every gather as scalar loads, so it is the count of index
             // extractions and loads that costs: vpair per plane (one index vector for three gathers) 5-8 % less
-            // thread CPU time per call than a planar vpair (2-vCPU EPYC, one thread, 1080p and 4096^2); not kept:
-            // one u64 gather per pixel of the three planes' vy at ix and one at ix + 1 (level: unpacking the planes
-            // from u64 lanes costs what the gathers save), the f32 u64-gather path of AVX-512 (0.80-0.83x OpenCV
-            // against 0.93x), the gather as a scalar loop into a buffer (5-10 % slower). Strip height per call
-            // (host_strips.h): the tallest of 32/16/8 rows giving every thread 32 strips (each the best measured on 16
-            // and on 2 threads, by 10-20 %). bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps
-            // another's rows.
+            // thread CPU time per call than a planar vpair (2-vCPU EPYC, one thread, 1080p and 4096^2; 2 threads
+            // against OpenCV 0.93 -> 1.06x at 1080p, 0.88 -> 1.02x at 4096^2, docs/performance.md); not kept: one u64
+            // gather per pixel of the three planes' vy at ix and one at ix + 1 (level: unpacking the planes from u64
+            // lanes costs what the gathers save), the f32 u64-gather path of AVX-512 (0.80-0.83x OpenCV against 0.93x),
+            // the gather as a scalar loop into a buffer (5-10 % slower). Strip height per call (host_strips.h): the
+            // tallest of 32/16/8 rows giving every thread 32 strips (each the best measured on 16 and on 2 threads, by
+            // 10-20 %). bound(c, 0, 3): every case is RGB. GuardWithIf: no strip overlaps another's rows.
             const int v = 2 * natural_vector_size<float>();
             output.bound(c, 0, 3).reorder(c, x, y).unroll(c);
             strips_by_threads(output, output.dim(1).extent(), strip_heights(strip_rows, {32, 16, 8}), 32,

@@ -56,10 +56,11 @@ public:
             // outputs were separate loops). 16 f32 lanes (two vectors per iteration): atan2's polynomial is a
             // chain of dependent multiply-adds, unfused under strict_float, and two independent chains per
             // iteration hide its latency: 2-vCPU EPYC (AVX2), one thread, thread CPU time per call, sobel_strict
-            // 1080p 6.3 -> 5.4 ms, 4096^2 43.9 -> 35.4 ms, sobel 1080p 4.8 -> 3.8 ms (32 lanes: no further gain).
-            // GuardWithIf: with ShiftInwards the last two strips overlap and two threads write the same rows
-            // (the repeat check caught it). always_partition(x): the first strip (top edge) and the guarded last
-            // one kept the repeat_edge clamp in every lane, 5-10x a whole strip's time (task-times).
+            // 1080p 6.3 -> 5.4 ms, 4096^2 43.9 -> 35.4 ms, sobel 1080p 4.8 -> 3.8 ms (32 lanes: no further gain); with
+            // the single loop, 2 threads against OpenCV (docs/performance.md) sobel_strict 1080p 1.08 -> 1.34x,
+            // sobel 1.29 -> 1.60x. GuardWithIf: with ShiftInwards the last two strips overlap and two threads write the
+            // same rows (the repeat check caught it). always_partition(x): the first strip (top edge) and the guarded
+            // last one kept the repeat_edge clamp in every lane, 5-10x a whole strip's time (task-times).
             const Expr height = stencil_strip_height(magnitude.dim(1).extent(), per_thread, strip_rows, {16, 8});
             for (Func out : {Func(magnitude), Func(angle)}) {
                 out.split(y, yo, yi, height, TailStrategy::GuardWithIf)
