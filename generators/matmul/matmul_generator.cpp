@@ -19,7 +19,7 @@ class MatMul : public Generator<MatMul> {
 public:
     ScheduleParam schedule;
     // The gpu schedule's tiles, "block_j,block_i,thread_j,thread_i,k_step,pad" (for sweeps).
-    GeneratorParam<std::string> gpu_tiles{"gpu_tiles", "128,64,8,4,16,4"};
+    GeneratorParam<std::string> gpu_tiles{"gpu_tiles", "64,64,4,4,32,4"};
 
     Input<Buffer<float, 2>> a{"a"};
     Input<Buffer<float, 2>> b{"b"};
