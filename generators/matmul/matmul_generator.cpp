@@ -155,9 +155,10 @@ public:
     // The gpu schedule's algorithm: sums of k_step terms (partial), then their sum (prod). Halide keeps an
     // allocation at the block level whole in every thread, so sums that live across the block-level loop over k
     // steps cannot be registers: each thread's sums of one step are (partial), the block's running sums are in
-    // shared memory (prod), 4 128-bit shared loads and stores per thread and step against 512 FMAs at k steps of
-    // 32. Terms past K are 0 * 0. Where every tile lies inside A, B and C (the benchmarks' sizes: whole_tiles),
-    // the tiles read A and B without the boundary's clamps and selects: dense 128-bit loads.
+    // shared memory (prod): thread_j x thread_i / 4 128-bit shared loads and stores per thread and step (8
+    // against 1,024 FMAs at 4 x 8 outputs per thread and k steps of 32). Terms past K are 0 * 0. Where every tile lies
+    // inside A, B and C (the benchmarks' sizes: whole_tiles), the tiles read A and B without the boundary's clamps and
+    // selects: dense 128-bit loads.
     void define_gpu(Func ac, Func bc, const Tiles &t) {
         whole_tiles = a.dim(0).min() == 0 && b.dim(1).min() == 0 && b.dim(1).extent() == a.dim(0).extent() &&
                       a.dim(0).extent() % t.k_step == 0 && c.dim(1).min() == a.dim(1).min() &&

@@ -53,8 +53,8 @@ harness::PipelineSpec make_matmul_spec() {
         spec.cases.push_back(c);
     }
     spec.reference = reference;
-    // The gpu schedule's CUDA kernels use 48-56 registers per thread at its default tiles (ptxas 13.0, sm_90),
-    // up to 128 at 8 x 8 outputs per thread (gpu_tiles): the cap stays raised so that a sweep of tiles measures
+    // The gpu schedule's CUDA kernels use 72 registers per thread at its default tiles (4 x 8 outputs per thread;
+    // ptxas 13.0, sm_90), up to 128 at 8 x 8 (gpu_tiles): the cap stays raised so that a sweep of tiles measures
     // the tiles, not spills (under Halide's default JIT cap of 64 an earlier register-blocked schedule ran
     // 0.148 ms instead of 0.092 ms on an H100 at 1024^3). An application running the cuda variant sets
     // HL_CUDA_JIT_MAX_REGISTERS itself where its tiles need it (Halide's apps/cuda_mat_mul: 256).

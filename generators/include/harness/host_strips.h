@@ -87,18 +87,23 @@ void strips_per_thread_or_fixed(Halide::Func f, const Halide::Expr &rows, int pe
     strips_by_threads(f, rows, heights, tasks_per_thread, apply);
 }
 
+// The stencils' strip rule (stencil_strips, stencil_strip_height): by default kStencilStripsPerThread strips per
+// thread where that height is at most kStencilMaxRows rows, else the tallest candidate height that gives each
+// thread kStencilTasksPerThread strips; a per-thread count's strips at least kStencilMinRows rows.
+constexpr int kStencilStripsPerThread = 2, kStencilMaxRows = 96, kStencilTasksPerThread = 8, kStencilMinRows = 8;
+
 // A stencil's host strips: `per_thread` > 0 (a candidate's GeneratorParam) gives that many strips per
-// thread, else `strip_rows` > 0 one height; by default 2 strips per thread where that height is at most
-// 96 rows, else the tallest of `heights` that gives each thread 8 strips.
+// thread, else `strip_rows` > 0 one height; by default the rule above over `heights`.
 template<typename Apply>
 void stencil_strips(Halide::Func f, const Halide::Expr &rows, int per_thread, int strip_rows,
                     const std::vector<int> &heights, Apply apply) {
     if (per_thread > 0)
-        strips_per_thread(f, rows, per_thread, 8, apply);
+        strips_per_thread(f, rows, per_thread, kStencilMinRows, apply);
     else if (strip_rows > 0)
-        strips_by_threads(f, rows, {strip_rows}, 8, apply);
+        strips_by_threads(f, rows, {strip_rows}, kStencilTasksPerThread, apply);
     else
-        strips_per_thread_or_fixed(f, rows, 2, 96, heights, 8, apply);
+        strips_per_thread_or_fixed(f, rows, kStencilStripsPerThread, kStencilMaxRows, heights, kStencilTasksPerThread,
+                                   apply);
 }
 
 // stencil_strips' choice as one height expression instead of specialisations (see pool_threads_pure), for a
@@ -107,13 +112,14 @@ void stencil_strips(Halide::Func f, const Halide::Expr &rows, int per_thread, in
 inline Halide::Expr stencil_strip_height(const Halide::Expr &rows, int per_thread, int strip_rows,
                                          const std::vector<int> &heights) {
     const Halide::Expr threads = pool_threads_pure();
-    if (per_thread > 0) return Halide::max(8, (rows + per_thread * threads - 1) / (per_thread * threads));
+    const auto per_thread_height = [&](int n) { return (rows + n * threads - 1) / (n * threads); };
+    if (per_thread > 0) return Halide::max(kStencilMinRows, per_thread_height(per_thread));
     if (strip_rows > 0) return strip_rows;
-    const Halide::Expr two_per_thread = (rows + 2 * threads - 1) / (2 * threads);
+    const Halide::Expr balanced = per_thread_height(kStencilStripsPerThread);
     Halide::Expr fixed = heights.back();
     for (size_t i = heights.size() - 1; i-- > 0;)
-        fixed = Halide::select(rows >= threads * (8 * heights[i]), heights[i], fixed);
-    return Halide::select(two_per_thread <= 96, two_per_thread, fixed);
+        fixed = Halide::select(rows >= threads * (kStencilTasksPerThread * heights[i]), heights[i], fixed);
+    return Halide::select(balanced <= kStencilMaxRows, balanced, fixed);
 }
 
 // The candidate heights: `automatic` unless `forced` (a generator's strip_rows parameter) names one.
