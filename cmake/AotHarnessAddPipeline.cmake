@@ -156,6 +156,7 @@ function(_aot_harness_safe_generator_of out name gen_target)
     message(FATAL_ERROR "aot_harness_add_pipeline(${name}): FROM '${gen_target}' is not a target; "
                         "create it first with add_halide_generator(${gen_target} SOURCES ...)")
   endif ()
+  _aot_harness_generator_pch("${gen_target}")
   set(safe ${gen_target}.safe)
   if (NOT TARGET ${safe})
     _harness_safe_generator(safe ${gen_target})
