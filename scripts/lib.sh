@@ -13,9 +13,15 @@ build_project() {
   setup_pid=""
   if [ "$preset" = default ]; then
     "$root/scripts/setup" --for-build
-    mkdir -p "$dir"
-    "$root/scripts/setup" >"$dir/setup.log" 2>&1 &
-    setup_pid=$!
+    if "$root/scripts/setup" --check >/dev/null 2>&1; then
+      :  # nothing left to install
+    elif [ "$(id -u)" != 0 ] && ! sudo -n true 2>/dev/null; then
+      "$root/scripts/setup"  # sudo would ask for a password, which a background job cannot answer
+    else
+      mkdir -p "$dir"
+      "$root/scripts/setup" </dev/null >"$dir/setup.log" 2>&1 &
+      setup_pid=$!
+    fi
   else
     "$root/scripts/setup"
   fi

@@ -16,10 +16,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 FAKE_SETUP = """#!/bin/sh
 echo "setup $*" >> "$LOG"
 if [ "${1:-}" = --for-build ]; then exit 0; fi
+if [ "${1:-}" = --check ]; then [ -f "$TREE/all_installed" ]; exit $?; fi
 sleep 1
 echo "setup: installing Debian packages: pocl-opencl-icd"
 if [ -f "$TREE/setup_fails" ]; then echo "E: dpkg was interrupted"; exit 100; fi
 touch "$TREE/setup_done"
+"""
+# A user who is not root and whose sudo asks for a password.
+FAKE_ID = """#!/bin/sh
+[ "$1" = -u ] && echo 1000
+"""
+FAKE_SUDO = """#!/bin/sh
+echo "sudo $*" >> "$LOG"
+exit 1
 """
 FAKE_CMAKE = """#!/bin/sh
 echo "cmake $*" >> "$LOG"
@@ -51,9 +60,15 @@ class BuildProject(unittest.TestCase):
             os.chmod(full, 0o755)
         self.log = os.path.join(self.tree, "calls.log")
 
-    def run_driver(self, *args):
+    def run_driver(self, *args, password_sudo=False):
         env = dict(os.environ, LOG=self.log, TREE=self.tree)
         env["PATH"] = os.path.join(self.tree, "bin") + os.pathsep + env["PATH"]
+        if password_sudo:
+            for name, text in (("id", FAKE_ID), ("sudo", FAKE_SUDO)):
+                full = os.path.join(self.tree, "bin", name)
+                with open(full, "w") as f:
+                    f.write(text)
+                os.chmod(full, 0o755)
         r = subprocess.run(
             ["sh", os.path.join(self.tree, "scripts", "driver"), *args],
             env=env,
@@ -88,6 +103,18 @@ class BuildProject(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("build of preset default failed", r.stderr)
         self.assertTrue(os.path.exists(os.path.join(self.tree, "setup_done")), "set-up left running")
+
+    def test_nothing_left_to_install_starts_nothing_beside_the_build(self):
+        open(os.path.join(self.tree, "all_installed"), "w").close()
+        r, calls = self.run_driver()
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("setup ", calls)
+        self.assertIn("setup --check", calls)
+
+    def test_a_sudo_that_asks_for_a_password_sets_up_before_the_build(self):
+        r, calls = self.run_driver(password_sudo=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertLess(calls.index("setup "), calls.index("cmake --preset default"))
 
     def test_other_presets_set_everything_up_first(self):
         r, calls = self.run_driver("fuzz")
