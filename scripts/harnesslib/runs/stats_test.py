@@ -3,13 +3,12 @@ on 60 random samples recorded in scripts/fixtures/stats/ (so that no machine nee
 is importable, a live cross-check on 300 more.
 Usage: python3 -m harnesslib.runs.stats_test [-v]"""
 
-import json
 import math
-import os
 import random
 import unittest
 
 from . import stats
+from ..testing import fixtures
 
 
 class Known(unittest.TestCase):
@@ -68,18 +67,9 @@ class Known(unittest.TestCase):
         self.assertAlmostEqual(r["change"], 0.2)
 
 
-SCIPY_VALUES = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-    "fixtures",
-    "stats",
-    "mannwhitneyu_scipy.json",
-)
-
-
 class AgainstRecordedScipy(unittest.TestCase):
     def test_recorded_samples(self):
-        with open(SCIPY_VALUES) as f:
-            cases = json.load(f)["cases"]
+        cases = fixtures.load("stats", "mannwhitneyu_scipy.json")["cases"]
         self.assertEqual(len(cases), 60)
         self.assertTrue({"exact", "asymptotic"} <= {c["method"] for c in cases})
         for c in cases:
