@@ -1,7 +1,8 @@
 // gpu-launch-probe: what one kernel launch + synchronisation costs with no work, on the OpenCL ICD's
 // first GPU (else first device) and through the CUDA driver API, the way Halide 21's runtimes issue them and the
-// cheapest way each API allows: the floor under a small GPU pipeline call. A diagnostic run on the device,
-// not a test. Per line: what was timed, then the median, 10th and 90th percentile in microseconds over `reps`
+// cheapest way each API allows, and with as many arguments as real kernels pass (an int argument costs on
+// NVIDIA's OpenCL when the kernel object is new): the floor under a small GPU pipeline call. A diagnostic run on the
+// device, not a test. Per line: what was timed, then the median, 10th and 90th percentile in microseconds over `reps`
 // repetitions (after a warm-up), wall clock on the host.
 //
 // OpenCL (src/runtime/opencl.cpp of Halide v21.0.0, halide_opencl_run): every launch is clCreateKernel,
@@ -17,6 +18,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #define CL_TARGET_OPENCL_VERSION 120
@@ -46,6 +48,7 @@ void probe_opencl(int reps) {
     CL_FN(clFinish);
     CL_FN(clCreateBuffer);
     CL_FN(clReleaseMemObject);
+    CL_FN(clReleaseProgram);
     if (!clGetPlatformIDs || !clCreateKernel || !clFinish) {
         std::printf("opencl: no ICD loader (%s)\n", harness::opencl_loader_name() ? "symbols missing" : "not found");
         return;
@@ -125,6 +128,43 @@ void probe_opencl(int reps) {
         clFinish(q);
         clFinish(q);
     });
+    // Kernels with B buffer and I int arguments (Halide 21's 1920x1080 stencil kernels pass 2-4 buffers and
+    // 17-26 ints, plus the shared-memory size), every argument set with clSetKernelArg on every launch: what an
+    // argument costs on a kernel object made for the launch (Halide 21) and on a reused one.
+    for (const auto &[nb, ni] : {std::pair{1, 2}, std::pair{1, 30}, std::pair{4, 2}, std::pair{4, 26}}) {
+        std::string wide_src = "__kernel void wide(";
+        for (int a = 0; a < nb; a++)
+            wide_src += "__global uchar *b" + std::to_string(a) + ", ";
+        for (int a = 0; a < ni; a++)
+            wide_src += "int i" + std::to_string(a) + ", ";
+        wide_src += "__local uchar *s) { if (i" + std::to_string(ni - 1) + " < 0) b0[0] = s[0]; }\n";
+        const char *wide_text = wide_src.c_str();
+        cl_program wide_prog = clCreateProgramWithSource(ctx, 1, &wide_text, nullptr, &err);
+        if (err != CL_SUCCESS || clBuildProgram(wide_prog, 1, &dev, nullptr, nullptr, nullptr) != CL_SUCCESS) continue;
+        const auto set_wide = [&](cl_kernel k) {
+            for (int a = 0; a < nb; a++)
+                clSetKernelArg(k, a, sizeof buf, &buf);
+            for (int a = nb; a < nb + ni; a++)
+                clSetKernelArg(k, a, sizeof n, &n);
+            clSetKernelArg(k, nb + ni, 1, nullptr);
+        };
+        const std::string what = std::to_string(nb) + " buffer(s) + " + std::to_string(ni) + " ints";
+        cl_kernel wide = clCreateKernel(wide_prog, "wide", &err);
+        report("opencl 1 launch, " + what + ", reused kernel object + clFinish", reps, [&] {
+            set_wide(wide);
+            clEnqueueNDRangeKernel(q, wide, 3, nullptr, global, local, 0, nullptr, nullptr);
+            clFinish(q);
+        });
+        report("opencl 1 launch, " + what + ", as Halide 21 + clFinish", reps, [&] {
+            cl_kernel k = clCreateKernel(wide_prog, "wide", &err);
+            set_wide(k);
+            clEnqueueNDRangeKernel(q, k, 3, nullptr, global, local, 0, nullptr, nullptr);
+            clReleaseKernel(k);
+            clFinish(q);
+        });
+        clReleaseKernel(wide);
+        clReleaseProgram(wide_prog);
+    }
     report("opencl clCreateBuffer(1 KiB) + launch on it + release + clFinish", reps, [&] {
         cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024, nullptr, &err);
         enqueue_halide(m);
@@ -188,6 +228,28 @@ void probe_cuda(int reps) {
             launch();
         cuCtxSynchronize();
     });
+    // 30 arguments (4 pointers, 26 ints), as the OpenCL kernel above: cuLaunchKernel takes them in one call.
+    CUfunction wide = nullptr;
+    const char *wide_ptx = ".version 7.0\n.target sm_50\n.address_size 64\n"
+                           ".visible .entry wide(.param .u64 a, .param .u64 b, .param .u64 c, .param .u64 d,"
+                           " .param .u32 i0, .param .u32 i1, .param .u32 i2, .param .u32 i3, .param .u32 i4,"
+                           " .param .u32 i5, .param .u32 i6, .param .u32 i7, .param .u32 i8, .param .u32 i9,"
+                           " .param .u32 i10, .param .u32 i11, .param .u32 i12, .param .u32 i13, .param .u32 i14,"
+                           " .param .u32 i15, .param .u32 i16, .param .u32 i17, .param .u32 i18, .param .u32 i19,"
+                           " .param .u32 i20, .param .u32 i21, .param .u32 i22, .param .u32 i23, .param .u32 i24,"
+                           " .param .u32 i25) { ret; }\n";
+    CUmodule wide_mod = nullptr;
+    if (!cuModuleLoadData(&wide_mod, wide_ptx) && !cuModuleGetFunction(&wide, wide_mod, "wide")) {
+        std::vector<void *> wide_args;
+        for (int a = 0; a < 4; a++)
+            wide_args.push_back(&p);
+        for (int a = 4; a < 30; a++)
+            wide_args.push_back(&n);
+        report("cuda 1 launch, 30 arguments + cuCtxSynchronize", reps, [&] {
+            cuLaunchKernel(wide, 1, 1, 1, 256, 1, 1, 0, nullptr, wide_args.data(), nullptr);
+            cuCtxSynchronize();
+        });
+    }
     report("cuda cuMemAlloc(1 KiB) + launch + cuMemFree + cuCtxSynchronize", reps, [&] {
         CUdeviceptr m = 0;
         cuMemAlloc_v2(&m, 1024);
