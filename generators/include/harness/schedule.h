@@ -111,6 +111,23 @@ inline Halide::Expr gpu_aligned_rows(int lanes, Buffers &...buffers) {
     return cond;
 }
 
+// Kernel arguments. Halide 21's OpenCL runtime creates a cl_kernel for every launch and sets every argument on
+// it, and NVIDIA's OpenCL then charges about 0.2-0.27 us per int argument at the launch (gpu-launch-probe on an
+// H200: 1 buffer + 30 ints 15.4-19.1 us a launch, 1 buffer + 2 ints 9.6-11.5 us; buffers cost little; CUDA takes
+// the arguments in one call: no difference). A 2-D stencil kernel passes 17-26 ints, mostly buffer mins and the
+// loop bounds derived from them. zero_mins(buffers...) is the condition under which every dimension of every buffer
+// starts at 0 (whole images: what the harness and most callers pass); specialised on it, those are constants.
+template<typename... Buffers>
+inline Halide::Expr zero_mins(Buffers &...buffers) {
+    Halide::Expr cond = Halide::Internal::const_true();
+    const auto one = [&](auto &b) {
+        for (int d = 0; d < b.dimensions(); d++)
+            cond = cond && b.dim(d).min() == 0;
+    };
+    (one(buffers), ...);
+    return cond;
+}
+
 // Mali (Midgard/Valhall): `lanes` elements per work-item (one 128-bit vector of the type), 8x4
 // work-groups, no local memory.
 inline void mali_work_items(Halide::Func f, const Halide::Var &x, const Halide::Var &y, int lanes) {
