@@ -1,7 +1,7 @@
 """Checks `aot-harness bench --kernels` output (the test benchmarks/kernel_times): every GPU benchmark of the
 JSON has a per-kernel breakdown whose kernels ran and were timed, the sum of their device times is at most the
 wall time of the same calls, and on a CPU OpenCL driver (PoCL, where a kernel is most of a call) at least a tenth
-of it. Usage: check_kernel_times.py BENCH_JSON EXPECTED_BENCHMARK..."""
+of it; every OpenCL kernel says how many arguments it takes. Usage: check_kernel_times.py BENCH_JSON EXPECTED_BENCHMARK..."""
 
 import json
 import sys
@@ -33,6 +33,10 @@ def main():
             f"{name}: {len(b['kernels'])} kernel(s), device {dev:.4f} ms of wall {wall:.4f} ms per call "
             f"({100 * dev / wall:.0f} %), floor {floor:.4f} ms"
         )
+        if profile.startswith("opencl"):  # the interposer asks the driver (CL_KERNEL_NUM_ARGS) at every launch
+            for k in b["kernels"]:
+                if not isinstance(k.get("arguments"), int) or k["arguments"] < 1:
+                    problems.append(f"{name}: kernel {k.get('kernel')} has no argument count ({k.get('arguments')})")
         if not (floor < dev <= wall):
             problems.append(f"{name}: kernel time {dev:.4f} ms per call is not within ({floor:.4f}, {wall:.4f}] ms")
     for p in problems:

@@ -83,8 +83,8 @@ std::string kernel_breakdown_text(const std::string &benchmark, const nlohmann::
     s += "\n  clock: " + b.value("clock", std::string("?")) + "\n";
     if (b.contains("note")) s += "  note: " + b["note"].get<std::string>() + "\n";
     if (b.contains("error")) s += "  error: " + b["error"].get<std::string>() + "\n";
-    std::snprintf(line, sizeof line, "  %-48s %8s %11s %6s %11s %11s %s\n", "kernel", "launches", "device ms", "share",
-                  "work-group", "groups", "local mem");
+    std::snprintf(line, sizeof line, "  %-48s %8s %11s %6s %11s %11s %5s %s\n", "kernel", "launches", "device ms",
+                  "share", "work-group", "groups", "args", "local mem");
     s += line;
     for (const auto &k : b.value("kernels", nlohmann::json::array())) {
         const std::string ms = k.contains("device_ms_per_call") ?
@@ -93,10 +93,11 @@ std::string kernel_breakdown_text(const std::string &benchmark, const nlohmann::
         char share[16] = "-";
         if (k.contains("share_of_wall"))
             std::snprintf(share, sizeof share, "%.0f %%", 100 * k["share_of_wall"].get<double>());
-        const int64_t local = k.value("local_mem_bytes", int64_t(-1));
-        std::snprintf(line, sizeof line, "  %-48s %8.2f %11s %6s %11s %11s %s\n",
+        const int64_t local = k.value("local_mem_bytes", int64_t(-1)), args = k.value("arguments", int64_t(-1));
+        std::snprintf(line, sizeof line, "  %-48s %8.2f %11s %6s %11s %11s %5s %s\n",
                       k["kernel"].get<std::string>().c_str(), k.value("launches_per_call", 0.0), ms.c_str(), share,
                       k.value("work_group", std::string("?")).c_str(), k.value("groups", std::string("?")).c_str(),
+                      args < 0 ? "-" : std::to_string(args).c_str(),
                       local < 0 ? "-" : (std::to_string(local) + " B").c_str());
         s += line;
     }

@@ -98,6 +98,8 @@ int cmd_describe_resources(const Args &args) {
                             bytes_text(k, "local_mem_bytes").c_str(), bytes_text(k, "private_mem_bytes").c_str());
                 if (k.contains("registers"))
                     std::printf(", %lld registers", static_cast<long long>(k["registers"].get<int64_t>()));
+                if (k.contains("arguments"))
+                    std::printf(", %lld arguments", static_cast<long long>(k["arguments"].get<int64_t>()));
                 if (k.contains("kernel_max_work_group"))
                     std::printf(", driver's per-kernel max %lld",
                                 static_cast<long long>(k["kernel_max_work_group"].get<int64_t>()));

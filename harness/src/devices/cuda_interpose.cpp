@@ -39,6 +39,7 @@ struct Api {
     CUresult (*ctx_get_current)(CUcontext *) = nullptr;
     CUresult (*ctx_push)(CUcontext) = nullptr;
     CUresult (*ctx_pop)(CUcontext *) = nullptr;
+    CUresult (*func_param_info)(CUfunction, size_t, size_t *, size_t *) = nullptr;  // CUDA 12.4 and later
 };
 
 void *library() {
@@ -58,6 +59,7 @@ const Api &api() {
         get(x.module_get_function, "cuModuleGetFunction");
         get(x.launch, "cuLaunchKernel");
         get(x.func_attribute, "cuFuncGetAttribute");
+        get(x.func_param_info, "cuFuncGetParamInfo");
         get(x.event_create, "cuEventCreate");
         get(x.event_record, "cuEventRecord");
         get(x.event_synchronize, "cuEventSynchronize");
@@ -86,6 +88,16 @@ int64_t attribute(CUfunction f, int which) {
     int v = 0;
     if (!api().func_attribute || api().func_attribute(&v, which, f) != 0) return -1;
     return v;
+}
+
+// The kernel's parameter count (cuFuncGetParamInfo answers for indices below it), -1 where the driver is older.
+int64_t parameters(CUfunction f) {
+    if (!api().func_param_info) return -1;
+    size_t offset = 0, size = 0;
+    int64_t n = 0;
+    while (n < 4096 && api().func_param_info(f, static_cast<size_t>(n), &offset, &size) == 0)
+        n++;
+    return n;
 }
 
 void harvest_events() {
@@ -136,6 +148,7 @@ CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     l.private_mem_bytes = attribute(f, 3);      // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: spills, per thread
     l.registers = attribute(f, 4);              // CU_FUNC_ATTRIBUTE_NUM_REGS
     l.kernel_max_work_group = attribute(f, 0);  // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+    l.arguments = parameters(f);
     const size_t index = record_kernel_launch(l);
     Pending p{nullptr, nullptr, nullptr, index};
     const bool timed = kernel_timing() && a.event_create && a.event_record && a.ctx_get_current &&

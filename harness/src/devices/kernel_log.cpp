@@ -110,6 +110,7 @@ nlohmann::json summarize_kernel_launches(const std::vector<KernelLaunch> &all, d
             if (l.private_mem_bytes >= 0) k["private_mem_bytes"] = l.private_mem_bytes;
             if (l.registers >= 0) k["registers"] = l.registers;
             if (l.kernel_max_work_group >= 0) k["kernel_max_work_group"] = l.kernel_max_work_group;
+            if (l.arguments >= 0) k["arguments"] = l.arguments;
             out.push_back(k);
         }
         nlohmann::json &k = out[it->second];

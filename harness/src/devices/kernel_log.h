@@ -23,7 +23,8 @@ struct KernelLaunch {
     int64_t private_mem_bytes = -1;      // per work-item private memory (OpenCL CL_KERNEL_PRIVATE_MEM_SIZE, CUDA local)
     int64_t registers = -1;              // registers per thread (CUDA), -1 where the driver does not say
     int64_t kernel_max_work_group = -1;  // the driver's per-kernel limit (CL_KERNEL_WORK_GROUP_SIZE, CUDA max threads)
-    double device_ms = -1;               // device time (-1 = not measured)
+    int64_t arguments = -1;  // the kernel's arguments (CL_KERNEL_NUM_ARGS, cuFuncGetParamInfo; -1 = unknown)
+    double device_ms = -1;   // device time (-1 = not measured)
 };
 
 // Switches (process-wide): record launches at all; time them (the interposers then create queues with

@@ -282,6 +282,12 @@ cl_int CL_API_CALL enqueue(cl_command_queue q, cl_kernel k, cl_uint dims, const 
     l.kernel_max_work_group = kernel_query<size_t>(k, dev, CL_KERNEL_WORK_GROUP_SIZE);
     if (p && l.kernel_max_work_group > static_cast<int64_t>(p->cl_max_work_group_size))
         l.kernel_max_work_group = static_cast<int64_t>(p->cl_max_work_group_size);
+    // Each argument is set again on every launch (Halide 21 makes a cl_kernel per launch), and an int argument of a
+    // new kernel object costs NVIDIA's OpenCL about 0.2-0.27 us a launch (gpu-launch-probe): worth showing.
+    cl_uint num_args = 0;
+    if (real().kernel_info &&
+        real().kernel_info(k, CL_KERNEL_NUM_ARGS, sizeof num_args, &num_args, nullptr) == CL_SUCCESS)
+        l.arguments = num_args;
     const size_t index = record_kernel_launch(l);
     if (!kernel_timing()) return real().enqueue(q, k, dims, offset, global, local, nwait, wait, event);
     cl_event mine = nullptr;
