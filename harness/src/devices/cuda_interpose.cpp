@@ -90,13 +90,22 @@ int64_t attribute(CUfunction f, int which) {
     return v;
 }
 
-// The kernel's parameter count (cuFuncGetParamInfo answers for indices below it), -1 where the driver is older.
+// The kernel's parameter count (cuFuncGetParamInfo answers for indices below it), -1 where the driver is older;
+// asked once per function.
+std::unordered_map<CUfunction, int64_t> &param_counts = *new std::unordered_map<CUfunction, int64_t>;
 int64_t parameters(CUfunction f) {
     if (!api().func_param_info) return -1;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        const auto it = param_counts.find(f);
+        if (it != param_counts.end()) return it->second;
+    }
     size_t offset = 0, size = 0;
     int64_t n = 0;
     while (n < 4096 && api().func_param_info(f, static_cast<size_t>(n), &offset, &size) == 0)
         n++;
+    std::lock_guard<std::mutex> lock(mutex);
+    param_counts[f] = n;
     return n;
 }
 
