@@ -150,9 +150,11 @@ TEST(KernelLog, SummaryPerKernelInFirstSeenOrder) {
     a.kernel = "b_kernel";
     a.global[0] = 640, a.global[1] = 480, a.local[0] = 32, a.local[1] = 8;
     a.local_mem_bytes = 1;
+    a.arguments = 11;
     a.device_ms = 1.5;
     KernelLaunch b = a;
     b.kernel = "a_kernel";
+    b.arguments = -1;  // the driver did not say
     b.device_ms = -1;  // not timed
     const nlohmann::json s = summarize_kernel_launches({a, b, a}, 2);
     ASSERT_EQ(s.size(), 2u);
@@ -162,8 +164,10 @@ TEST(KernelLog, SummaryPerKernelInFirstSeenOrder) {
     EXPECT_EQ(s[0]["work_group"], "32x8");
     EXPECT_EQ(s[0]["groups"], "20x60");
     EXPECT_EQ(s[0]["work_group_items"], 256);
+    EXPECT_EQ(s[0]["arguments"], 11);
     EXPECT_FALSE(s[1]["timed"].get<bool>());
     EXPECT_FALSE(s[1].contains("device_ms_per_call"));
+    EXPECT_FALSE(s[1].contains("arguments"));
 }
 
 }  // namespace
